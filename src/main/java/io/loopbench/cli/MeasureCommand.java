@@ -1,0 +1,155 @@
+package io.loopbench.cli;
+
+import io.loopbench.engine.AddressFamily;
+import io.loopbench.engine.InvalidSpecException;
+import io.loopbench.engine.IoModel;
+import io.loopbench.engine.Labeled;
+import io.loopbench.engine.Measurement;
+import io.loopbench.engine.MeasurementResult;
+import io.loopbench.engine.Protocol;
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Transport;
+import io.loopbench.engine.Violation;
+import io.loopbench.engine.WindowMode;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code measure}: runs one measurement and prints its result as JSON on stdout, one progress line per phase on
+ * stderr. Exit codes: 0 ok, 1 the run failed validation, 2 invalid input. Flag names follow arknet's
+ * ({@code --payload}, {@code --warmup}, {@code --io-model}, …); an omitted flag takes the spec's default.
+ */
+@Command(name = "measure", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Run one echo measurement and print its result as JSON.")
+public final class MeasureCommand implements Callable<Integer> {
+
+    static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+    @Option(names = "--protocol", paramLabel = "tcp|udp", converter = ProtocolConverter.class,
+            description = "Protocol (default tcp).")
+    Protocol protocol;
+    @Option(names = "--payload", paramLabel = "BYTES", description = "Bytes per message, 16 … 65507 (default 1024).")
+    Integer payload;
+    @Option(names = "--clients", description = "Client connections or sockets, 1 … 1024 (default 16).")
+    Integer clients;
+    @Option(names = "--window", description = "Messages in flight per client, 1 … 1024 (default 16).")
+    Integer window;
+    @Option(names = "--window-mode", paramLabel = "sliding|batch", converter = WindowModeConverter.class,
+            description = "sliding: RTT per message; batch: RTT per window (default sliding).")
+    WindowMode windowMode;
+    @Option(names = "--io-model", paramLabel = "shared|sharded", converter = IoModelConverter.class,
+            description = "Event-loop layout (default shared).")
+    IoModel ioModel;
+    @Option(names = "--io-threads", description = "Event-loop threads, 1 … 64 (default 1).")
+    Integer ioThreads;
+    @Option(names = "--transport", paramLabel = "auto|nio|epoll|io_uring", converter = TransportConverter.class,
+            description = "Netty transport (default auto).")
+    Transport transport;
+    @Option(names = "--work", paramLabel = "ITERATIONS",
+            description = "Server xorshift iterations per echo, 0 … 10000000 (default 0).")
+    Integer work;
+    @Option(names = "--warmup", paramLabel = "SECONDS", description = "Warm-up seconds, 0 … 3600 (default 1).")
+    Double warmup;
+    @Option(names = "--seconds", description = "Measured seconds, more than 0, at most 3600 (default 3).")
+    Double seconds;
+    @Option(names = "--repetitions", description = "Repetitions, 1 … 100 (default 3).")
+    Integer repetitions;
+    @Option(names = "--address-family", paramLabel = "ipv4|ipv6", converter = AddressFamilyConverter.class,
+            description = "Loopback address family (default ipv4).")
+    AddressFamily addressFamily;
+    @Option(names = "--loss-timeout-ms", paramLabel = "MILLIS",
+            description = "UDP: wait before a datagram counts as lost, 1 … 60000 (default 200).")
+    Integer lossTimeoutMillis;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec commandSpec;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = commandSpec.commandLine().getErr();
+        PrintWriter out = commandSpec.commandLine().getOut();
+        RunSpec spec = new RunSpec(protocol, payload, clients, window, windowMode, ioModel, ioThreads, transport, work,
+                warmup, seconds, repetitions, addressFamily, lossTimeoutMillis);
+        Measurement measurement;
+        try {
+            measurement = Measurement.of(spec);
+        } catch (InvalidSpecException e) {
+            for (Violation v : e.violations()) {
+                err.println("loopbench: " + v.message());
+            }
+            err.flush();
+            return 2;
+        }
+        MeasurementResult result = measurement.progress(new StderrProgress(err, spec.repetitions())).run();
+        out.println(JSON.writeValueAsString(result));
+        out.flush();
+        if (!result.ok()) {
+            err.println("loopbench: " + result.error());
+            err.flush();
+        }
+        return result.ok() ? 0 : 1;
+    }
+
+    /** One line per phase and per finished repetition. */
+    private record StderrProgress(PrintWriter err, int repetitions) implements io.loopbench.engine.ProgressListener {
+        @Override
+        public void phaseStarted(int repetition, String phase, double seconds) {
+            err.printf(Locale.ROOT, "[%d/%d] %s %.3g s (JVM up %d ms)%n", repetition, repetitions, phase, seconds,
+                    ManagementFactory.getRuntimeMXBean().getUptime());
+            err.flush();
+        }
+
+        @Override
+        public void repetitionFinished(RepetitionResult r) {
+            if (r.roundTripsPerSecond() == null) {
+                err.printf(Locale.ROOT, "[%d/%d] failed: %s%n", r.repetition(), repetitions, r.error());
+            } else {
+                err.printf(Locale.ROOT, "[%d/%d] %s: %,.0f round trips/s, p50 %.1f us, p99 %.1f us, CPU %.0f %%%s%n",
+                        r.repetition(), repetitions, r.transport().label(), r.roundTripsPerSecond(),
+                        r.latency().p50Us(), r.latency().p99Us(), r.cpu().percent(),
+                        r.ok() ? "" : " (FAILED: " + r.error() + ")");
+            }
+            err.flush();
+        }
+    }
+
+    static final class ProtocolConverter implements CommandLine.ITypeConverter<Protocol> {
+        public Protocol convert(String s) {
+            return Labeled.parse(Protocol.class, s);
+        }
+    }
+
+    static final class WindowModeConverter implements CommandLine.ITypeConverter<WindowMode> {
+        public WindowMode convert(String s) {
+            return Labeled.parse(WindowMode.class, s);
+        }
+    }
+
+    static final class IoModelConverter implements CommandLine.ITypeConverter<IoModel> {
+        public IoModel convert(String s) {
+            return Labeled.parse(IoModel.class, s);
+        }
+    }
+
+    static final class TransportConverter implements CommandLine.ITypeConverter<Transport> {
+        public Transport convert(String s) {
+            return Labeled.parse(Transport.class, s);
+        }
+    }
+
+    static final class AddressFamilyConverter implements CommandLine.ITypeConverter<AddressFamily> {
+        public AddressFamily convert(String s) {
+            return Labeled.parse(AddressFamily.class, s);
+        }
+    }
+}

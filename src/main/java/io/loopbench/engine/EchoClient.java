@@ -1,0 +1,341 @@
+package io.loopbench.engine;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import org.HdrHistogram.Histogram;
+
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One client connection (TCP) or client socket (UDP) and its window of in-flight messages, as the last handler
+ * of its channel's pipeline. It sends, validates every echo (size, magic, client id, in-flight slot, content,
+ * order — arknet's checks, in arknet's order), attributes it to its phase by the tag byte and records its RTT.
+ *
+ * <p>Thread ownership: after the channel is registered, every field is read and written only on the channel's
+ * event loop; the repetition reaches it only by tasks submitted there ({@link #begin}, {@link #stop},
+ * {@link #finish}) and reads the counters after the {@code finish} task has completed.
+ *
+ * <p>Slots: message {@code seq} lives in slot {@code seq mod window}, so an echo finds its slot in O(1). A freed
+ * slot is refilled with the smallest sequence above every one sent so far that maps to it: on TCP, where echoes
+ * return in order, that is always the next sequence; on UDP, where a lost datagram's slot is refilled after
+ * {@code lossTimeoutMillis}, sequences keep increasing and gaps are allowed.
+ */
+final class EchoClient extends ChannelInboundHandlerAdapter {
+
+    /** Largest RTT a histogram tracks; longer ones (impossible within a 3600 s phase plus drain) are clamped. */
+    static final long MAX_TRACKED_NANOS = TimeUnit.SECONDS.toNanos(3700);
+
+    private final int id;
+    private final int window;
+    private final int payloadBytes;
+    private final boolean udp;
+    private final boolean batch;
+    private final long lossTimeoutNanos;
+
+    private final long[] slotSequence;
+    private final long[] slotSentAt;
+    private final boolean[] slotBusy;
+    private int inFlight;
+    private long maxSentSequence = -1;
+    private long nextExpectedSequence;
+    private long lastSeenSequence = -1;
+
+    private final PhaseCounters[] counters = {new PhaseCounters(), new PhaseCounters()};
+    private final ChannelFutureListener[] sendListeners = {sendListener(0), sendListener(1)};
+
+    private ChannelHandlerContext ctx;
+    private PhaseContext phase;
+    private PhaseCounters current;
+    private Histogram histogram;
+    private boolean stopping;
+    private boolean finished = true;
+    private boolean signalled = true;
+    private boolean pendingFlush;
+    private long batchStartedAt;
+    private int batchPending;
+    private boolean batchClean;
+    private ScheduledFuture<?> lossTimer;
+    /** Set by the repetition (from its own thread) before it closes the channel on purpose. */
+    private volatile boolean closing;
+
+    EchoClient(int id, RunSpec spec) {
+        this.id = id;
+        this.window = spec.window();
+        this.payloadBytes = spec.payloadBytes();
+        this.udp = spec.protocol() == Protocol.UDP;
+        this.batch = spec.windowMode() == WindowMode.BATCH;
+        this.lossTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(spec.lossTimeoutMillis());
+        this.slotSequence = new long[window];
+        this.slotSentAt = new long[window];
+        this.slotBusy = new boolean[window];
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        // Reactor Netty turns auto-read off for channels it manages; this handler consumes every message itself,
+        // so let the channel read as fast as data comes (also avoids io_uring's manual-read pitfall).
+        ctx.channel().config().setAutoRead(true);
+    }
+
+    EventLoop eventLoop() {
+        return ctx.channel().eventLoop();
+    }
+
+    PhaseCounters counters(byte tag) {
+        return counters[tag];
+    }
+
+    void markClosing() {
+        closing = true;
+    }
+
+    /** Starts a phase: fills the window. Runs on the event loop. */
+    void begin(PhaseContext p) {
+        phase = p;
+        current = counters[p.tag()];
+        histogram = p.histogramFor(eventLoop());
+        stopping = false;
+        finished = false;
+        signalled = false;
+        if (!ctx.channel().isActive()) {
+            current.disconnectErrors++;
+            current.noteError("client " + id + " was not connected when the phase began");
+            finish();
+            return;
+        }
+        if (udp) {
+            long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), lossTimeoutNanos / 4);
+            lossTimer = ctx.executor().scheduleAtFixedRate(this::expireLost, period, period, TimeUnit.NANOSECONDS);
+        }
+        long now = System.nanoTime();
+        if (batch) {
+            startBatch(now);
+        } else {
+            for (int slot = 0; slot < window; slot++) {
+                send(slot);
+            }
+        }
+        flushIfPending();
+    }
+
+    /** The deadline has passed: send nothing more. Runs on the event loop. */
+    void stop() {
+        stopping = true;
+        signalIfDrained();
+    }
+
+    /**
+     * Ends the phase for this client: whatever is still in flight is counted lost (UDP) or unfinished (TCP), and
+     * any later echo of it is unexpected. Runs on the event loop.
+     */
+    void finish() {
+        if (finished) {
+            signalIfDrained();
+            return;
+        }
+        if (inFlight > 0) {
+            if (udp) {
+                current.lostMessages += inFlight;
+            } else {
+                current.unfinishedMessages += inFlight;
+            }
+            Arrays.fill(slotBusy, false);
+            inFlight = 0;
+            nextExpectedSequence = maxSentSequence + 1;
+        }
+        finished = true;
+        if (lossTimer != null) {
+            lossTimer.cancel(false);
+            lossTimer = null;
+        }
+        signalIfDrained();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        try {
+            onEcho(msg instanceof DatagramPacket p ? p.content() : (ByteBuf) msg, System.nanoTime());
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        flushIfPending();
+    }
+
+    private void onEcho(ByteBuf m, long now) {
+        int at = m.readerIndex();
+        if (m.readableBytes() != payloadBytes || !MessageFormat.hasValidHeader(m, at)
+                || MessageFormat.clientId(m, at) != id) {
+            currentOrMeasured().contentErrors++;
+            currentOrMeasured().noteError("client " + id + ": malformed echo of " + m.readableBytes() + " bytes");
+            return;
+        }
+        byte tag = MessageFormat.tag(m, at);
+        long seq = MessageFormat.sequence(m, at);
+        if (phase == null || finished || tag != phase.tag()) {
+            counters[tag].unexpectedMessages++;
+            counters[tag].noteError("client " + id + ": echo of sequence " + seq + " outside its phase");
+            return;
+        }
+        int slot = (int) Long.remainderUnsigned(seq, window);
+        if (!slotBusy[slot] || slotSequence[slot] != seq) {
+            current.unexpectedMessages++;
+            current.noteError("client " + id + ": echo of sequence " + seq + " that is not in flight");
+            return;
+        }
+        boolean valid = true;
+        if (!MessageFormat.hasValidBody(m, at, payloadBytes, id, seq)) {
+            current.contentErrors++;
+            current.noteError("client " + id + ": echo of sequence " + seq + " has altered content");
+            valid = false;
+        }
+        if (udp ? seq <= lastSeenSequence : seq != nextExpectedSequence) {
+            current.orderErrors++;
+            current.noteError("client " + id + ": echo of sequence " + seq + " out of order");
+            valid = false;
+        }
+        lastSeenSequence = Math.max(lastSeenSequence, seq);
+        nextExpectedSequence = seq + 1;
+        slotBusy[slot] = false;
+        inFlight--;
+        if (valid) {
+            current.messages++;
+            if (!batch) {
+                record(now - slotSentAt[slot]);
+            }
+        }
+        if (batch) {
+            batchClean &= valid;
+            if (--batchPending == 0) {
+                completeBatch(now);
+            }
+        } else if (mayStillSend(now)) {
+            send(slot);
+        } else {
+            signalIfDrained();
+        }
+    }
+
+    /** UDP only: a datagram unanswered for lossTimeoutMillis is counted lost and its slot reused. */
+    private void expireLost() {
+        long now = System.nanoTime();
+        for (int slot = 0; slot < window; slot++) {
+            if (slotBusy[slot] && now - slotSentAt[slot] > lossTimeoutNanos) {
+                slotBusy[slot] = false;
+                inFlight--;
+                current.lostMessages++;
+                current.noteError("client " + id + ": datagram of sequence " + slotSequence[slot] + " lost");
+                if (batch) {
+                    batchClean = false;
+                    if (--batchPending == 0) {
+                        completeBatch(now);
+                    }
+                } else if (mayStillSend(now)) {
+                    send(slot);
+                }
+            }
+        }
+        signalIfDrained();
+        flushIfPending();
+    }
+
+    private void startBatch(long now) {
+        batchStartedAt = now;
+        batchPending = window;
+        batchClean = true;
+        for (int slot = 0; slot < window; slot++) {
+            send(slot);
+        }
+    }
+
+    private void completeBatch(long now) {
+        if (batchClean) {
+            record(now - batchStartedAt);
+        }
+        if (mayStillSend(now)) {
+            startBatch(now);
+        } else {
+            signalIfDrained();
+        }
+    }
+
+    private boolean mayStillSend(long now) {
+        return !stopping && !finished && now - phase.deadline() < 0;
+    }
+
+    private void send(int slot) {
+        long seq = maxSentSequence + 1 + Math.floorMod(slot - (maxSentSequence + 1), (long) window);
+        ByteBuf buf = ctx.alloc().ioBuffer(payloadBytes);
+        MessageFormat.write(buf, phase.tag(), id, seq, payloadBytes);
+        slotSequence[slot] = seq;
+        slotBusy[slot] = true;
+        inFlight++;
+        maxSentSequence = seq;
+        current.messagesSent++;
+        slotSentAt[slot] = System.nanoTime();
+        ctx.write(buf).addListener(sendListeners[phase.tag()]);
+        pendingFlush = true;
+    }
+
+    private void record(long rttNanos) {
+        if (histogram != null) {
+            histogram.recordValue(Math.min(Math.max(rttNanos, 1), MAX_TRACKED_NANOS));
+        }
+    }
+
+    private void flushIfPending() {
+        if (pendingFlush) {
+            pendingFlush = false;
+            ctx.flush();
+        }
+    }
+
+    private void signalIfDrained() {
+        if (!signalled && phase != null && inFlight == 0 && (finished || !mayStillSend(System.nanoTime()))) {
+            signalled = true;
+            phase.drained().countDown();
+        }
+    }
+
+    /** Where an error that belongs to no phase yet is counted: the measured phase, which must then fail. */
+    private PhaseCounters currentOrMeasured() {
+        return current != null ? current : counters[MessageFormat.MEASURED_TAG];
+    }
+
+    private ChannelFutureListener sendListener(int tag) {
+        return f -> {
+            if (!f.isSuccess()) {
+                counters[tag].sendFailures++;
+                counters[tag].noteError("client " + id + ": send failed: " + f.cause());
+            }
+        };
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (!closing && phase != null && !finished) {
+            current.disconnectErrors++;
+            current.noteError("client " + id + " disconnected during the phase");
+            finish();
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        PhaseCounters c = currentOrMeasured();
+        c.exceptions++;
+        c.noteError("client " + id + ": " + cause);
+    }
+}

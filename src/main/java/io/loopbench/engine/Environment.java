@@ -1,0 +1,50 @@
+package io.loopbench.engine;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.Version;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a result depends on, recorded with it: JVM, its flags and collectors, CPUs, OS, Netty and Reactor Netty
+ * versions, the ByteBuf allocator and which native transports load here (and why not).
+ *
+ * @param transports for nio, epoll and io_uring: {@code null} when it loads, otherwise why not
+ */
+public record Environment(
+        String javaVersion,
+        String javaVendor,
+        String javaHome,
+        List<String> jvmArguments,
+        List<String> garbageCollectors,
+        int logicalCpus,
+        long maxHeapBytes,
+        String os,
+        String nettyVersion,
+        String reactorNettyVersion,
+        String allocator,
+        Map<String, String> transports) {
+
+    public static Environment current() {
+        var runtime = ManagementFactory.getRuntimeMXBean();
+        Version netty = Version.identify().get("netty-common");
+        Package reactorNetty = reactor.netty.ReactorNetty.class.getPackage();
+        return new Environment(
+                System.getProperty("java.version"),
+                System.getProperty("java.vendor"),
+                System.getProperty("java.home"),
+                runtime.getInputArguments(),
+                ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList(),
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory(),
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                        + System.getProperty("os.arch"),
+                netty == null ? null : netty.artifactVersion(),
+                reactorNetty == null ? null : reactorNetty.getImplementationVersion(),
+                ByteBufAllocator.DEFAULT.getClass().getSimpleName(),
+                Transports.availability());
+    }
+}

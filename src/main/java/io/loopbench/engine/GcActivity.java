@@ -1,0 +1,8 @@
+package io.loopbench.engine;
+
+/**
+ * Garbage collection during the measured phase, as the JVM's GarbageCollectorMXBeans count it (for G1 this
+ * includes concurrent cycles, whose time is not pause time).
+ */
+public record GcActivity(long collections, long collectionMillis) {
+}

@@ -1,0 +1,13 @@
+package io.loopbench.engine;
+
+/**
+ * Round-trip times of one measured phase, in microseconds, from an HdrHistogram holding every observation (no
+ * sampling; 3 significant digits, so each percentile is exact to 0.1 %). Closed-loop RTT: from just before a
+ * message is written to the moment its echo is read, queueing behind the rest of the window included.
+ *
+ * @param mode         {@code message}: one observation per echo; {@code batch}: one per window of echoes
+ * @param observations how many RTTs the percentiles are computed from
+ */
+public record Latency(LatencyMode mode, long observations, double p50Us, double p90Us, double p95Us,
+                      double p99Us, double p999Us, double maxUs, double meanUs) {
+}

@@ -1,0 +1,87 @@
+package io.loopbench.engine;
+
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The event loops of one repetition, owned by it and shut down by {@link #close()}: never Reactor Netty's global
+ * resources. {@code shared} is one group of n loops; {@code sharded} is n groups of one loop each. Threads are
+ * named {@code loopbench-<transport>-<shard>-<n>} so that tests and profiles can find them. Created and closed by
+ * one thread; the groups themselves are thread-safe.
+ */
+final class LoopLayout implements AutoCloseable {
+
+    static final String THREAD_PREFIX = "loopbench-";
+
+    private final IoModel model;
+    private final Transport transport;
+    private final List<MultiThreadIoEventLoopGroup> groups = new ArrayList<>();
+
+    LoopLayout(IoModel model, int threads, Transport transport) {
+        this.model = model;
+        this.transport = transport;
+        try {
+            int groupCount = model == IoModel.SHARED ? 1 : threads;
+            int threadsPerGroup = model == IoModel.SHARED ? threads : 1;
+            for (int g = 0; g < groupCount; g++) {
+                groups.add(new MultiThreadIoEventLoopGroup(threadsPerGroup,
+                        new DefaultThreadFactory(THREAD_PREFIX + transport.label() + "-" + g, true),
+                        Transports.handlerFactory(transport)));
+            }
+        } catch (RuntimeException | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** Independent groups: 1 for shared, ioThreads for sharded. */
+    int shards() {
+        return groups.size();
+    }
+
+    /** The group that client {@code i} and its server peer run on. */
+    EventLoopGroup groupForClient(int clientIndex) {
+        return groups.get(clientIndex % groups.size());
+    }
+
+    EventLoopGroup group(int shard) {
+        return groups.get(shard);
+    }
+
+    /** Every loop (thread) of the layout: as many as ioThreads. */
+    List<EventLoop> loops() {
+        List<EventLoop> loops = new ArrayList<>();
+        for (MultiThreadIoEventLoopGroup g : groups) {
+            for (EventExecutor e : g) {
+                loops.add((EventLoop) e);
+            }
+        }
+        return loops;
+    }
+
+    IoModel model() {
+        return model;
+    }
+
+    Transport transport() {
+        return transport;
+    }
+
+    /** Shuts every loop down with no quiet period and waits (bounded) for their threads to end. */
+    @Override
+    public void close() {
+        for (MultiThreadIoEventLoopGroup g : groups) {
+            g.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        }
+        for (MultiThreadIoEventLoopGroup g : groups) {
+            g.terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+    }
+}

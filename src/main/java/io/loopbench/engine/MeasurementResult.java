@@ -1,0 +1,23 @@
+package io.loopbench.engine;
+
+import java.util.List;
+
+/**
+ * A whole measurement: the effective spec, where it ran, every repetition and — only when all of them are ok — the
+ * summary. A failed or cancelled measurement keeps the repetitions that finished.
+ *
+ * @param transport the concrete transport {@code auto} resolved to
+ * @param ok        every requested repetition ran and passed validation
+ * @param error     why not, when not ok
+ * @param cancelled stopped on request before every repetition ran
+ */
+public record MeasurementResult(
+        RunSpec spec,
+        Transport transport,
+        Environment environment,
+        List<RepetitionResult> repetitions,
+        Summary summary,
+        boolean ok,
+        String error,
+        boolean cancelled) {
+}

@@ -1,0 +1,23 @@
+package io.loopbench.engine;
+
+import io.netty.channel.EventLoop;
+import org.HdrHistogram.Histogram;
+
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * What every client of a repetition needs to run one phase. Immutable apart from the latch; handed to each client
+ * through its event loop's task queue, which publishes it safely.
+ *
+ * @param tag        the phase tag carried in every message of the phase
+ * @param deadline   {@link System#nanoTime()} after which no new message is sent
+ * @param drained    counted down once by each client when it has nothing in flight after the deadline
+ * @param histograms one RTT histogram per event-loop thread, written only by that thread; empty for warm-up
+ */
+record PhaseContext(byte tag, long deadline, CountDownLatch drained, Map<EventLoop, Histogram> histograms) {
+
+    Histogram histogramFor(EventLoop loop) {
+        return histograms.get(loop);
+    }
+}

@@ -1,0 +1,49 @@
+package io.loopbench.engine;
+
+/**
+ * One repetition: its own loops, servers and clients, a warm-up and a measured phase. When set-up failed, the
+ * figures are {@code null}; when validation failed, {@code ok} is false and {@code error} says why, and the
+ * figures describe a run that must not be trusted.
+ *
+ * @param repetition            1-based index
+ * @param transport             the concrete transport used
+ * @param serverChannel         Netty channel class of the server side
+ * @param clientChannel         Netty channel class of the client side
+ * @param eventLoops            event-loop threads (ioThreads)
+ * @param connectionsOnOneThread connections whose client end and server end run on the same event-loop thread
+ * @param tcpNoDelay            TCP: whether TCP_NODELAY was in effect on every socket of both ends; null for UDP
+ * @param udpBuffers            UDP: requested and applied socket buffers; null for TCP
+ * @param elapsedSeconds        measured phase wall time, drain and barrier included (as arknet)
+ * @param messagesSent          messages written in the measured phase
+ * @param messages              validated echoes in the measured phase
+ * @param roundTripsPerSecond   messages / elapsedSeconds
+ * @param payloadMibPerSecond   2 × payloadBytes × messages / elapsedSeconds / 2^20 (both directions)
+ */
+public record RepetitionResult(
+        int repetition,
+        boolean ok,
+        String error,
+        Transport transport,
+        String serverChannel,
+        String clientChannel,
+        int eventLoops,
+        Integer connectionsOnOneThread,
+        Boolean tcpNoDelay,
+        UdpBuffers udpBuffers,
+        Double elapsedSeconds,
+        Long messagesSent,
+        Long messages,
+        Double roundTripsPerSecond,
+        Double payloadMibPerSecond,
+        Latency latency,
+        CpuUsage cpu,
+        MemoryUsage memory,
+        GcActivity gc,
+        ErrorCounts errors,
+        WarmupResult warmup) {
+
+    static RepetitionResult setupFailed(int repetition, Transport transport, int eventLoops, String error) {
+        return new RepetitionResult(repetition, false, error, transport, null, null, eventLoops, null, null, null,
+                null, null, null, null, null, null, null, null, null, null, null);
+    }
+}

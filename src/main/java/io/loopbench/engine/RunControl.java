@@ -1,0 +1,39 @@
+package io.loopbench.engine;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Lets another thread cancel a running measurement. The measuring thread notices within {@link #POLL_NANOS} while
+ * it waits for a phase to end, stops its clients and releases everything. Thread-safe.
+ */
+public final class RunControl {
+
+    static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private volatile boolean cancelled;
+
+    public void cancel() {
+        cancelled = true;
+    }
+
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
+    void throwIfCancelled() {
+        if (cancelled) {
+            throw new CancellationException("measurement cancelled");
+        }
+    }
+
+    /** Sleeps until {@code deadline} ({@link System#nanoTime()}) unless cancelled first. */
+    void sleepUntil(long deadline) {
+        for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
+            throwIfCancelled();
+            LockSupport.parkNanos(Math.min(left, POLL_NANOS));
+        }
+        throwIfCancelled();
+    }
+}

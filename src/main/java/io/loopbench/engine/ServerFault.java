@@ -1,0 +1,19 @@
+package io.loopbench.engine;
+
+/**
+ * A fault injected into the echo server, for tests and drills that prove the measurement right (a known delay
+ * must show in the percentiles; a dropped datagram must be counted). Not part of a run specification. Called
+ * from every server event-loop thread at once, so implementations must be thread-safe.
+ */
+public interface ServerFault {
+
+    /** Whether to drop this echo instead of sending it back. */
+    default boolean drop() {
+        return false;
+    }
+
+    /** How long to hold this echo before sending it; the loop stays free meanwhile. */
+    default long delayNanos() {
+        return 0;
+    }
+}
