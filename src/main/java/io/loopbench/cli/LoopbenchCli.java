@@ -1,6 +1,8 @@
 package io.loopbench.cli;
 
 import picocli.CommandLine;
+
+import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 
 /**
@@ -16,11 +18,13 @@ public final class LoopbenchCli {
         System.exit(execute(args));
     }
 
-    /** Runs a command line and returns its exit code: 0 ok, 1 failed run, 2 invalid input. */
+    /** Runs a command line on stdout/stderr and returns its exit code: 0 ok, 1 failed run, 2 invalid input. */
     public static int execute(String... args) {
-        return new CommandLine(new LoopbenchCli())
-                .setCaseInsensitiveEnumValuesAllowed(false)
-                .execute(args);
+        return execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+    }
+
+    static int execute(PrintWriter out, PrintWriter err, String... args) {
+        return new CommandLine(new LoopbenchCli()).setOut(out).setErr(err).execute(args);
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -22,6 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -32,6 +33,12 @@ import java.util.concurrent.Callable;
 @Command(name = "measure", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run one echo measurement and print its result as JSON.")
 public final class MeasureCommand implements Callable<Integer> {
+
+    /** The flag that sets each spec field whose flag name differs from it. */
+    private static final Map<String, String> FLAGS = Map.of(
+            "payloadBytes", "--payload", "warmupSeconds", "--warmup", "lossTimeoutMillis", "--loss-timeout-ms",
+            "ioThreads", "--io-threads", "windowMode", "--window-mode", "ioModel", "--io-model",
+            "addressFamily", "--address-family", "clients×window×payloadBytes", "--clients × --window × --payload");
 
     static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
@@ -85,7 +92,7 @@ public final class MeasureCommand implements Callable<Integer> {
             measurement = Measurement.of(spec);
         } catch (InvalidSpecException e) {
             for (Violation v : e.violations()) {
-                err.println("loopbench: " + v.message());
+                err.println("loopbench: " + FLAGS.getOrDefault(v.field(), "--" + v.field()) + ": " + v.message());
             }
             err.flush();
             return 2;

@@ -11,6 +11,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import org.HdrHistogram.Histogram;
 
 import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -50,6 +51,7 @@ final class EchoClient extends ChannelInboundHandlerAdapter {
     private final PhaseCounters[] counters = {new PhaseCounters(), new PhaseCounters()};
     private final ChannelFutureListener[] sendListeners = {sendListener(0), sendListener(1)};
 
+    private final CountDownLatch added = new CountDownLatch(1);
     private ChannelHandlerContext ctx;
     private PhaseContext phase;
     private PhaseCounters current;
@@ -83,6 +85,12 @@ final class EchoClient extends ChannelInboundHandlerAdapter {
         // Reactor Netty turns auto-read off for channels it manages; this handler consumes every message itself,
         // so let the channel read as fast as data comes (also avoids io_uring's manual-read pitfall).
         ctx.channel().config().setAutoRead(true);
+        added.countDown();
+    }
+
+    /** Waits until the handler is in its pipeline (Reactor Netty may add it just after connectNow returns). */
+    boolean awaitAdded(long timeout, TimeUnit unit) throws InterruptedException {
+        return added.await(timeout, unit);
     }
 
     EventLoop eventLoop() {
@@ -119,9 +127,7 @@ final class EchoClient extends ChannelInboundHandlerAdapter {
         if (batch) {
             startBatch(now);
         } else {
-            for (int slot = 0; slot < window; slot++) {
-                send(slot);
-            }
+            fillWindow();
         }
         flushIfPending();
     }
@@ -254,8 +260,14 @@ final class EchoClient extends ChannelInboundHandlerAdapter {
         batchStartedAt = now;
         batchPending = window;
         batchClean = true;
-        for (int slot = 0; slot < window; slot++) {
-            send(slot);
+        fillWindow();
+    }
+
+    /** Sends into every slot, starting with the one the next sequence maps to, so that sequences stay contiguous. */
+    private void fillWindow() {
+        int first = (int) Long.remainderUnsigned(maxSentSequence + 1, window);
+        for (int k = 0; k < window; k++) {
+            send((first + k) % window);
         }
     }
 

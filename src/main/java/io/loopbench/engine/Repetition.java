@@ -83,6 +83,11 @@ final class Repetition {
                 connections.add(connect(layout.groupForClient(i), new InetSocketAddress(host, port), client));
                 clients.add(client);
             }
+            for (EchoClient c : clients) {
+                if (!c.awaitAdded(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new IllegalStateException("a client pipeline was not ready within " + SETUP_TIMEOUT);
+                }
+            }
             awaitServerChildren();
             return measure(layout);
         } catch (CancellationException e) {

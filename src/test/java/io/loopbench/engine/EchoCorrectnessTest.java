@@ -1,0 +1,79 @@
+package io.loopbench.engine;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import static io.loopbench.engine.EngineTestSupport.quick;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every protocol × IO model × window mode × transport echoes, validates and reports consistently. */
+class EchoCorrectnessTest {
+
+    static List<Arguments> matrix() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Transport t : List.of(Transport.NIO, Transport.EPOLL, Transport.IO_URING)) {
+            for (Protocol p : Protocol.values()) {
+                for (IoModel m : IoModel.values()) {
+                    for (WindowMode w : WindowMode.values()) {
+                        cases.add(Arguments.of(t, p, m, w));
+                    }
+                }
+            }
+        }
+        return cases;
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2} {3}")
+    @MethodSource("matrix")
+    void echoesAndValidatesEveryMessage(Transport transport, Protocol protocol, IoModel model, WindowMode mode) {
+        Assumptions.assumeTrue(Transports.isAvailable(transport),
+                () -> transport.label() + " does not load here: " + Transports.unavailabilityCause(transport));
+        RunSpec spec = quick().transport(transport).protocol(protocol).ioModel(model).windowMode(mode).build();
+
+        MeasurementResult result = Measurement.of(spec).run();
+
+        assertThat(result.ok()).as(result.error()).isTrue();
+        RepetitionResult r = result.repetitions().getFirst();
+        assertThat(r.transport()).isEqualTo(transport);
+        String prefix = switch (transport) {
+            case NIO -> "Nio";
+            case EPOLL -> "Epoll";
+            case IO_URING -> "IoUring";
+            case AUTO -> throw new AssertionError();
+        };
+        assertThat(r.clientChannel()).startsWith(prefix)
+                .endsWith(protocol == Protocol.TCP ? "SocketChannel" : "DatagramChannel");
+        assertThat(r.serverChannel().toLowerCase(Locale.ROOT)).startsWith(prefix.toLowerCase(Locale.ROOT));
+        assertThat(r.errors().total()).isZero();
+        assertThat(r.warmup().messages()).isPositive();
+        assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
+        if (mode == WindowMode.SLIDING) {
+            assertThat(r.latency().mode()).isEqualTo(LatencyMode.MESSAGE);
+            assertThat(r.latency().observations()).isEqualTo(r.messages());
+        } else {
+            assertThat(r.latency().mode()).isEqualTo(LatencyMode.BATCH);
+            assertThat(r.latency().observations() * spec.window()).isEqualTo(r.messages());
+        }
+        assertThat(r.roundTripsPerSecond()).isCloseTo(r.messages() / r.elapsedSeconds(),
+                org.assertj.core.data.Percentage.withPercentage(0.001));
+        assertThat(r.payloadMibPerSecond()).isCloseTo(2.0 * spec.payloadBytes() * r.roundTripsPerSecond() / (1 << 20),
+                org.assertj.core.data.Percentage.withPercentage(0.001));
+        assertThat(r.latency().p50Us()).isPositive().isLessThanOrEqualTo(r.latency().p99Us());
+        assertThat(r.latency().p99Us()).isLessThanOrEqualTo(r.latency().maxUs());
+        if (protocol == Protocol.TCP) {
+            assertThat(r.tcpNoDelay()).isTrue();
+            assertThat(r.udpBuffers()).isNull();
+        } else {
+            assertThat(r.tcpNoDelay()).isNull();
+            assertThat(r.udpBuffers().requestedReceiveBytes()).isEqualTo(4 * 1024 * 1024);
+            assertThat(r.udpBuffers().serverReceiveBytes()).isPositive();
+            assertThat(r.udpBuffers().clientSendMinBytes()).isPositive();
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.loopbench.engine;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/** Short specs and leak probes shared by the engine's tests. */
+final class EngineTestSupport {
+
+    private EngineTestSupport() {
+    }
+
+    /** A short single-repetition spec: 0.2 s warm-up, 0.3 s measured, 4 clients × window 4, 2 threads. */
+    static RunSpec.Builder quick() {
+        return RunSpec.builder().clients(4).window(4).ioThreads(2).payloadBytes(256)
+                .warmupSeconds(0.2).seconds(0.3).repetitions(1);
+    }
+
+    static long loopThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith(LoopLayout.THREAD_PREFIX) && t.isAlive())
+                .count();
+    }
+
+    static long openFileDescriptors() throws IOException {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.loopbench.engine;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import static io.loopbench.engine.EngineTestSupport.quick;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+/** Tests that prove the figures right: known delays, Little's law, counted losses, pinned shards. */
+class MeasurementTruthTest {
+
+    @Test
+    void littlesLawHoldsForSixteenClientsWithWindowSixteen() {
+        RunSpec spec = RunSpec.builder().clients(16).window(16).warmupSeconds(0.5).seconds(1.5).repetitions(1).build();
+
+        RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+
+        assertThat(r.ok()).as(r.error()).isTrue();
+        double inFlight = spec.clients() * spec.window();
+        double predicted = inFlight / (r.latency().meanUs() / 1e6);
+        assertThat(r.roundTripsPerSecond()).isCloseTo(predicted, withPercentage(10));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Protocol.class)
+    void anInjectedTwoMillisecondServerDelayShowsInTheMedian(Protocol protocol) {
+        ServerFault delay = new ServerFault() {
+            @Override
+            public long delayNanos() {
+                return 2_000_000;
+            }
+        };
+        RunSpec spec = quick().protocol(protocol).clients(2).window(2).build();
+
+        RepetitionResult r = Measurement.of(spec).serverFault(delay).run().repetitions().getFirst();
+
+        assertThat(r.ok()).as(r.error()).isTrue();
+        assertThat(r.latency().p50Us()).isGreaterThanOrEqualTo(2000).isLessThan(50_000);
+        // closed loop: every round trip waits at least 2 ms, so throughput is bounded by window / 2 ms per client
+        assertThat(r.roundTripsPerSecond()).isLessThanOrEqualTo(2 * 2 / 0.002);
+    }
+
+    @Test
+    void udpLossIsCountedAndDoesNotStallTheRun() {
+        AtomicLong seen = new AtomicLong();
+        ServerFault dropEveryTenth = new ServerFault() {
+            @Override
+            public boolean drop() {
+                return seen.incrementAndGet() % 10 == 0;
+            }
+        };
+        RunSpec spec = quick().protocol(Protocol.UDP).clients(2).window(4).warmupSeconds(0.0).seconds(1.0)
+                .lossTimeoutMillis(20).build();
+
+        MeasurementResult result = Measurement.of(spec).serverFault(dropEveryTenth).run();
+
+        RepetitionResult r = result.repetitions().getFirst();
+        assertThat(result.ok()).isFalse();
+        assertThat(result.summary()).isNull();
+        assertThat(r.ok()).isFalse();
+        assertThat(r.error()).contains("lostMessages=");
+        // every message sent was either echoed and validated or counted lost: nothing vanished
+        assertThat(r.messages() + r.errors().lostMessages()).isEqualTo(r.messagesSent());
+        // at most 10 in flight per 20 ms timeout: the run kept going well beyond the first losses
+        assertThat(r.messages()).isGreaterThan(100);
+        double lossRate = (double) r.errors().lostMessages() / r.messagesSent();
+        assertThat(lossRate).isBetween(0.08, 0.12);
+        assertThat(r.errors().total()).isEqualTo(r.errors().lostMessages());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Protocol.class)
+    void shardedRunsPinEachClientAndItsServerPeerToOneThread(Protocol protocol) {
+        RunSpec spec = quick().protocol(protocol).ioModel(IoModel.SHARDED).ioThreads(3).clients(7).build();
+
+        RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+
+        assertThat(r.ok()).as(r.error()).isTrue();
+        assertThat(r.eventLoops()).isEqualTo(3);
+        assertThat(r.connectionsOnOneThread()).isEqualTo(7);
+    }
+
+    @Test
+    void shardedLayoutAssignsClientIToShardIModN() {
+        try (LoopLayout layout = new LoopLayout(IoModel.SHARDED, 3, Transport.NIO)) {
+            assertThat(layout.shards()).isEqualTo(3);
+            assertThat(layout.loops()).hasSize(3);
+            for (int i = 0; i < 7; i++) {
+                assertThat(layout.groupForClient(i)).isSameAs(layout.group(i % 3));
+            }
+        }
+        try (LoopLayout layout = new LoopLayout(IoModel.SHARED, 3, Transport.NIO)) {
+            assertThat(layout.shards()).isEqualTo(1);
+            assertThat(layout.loops()).hasSize(3);
+        }
+    }
+
+    @Test
+    void ipv6LoopbackWorks() {
+        RepetitionResult r = Measurement.of(quick().addressFamily(AddressFamily.IPV6).build())
+                .run().repetitions().getFirst();
+        assertThat(r.ok()).as(r.error()).isTrue();
+    }
+
+    @Test
+    void summaryIsMedianMinMaxOfRepetitionsAndLatencyIsNeverPooled() {
+        MeasurementResult result = Measurement.of(quick().repetitions(3).build()).run();
+
+        assertThat(result.ok()).as(result.error()).isTrue();
+        assertThat(result.repetitions()).hasSize(3);
+        Summary s = result.summary();
+        assertThat(s.repetitions()).isEqualTo(3);
+        assertThat(s.roundTripsPerSecond()).isEqualTo(
+                Stat.of(result.repetitions().stream().map(RepetitionResult::roundTripsPerSecond).toList()));
+        assertThat(s.latency().p99Us()).isEqualTo(
+                Stat.of(result.repetitions().stream().map(r -> r.latency().p99Us()).toList()));
+        assertThat(result.repetitions()).extracting(RepetitionResult::repetition).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void invalidSpecIsRejectedBeforeAnythingRuns() {
+        long before = EngineTestSupport.loopThreads();
+        assertThatThrownBy(() -> Measurement.of(RunSpec.builder().clients(0).window(2000).build()))
+                .isInstanceOfSatisfying(InvalidSpecException.class, e -> assertThat(e.violations())
+                        .extracting(Violation::field).containsExactly("clients", "window"));
+        assertThat(EngineTestSupport.loopThreads()).isEqualTo(before);
+    }
+}

@@ -1,0 +1,69 @@
+package io.loopbench.engine;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import static io.loopbench.engine.EngineTestSupport.loopThreads;
+import static io.loopbench.engine.EngineTestSupport.openFileDescriptors;
+import static io.loopbench.engine.EngineTestSupport.quick;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Nothing a repetition creates outlives it: threads, sockets (file descriptors) and direct memory. */
+class ResourceReleaseTest {
+
+    @Test
+    void twentyConsecutiveRepetitionsLeakNoThreadSocketOrDirectMemory() throws Exception {
+        long fdsBefore = openFileDescriptors();
+        long directAfterFirst = -1;
+        for (int i = 1; i <= 20; i++) {
+            Protocol protocol = i % 2 == 0 ? Protocol.TCP : Protocol.UDP;
+            IoModel model = i % 4 < 2 ? IoModel.SHARED : IoModel.SHARDED;
+            RunSpec spec = quick().protocol(protocol).ioModel(model).warmupSeconds(0.0).seconds(0.1).build();
+
+            RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+
+            assertThat(r.ok()).as(r.error()).isTrue();
+            assertThat(loopThreads()).as("event-loop threads after repetition %d", i).isZero();
+            assertThat(openFileDescriptors()).as("file descriptors after repetition %d", i)
+                    .isLessThanOrEqualTo(fdsBefore + 2);
+            if (i == 2) {
+                directAfterFirst = usedDirectMemory();
+            }
+        }
+        // Pools may keep chunks for reuse, but 18 more repetitions must not add to them.
+        assertThat(usedDirectMemory()).isLessThanOrEqualTo(directAfterFirst + 4L * 1024 * 1024);
+    }
+
+    @Test
+    void cancellationStopsARunPromptlyKeepsFinishedRepetitionsAndReleasesEverything() throws Exception {
+        RunControl control = new RunControl();
+        RunSpec spec = quick().repetitions(3).warmupSeconds(0.0).seconds(0.4).build();
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        try {
+            // cancel in the middle of the second repetition's 0.4 s measured phase
+            timer.schedule(control::cancel, 600, TimeUnit.MILLISECONDS);
+            long started = System.nanoTime();
+
+            MeasurementResult result = Measurement.of(spec).control(control).run();
+
+            double seconds = (System.nanoTime() - started) / 1e9;
+            assertThat(result.cancelled()).isTrue();
+            assertThat(result.ok()).isFalse();
+            assertThat(result.summary()).isNull();
+            assertThat(result.repetitions()).hasSizeLessThan(3).allMatch(RepetitionResult::ok);
+            assertThat(seconds).isLessThan(3.0);
+            assertThat(loopThreads()).isZero();
+        } finally {
+            timer.shutdownNow();
+        }
+    }
+
+    private static long usedDirectMemory() {
+        return ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT).metric().usedDirectMemory();
+    }
+}
