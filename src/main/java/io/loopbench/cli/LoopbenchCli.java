@@ -1,5 +1,11 @@
 package io.loopbench.cli;
 
+import io.loopbench.engine.AddressFamily;
+import io.loopbench.engine.IoModel;
+import io.loopbench.engine.Labeled;
+import io.loopbench.engine.Protocol;
+import io.loopbench.engine.Transport;
+import io.loopbench.engine.WindowMode;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -24,7 +30,24 @@ public final class LoopbenchCli {
     }
 
     static int execute(PrintWriter out, PrintWriter err, String... args) {
-        return new CommandLine(new LoopbenchCli()).setOut(out).setErr(err).execute(args);
+        CommandLine cli = new CommandLine(new LoopbenchCli()).setOut(out).setErr(err);
+        labels(cli, Protocol.class);
+        labels(cli, WindowMode.class);
+        labels(cli, IoModel.class);
+        labels(cli, Transport.class);
+        labels(cli, AddressFamily.class);
+        return cli.execute(args);
+    }
+
+    /** Enum options take the same lowercase labels as the JSON. */
+    private static <E extends Enum<E> & Labeled> void labels(CommandLine cli, Class<E> type) {
+        cli.registerConverter(type, text -> {
+            try {
+                return Labeled.parse(type, text);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        });
     }
 
     static final class Version implements CommandLine.IVersionProvider {

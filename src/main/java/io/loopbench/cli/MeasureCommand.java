@@ -3,7 +3,6 @@ package io.loopbench.cli;
 import io.loopbench.engine.AddressFamily;
 import io.loopbench.engine.InvalidSpecException;
 import io.loopbench.engine.IoModel;
-import io.loopbench.engine.Labeled;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.Protocol;
@@ -42,7 +41,7 @@ public final class MeasureCommand implements Callable<Integer> {
 
     static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
-    @Option(names = "--protocol", paramLabel = "tcp|udp", converter = ProtocolConverter.class,
+    @Option(names = "--protocol", paramLabel = "tcp|udp",
             description = "Protocol (default tcp).")
     Protocol protocol;
     @Option(names = "--payload", paramLabel = "BYTES", description = "Bytes per message, 16 … 65507 (default 1024).")
@@ -51,15 +50,15 @@ public final class MeasureCommand implements Callable<Integer> {
     Integer clients;
     @Option(names = "--window", description = "Messages in flight per client, 1 … 1024 (default 16).")
     Integer window;
-    @Option(names = "--window-mode", paramLabel = "sliding|batch", converter = WindowModeConverter.class,
+    @Option(names = "--window-mode", paramLabel = "sliding|batch",
             description = "sliding: RTT per message; batch: RTT per window (default sliding).")
     WindowMode windowMode;
-    @Option(names = "--io-model", paramLabel = "shared|sharded", converter = IoModelConverter.class,
+    @Option(names = "--io-model", paramLabel = "shared|sharded",
             description = "Event-loop layout (default shared).")
     IoModel ioModel;
     @Option(names = "--io-threads", description = "Event-loop threads, 1 … 64 (default 1).")
     Integer ioThreads;
-    @Option(names = "--transport", paramLabel = "auto|nio|epoll|io_uring", converter = TransportConverter.class,
+    @Option(names = "--transport", paramLabel = "auto|nio|epoll|io_uring",
             description = "Netty transport (default auto).")
     Transport transport;
     @Option(names = "--work", paramLabel = "ITERATIONS",
@@ -71,7 +70,7 @@ public final class MeasureCommand implements Callable<Integer> {
     Double seconds;
     @Option(names = "--repetitions", description = "Repetitions, 1 … 100 (default 3).")
     Integer repetitions;
-    @Option(names = "--address-family", paramLabel = "ipv4|ipv6", converter = AddressFamilyConverter.class,
+    @Option(names = "--address-family", paramLabel = "ipv4|ipv6",
             description = "Loopback address family (default ipv4).")
     AddressFamily addressFamily;
     @Option(names = "--loss-timeout-ms", paramLabel = "MILLIS",
@@ -127,36 +126,6 @@ public final class MeasureCommand implements Callable<Integer> {
                         r.ok() ? "" : " (FAILED: " + r.error() + ")");
             }
             err.flush();
-        }
-    }
-
-    static final class ProtocolConverter implements CommandLine.ITypeConverter<Protocol> {
-        public Protocol convert(String s) {
-            return Labeled.parse(Protocol.class, s);
-        }
-    }
-
-    static final class WindowModeConverter implements CommandLine.ITypeConverter<WindowMode> {
-        public WindowMode convert(String s) {
-            return Labeled.parse(WindowMode.class, s);
-        }
-    }
-
-    static final class IoModelConverter implements CommandLine.ITypeConverter<IoModel> {
-        public IoModel convert(String s) {
-            return Labeled.parse(IoModel.class, s);
-        }
-    }
-
-    static final class TransportConverter implements CommandLine.ITypeConverter<Transport> {
-        public Transport convert(String s) {
-            return Labeled.parse(Transport.class, s);
-        }
-    }
-
-    static final class AddressFamilyConverter implements CommandLine.ITypeConverter<AddressFamily> {
-        public AddressFamily convert(String s) {
-            return Labeled.parse(AddressFamily.class, s);
         }
     }
 }

@@ -3,14 +3,14 @@ package io.loopbench.engine;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.util.ReferenceCountUtil;
+import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.HdrHistogram.Histogram;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -18,6 +18,11 @@ import java.util.concurrent.TimeUnit;
  * One client connection (TCP) or client socket (UDP) and its window of in-flight messages, as the last handler
  * of its channel's pipeline. It sends, validates every echo (size, magic, client id, in-flight slot, content,
  * order — arknet's checks, in arknet's order), attributes it to its phase by the tag byte and records its RTT.
+ *
+ * <p>TCP frames are cut from Netty's cumulation buffer in place (no slice per message), and the messages sent
+ * while one read batch is handled are written into one buffer: one write, one promise and one flush per batch,
+ * as a flush-per-batch pipeline would do with separate buffers, minus their per-message allocations. UDP needs one
+ * datagram per message.
  *
  * <p>Thread ownership: after the channel is registered, every field is read and written only on the channel's
  * event loop; the repetition reaches it only by tasks submitted there ({@link #begin}, {@link #stop},
@@ -28,7 +33,10 @@ import java.util.concurrent.TimeUnit;
  * return in order, that is always the next sequence; on UDP, where a lost datagram's slot is refilled after
  * {@code lossTimeoutMillis}, sequences keep increasing and gaps are allowed.
  */
-final class EchoClient extends ChannelInboundHandlerAdapter {
+final class EchoClient extends ByteToMessageDecoder {
+
+    /** Most bytes of TCP messages gathered into one outgoing buffer before it is written. */
+    static final int OUTGOING_BUFFER_BYTES = 64 * 1024;
 
     /** Largest RTT a histogram tracks; longer ones (impossible within a 3600 s phase plus drain) are clamped. */
     static final long MAX_TRACKED_NANOS = TimeUnit.SECONDS.toNanos(3700);
@@ -60,6 +68,8 @@ final class EchoClient extends ChannelInboundHandlerAdapter {
     private boolean finished = true;
     private boolean signalled = true;
     private boolean pendingFlush;
+    /** TCP: messages written during the current read batch, sent at its end. */
+    private ByteBuf outgoing;
     private long batchStartedAt;
     private int batchPending;
     private boolean batchClean;
@@ -166,25 +176,38 @@ final class EchoClient extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        try {
-            onEcho(msg instanceof DatagramPacket p ? p.content() : (ByteBuf) msg, System.nanoTime());
-        } finally {
-            ReferenceCountUtil.release(msg);
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (msg instanceof DatagramPacket p) {
+            try {
+                onEcho(p.content(), p.content().readerIndex(), p.content().readableBytes(), System.nanoTime());
+            } finally {
+                p.release();
+            }
+        } else {
+            super.channelRead(ctx, msg);
+        }
+    }
+
+    /** TCP: handles every complete frame in the cumulation; a partial one waits for more bytes. */
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        long now = System.nanoTime();
+        while (in.readableBytes() >= payloadBytes) {
+            onEcho(in, in.readerIndex(), payloadBytes, now);
+            in.skipBytes(payloadBytes);
         }
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
         flushIfPending();
+        super.channelReadComplete(ctx);
     }
 
-    private void onEcho(ByteBuf m, long now) {
-        int at = m.readerIndex();
-        if (m.readableBytes() != payloadBytes || !MessageFormat.hasValidHeader(m, at)
-                || MessageFormat.clientId(m, at) != id) {
+    private void onEcho(ByteBuf m, int at, int length, long now) {
+        if (length != payloadBytes || !MessageFormat.hasValidHeader(m, at) || MessageFormat.clientId(m, at) != id) {
             currentOrMeasured().contentErrors++;
-            currentOrMeasured().noteError("client " + id + ": malformed echo of " + m.readableBytes() + " bytes");
+            currentOrMeasured().noteError("client " + id + ": malformed echo of " + length + " bytes");
             return;
         }
         byte tag = MessageFormat.tag(m, at);
@@ -288,16 +311,34 @@ final class EchoClient extends ChannelInboundHandlerAdapter {
 
     private void send(int slot) {
         long seq = maxSentSequence + 1 + Math.floorMod(slot - (maxSentSequence + 1), (long) window);
-        ByteBuf buf = ctx.alloc().ioBuffer(payloadBytes);
-        MessageFormat.write(buf, phase.tag(), id, seq, payloadBytes);
+        if (udp) {
+            ByteBuf datagram = ctx.alloc().ioBuffer(payloadBytes);
+            MessageFormat.write(datagram, phase.tag(), id, seq, payloadBytes);
+            ctx.write(datagram).addListener(sendListeners[phase.tag()]);
+        } else {
+            if (outgoing != null && outgoing.writableBytes() < payloadBytes) {
+                writeOutgoing();
+            }
+            if (outgoing == null) {
+                outgoing = ctx.alloc().ioBuffer(Math.max(payloadBytes,
+                        Math.min(window * payloadBytes, OUTGOING_BUFFER_BYTES) / payloadBytes * payloadBytes));
+            }
+            MessageFormat.write(outgoing, phase.tag(), id, seq, payloadBytes);
+        }
         slotSequence[slot] = seq;
         slotBusy[slot] = true;
         inFlight++;
         maxSentSequence = seq;
         current.messagesSent++;
         slotSentAt[slot] = System.nanoTime();
-        ctx.write(buf).addListener(sendListeners[phase.tag()]);
         pendingFlush = true;
+    }
+
+    private void writeOutgoing() {
+        if (outgoing != null) {
+            ctx.write(outgoing).addListener(sendListeners[phase.tag()]);
+            outgoing = null;
+        }
     }
 
     private void record(long rttNanos) {
@@ -309,6 +350,7 @@ final class EchoClient extends ChannelInboundHandlerAdapter {
     private void flushIfPending() {
         if (pendingFlush) {
             pendingFlush = false;
+            writeOutgoing();
             ctx.flush();
         }
     }
@@ -335,13 +377,21 @@ final class EchoClient extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (!closing && phase != null && !finished) {
             current.disconnectErrors++;
             current.noteError("client " + id + " disconnected during the phase");
             finish();
         }
-        ctx.fireChannelInactive();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        if (outgoing != null) {
+            outgoing.release();
+            outgoing = null;
+        }
     }
 
     @Override

@@ -3,27 +3,32 @@ package io.loopbench.engine;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.ReferenceCountUtil;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The echo server's last handler, one per accepted TCP connection or per UDP server socket: checks the header,
- * runs the configured work, and writes the same buffer back (to the sender, for UDP), flushing once per read
- * batch. Thread ownership: confined to its channel's event loop; errors go to the shared, thread-safe
+ * The echo server's last handler, one per accepted TCP connection or per UDP server socket: checks each message's
+ * header, runs the configured work, and sends the same bytes back, flushing once per read batch. TCP: the complete
+ * frames of a read batch are checked in place in the cumulation buffer and echoed as one retained slice (one
+ * write, no copy); a partial frame waits for its remaining bytes. UDP: each datagram's buffer goes back to its
+ * sender. Thread ownership: confined to its channel's event loop; errors go to the shared, thread-safe
  * {@link ServerStats}.
  */
-final class EchoServerHandler extends ChannelInboundHandlerAdapter {
+final class EchoServerHandler extends ByteToMessageDecoder {
 
+    private final int payloadBytes;
     private final int work;
     private final ServerStats stats;
     private final ServerFault fault;
     private final ChannelFutureListener[] sendListeners = {sendListener(0), sendListener(1)};
     private boolean pendingFlush;
 
-    EchoServerHandler(int work, ServerStats stats, ServerFault fault) {
+    EchoServerHandler(int payloadBytes, int work, ServerStats stats, ServerFault fault) {
+        this.payloadBytes = payloadBytes;
         this.work = work;
         this.stats = stats;
         this.fault = fault;
@@ -36,21 +41,65 @@ final class EchoServerHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf m = msg instanceof DatagramPacket p ? p.content() : (ByteBuf) msg;
-        int at = m.readerIndex();
-        if (m.readableBytes() < MessageFormat.HEADER_BYTES || !MessageFormat.hasValidHeader(m, at)) {
-            stats.contentErrors[MessageFormat.MEASURED_TAG].increment();
-            stats.noteError("server: malformed message of " + m.readableBytes() + " bytes");
-            ReferenceCountUtil.release(msg);
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (msg instanceof DatagramPacket p) {
+            ByteBuf m = p.content();
+            if (!accept(m, m.readerIndex(), m.readableBytes())) {
+                p.release();
+                return;
+            }
+            // The echo takes over the received buffer: no copy, one release when the write completes.
+            echo(ctx, new DatagramPacket(m, p.sender()), MessageFormat.tag(m, m.readerIndex()));
+        } else {
+            super.channelRead(ctx, msg);
+        }
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        int frames = in.readableBytes() / payloadBytes;
+        if (frames == 0) {
             return;
         }
-        byte tag = MessageFormat.tag(m, at);
-        if (work > 0) {
-            Work.run(work, m.getByte(m.writerIndex() - 1));
+        int start = in.readerIndex();
+        byte tag = MessageFormat.MEASURED_TAG;
+        int good = 0;
+        for (int i = 0; i < frames; i++) {
+            int at = start + i * payloadBytes;
+            if (accept(in, at, payloadBytes)) {
+                tag = MessageFormat.tag(in, at);
+                good++;
+            }
         }
-        // The echo takes over the received buffer: no copy, and one release when the write completes.
-        Object echo = msg instanceof DatagramPacket p ? new DatagramPacket(m, p.sender()) : m;
+        if (good < frames || fault != null) {
+            // Rare paths (malformed frames, injected faults): echo frame by frame so each can be judged alone.
+            for (int i = 0; i < frames; i++) {
+                int at = in.readerIndex();
+                if (MessageFormat.hasValidHeader(in, at)) {
+                    echo(ctx, in.readRetainedSlice(payloadBytes), MessageFormat.tag(in, at));
+                } else {
+                    in.skipBytes(payloadBytes);
+                }
+            }
+        } else {
+            echo(ctx, in.readRetainedSlice(frames * payloadBytes), tag);
+        }
+    }
+
+    /** Checks a message's header and runs the work for it; counts a malformed one. */
+    private boolean accept(ByteBuf m, int at, int length) {
+        if (length < MessageFormat.HEADER_BYTES || !MessageFormat.hasValidHeader(m, at)) {
+            stats.contentErrors[MessageFormat.MEASURED_TAG].increment();
+            stats.noteError("server: malformed message of " + length + " bytes");
+            return false;
+        }
+        if (work > 0) {
+            Work.run(work, m.getByte(at + length - 1));
+        }
+        return true;
+    }
+
+    private void echo(ChannelHandlerContext ctx, Object echo, byte tag) {
         if (fault != null) {
             if (fault.drop()) {
                 ReferenceCountUtil.release(echo);
@@ -68,11 +117,12 @@ final class EchoServerHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
         if (pendingFlush) {
             pendingFlush = false;
             ctx.flush();
         }
+        super.channelReadComplete(ctx);
     }
 
     @Override

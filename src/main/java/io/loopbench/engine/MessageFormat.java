@@ -22,15 +22,16 @@ public final class MessageFormat {
 
     /** The multiplicative inverse of 17 modulo 256 (17 × 241 = 4097 = 16·256 + 1). */
     private static final int INVERSE_OF_17 = 241;
-    /** Long enough for any body at any starting offset. */
+    /** Long enough for any body at any starting offset; written from the array (a ByteBuf source would make
+     *  Netty's adaptive buffers allocate a NIO view per copy), compared through the read-only wrapper. */
+    private static final byte[] PATTERN_BYTES = new byte[RunSpec.MAX_PAYLOAD + 256];
     private static final ByteBuf PATTERN;
 
     static {
-        byte[] p = new byte[RunSpec.MAX_PAYLOAD + 256];
-        for (int j = 0; j < p.length; j++) {
-            p[j] = (byte) (17 * j);
+        for (int j = 0; j < PATTERN_BYTES.length; j++) {
+            PATTERN_BYTES[j] = (byte) (17 * j);
         }
-        PATTERN = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(p).asReadOnly());
+        PATTERN = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(PATTERN_BYTES).asReadOnly());
     }
 
     private MessageFormat() {
@@ -42,7 +43,7 @@ public final class MessageFormat {
         out.writeByte(tag);
         out.writeInt(clientId);
         out.writeLong(sequence);
-        out.writeBytes(PATTERN, patternOffset(clientId, sequence) + HEADER_BYTES, payloadBytes - HEADER_BYTES);
+        out.writeBytes(PATTERN_BYTES, patternOffset(clientId, sequence) + HEADER_BYTES, payloadBytes - HEADER_BYTES);
     }
 
     /** Whether the message starting at {@code index} has the magic and a known phase tag. */

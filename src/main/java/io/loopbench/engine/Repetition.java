@@ -5,7 +5,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.handler.codec.FixedLengthFrameDecoder;
 import io.netty.resolver.DefaultAddressResolverGroup;
 import org.HdrHistogram.Histogram;
 import reactor.netty.Connection;
@@ -207,7 +206,7 @@ final class Repetition {
                     .option(ChannelOption.SO_RCVBUF, UDP_RECEIVE_BUFFER)
                     .option(ChannelOption.SO_SNDBUF, UDP_SEND_BUFFER)
                     .option(ChannelOption.RCVBUF_ALLOCATOR, datagramAllocator())
-                    .doOnBound(c -> c.addHandlerLast("echo", new EchoServerHandler(spec.work(), serverStats, fault)))
+                    .doOnBound(c -> c.addHandlerLast("echo", serverHandler()))
                     .bindNow(SETUP_TIMEOUT);
         }
         return TcpServer.create()
@@ -215,8 +214,7 @@ final class Repetition {
                 .runOn(group)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .doOnConnection(c -> {
-                    c.addHandlerLast("frame", new FixedLengthFrameDecoder(spec.payloadBytes()))
-                            .addHandlerLast("echo", new EchoServerHandler(spec.work(), serverStats, fault));
+                    c.addHandlerLast("echo", serverHandler());
                     serverChildren.put(c.channel().remoteAddress(), c.channel());
                 })
                 .bindNow(SETUP_TIMEOUT);
@@ -238,9 +236,12 @@ final class Repetition {
                 .resolver(DefaultAddressResolverGroup.INSTANCE)
                 .runOn(group)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .doOnConnected(c -> c.addHandlerLast("frame", new FixedLengthFrameDecoder(spec.payloadBytes()))
-                        .addHandlerLast("echo", client))
+                .doOnConnected(c -> c.addHandlerLast("echo", client))
                 .connectNow(SETUP_TIMEOUT);
+    }
+
+    private EchoServerHandler serverHandler() {
+        return new EchoServerHandler(spec.payloadBytes(), spec.work(), serverStats, fault);
     }
 
     /** One byte more than a message, so that a datagram longer than the payload shows as a wrong size. */

@@ -1,0 +1,73 @@
+package io.loopbench.cli;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MeasureCommandTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        return LoopbenchCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    }
+
+    @Test
+    void printsTheResultAsJsonOnStdoutAndOneProgressLinePerPhaseOnStderr() {
+        int code = run("measure", "--protocol", "udp", "--payload", "64", "--clients", "2", "--window", "1",
+                "--io-model", "sharded", "--io-threads", "2", "--warmup", "0.2", "--seconds", "0.3",
+                "--repetitions", "2");
+
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode json = MeasureCommand.JSON.readTree(out.toString());
+        assertThat(json.get("ok").asBoolean()).isTrue();
+        assertThat(json.at("/spec/protocol").asString()).isEqualTo("udp");
+        assertThat(json.at("/spec/ioModel").asString()).isEqualTo("sharded");
+        assertThat(json.at("/spec/payloadBytes").asInt()).isEqualTo(64);
+        assertThat(json.at("/spec/windowMode").asString()).isEqualTo("sliding");
+        assertThat(json.get("repetitions").size()).isEqualTo(2);
+        assertThat(json.at("/summary/roundTripsPerSecond/median").asDouble()).isPositive();
+        assertThat(json.at("/repetitions/0/latency/mode").asString()).isEqualTo("message");
+        assertThat(err.toString().lines().filter(l -> l.contains("] warmup ") || l.contains("] measured ")))
+                .hasSize(4);
+    }
+
+    @Test
+    void invalidInputExitsTwoNamingEveryFieldAndRangeAndRunsNothing() {
+        int code = run("measure", "--payload", "8", "--clients", "2000", "--seconds", "0");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString())
+                .contains("--payload: payloadBytes = 8 is out of range: allowed 16 … 65,507")
+                .contains("--clients: clients = 2000 is out of range: allowed 1 … 1,024")
+                .contains("--seconds: seconds = 0.0 is out of range: allowed more than 0 and at most 3600");
+    }
+
+    @Test
+    void unknownEnumValueOrFlagExitsTwo() {
+        assertThat(run("measure", "--io-model", "owned")).isEqualTo(2);
+        assertThat(err.toString()).contains("Invalid value for option '--io-model': 'owned' is not one of shared, sharded");
+        assertThat(run("measure", "--bogus", "1")).isEqualTo(2);
+        assertThat(err.toString()).contains("Unknown option").contains("'--bogus'");
+    }
+
+    @Test
+    void aFailedRunStillPrintsItsJsonAndExitsOne() {
+        // a 1 ms UDP loss timeout at window 64 under load declares slow datagrams lost: the run must say it failed
+        int code = run("measure", "--protocol", "udp", "--clients", "64", "--window", "64", "--payload", "16384",
+                "--loss-timeout-ms", "1", "--warmup", "0", "--seconds", "0.3", "--repetitions", "1");
+
+        assertThat(code).isEqualTo(1);
+        JsonNode json = MeasureCommand.JSON.readTree(out.toString());
+        assertThat(json.get("ok").asBoolean()).isFalse();
+        assertThat(json.get("error").asString()).startsWith("repetition 1 failed:");
+        assertThat(json.get("summary").isNull()).isTrue();
+        assertThat(err.toString()).contains("loopbench: repetition 1 failed");
+    }
+}
