@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Benchmark suites (never run by the tests). Each repetition of each case runs in a fresh JVM through
+# ./loopbench measure --repetitions 1, repetitions outermost and the starting case rotated per repetition, so that
+# no case always runs first or in a JVM-warm position. Raw JSON goes to bench/results/<suite>-<UTC time>/, and the
+# table (median [min, max] over repetitions) replaces the suite's section of docs/performance.md.
+#
+#   bench/run.sh seeds       the seeds' main profiles: 1024 B/16 clients/window 16 and 64 B/1/1, shared 1, shared 2,
+#                            sharded 2, work 0 and 10000, TCP and UDP (transport auto)
+#   bench/run.sh transports  nio, epoll and io_uring side by side on 1024/16/16 and 64/1/1, shared 1, TCP and UDP
+#
+# Options: --seconds S (3) --warmup S (1) --repetitions N (3). Needs python3 for the table.
+# Run nothing else on the machine meanwhile.
+set -euo pipefail
+base=$(cd "$(dirname "$0")/.." && pwd)
+cd "$base"
+
+suite=${1:?usage: bench/run.sh seeds|transports [--seconds S] [--warmup S] [--repetitions N]}
+shift
+seconds=3 warmup=1 reps=3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) seconds=$2; shift 2 ;;
+    --warmup) warmup=$2; shift 2 ;;
+    --repetitions) reps=$2; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+
+cases=()
+case "$suite" in
+  seeds)
+    for io in "shared 1" "shared 2" "sharded 2"; do
+      for protocol in tcp udp; do
+        for profile in "1024 16 16" "64 1 1"; do
+          for work in 0 10000; do
+            set -- $io $profile
+            cases+=("--protocol $protocol --payload $3 --clients $4 --window $5 --io-model $1 --io-threads $2 --work $work --transport auto")
+          done
+        done
+      done
+    done ;;
+  transports)
+    for transport in nio epoll io_uring; do
+      for protocol in tcp udp; do
+        for profile in "1024 16 16" "64 1 1"; do
+          set -- $profile
+          cases+=("--protocol $protocol --payload $1 --clients $2 --window $3 --io-model shared --io-threads 1 --transport $transport")
+        done
+      done
+    done ;;
+  *) echo "unknown suite $suite" >&2; exit 2 ;;
+esac
+
+out="bench/results/$suite-$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$out"
+command="bench/run.sh $suite --seconds $seconds --warmup $warmup --repetitions $reps"
+echo "$command" > "$out/command.txt"
+n=${#cases[@]}
+./loopbench --version >/dev/null   # builds first if needed, outside any measurement
+for rep in $(seq 1 "$reps"); do
+  for k in $(seq 0 $((n - 1))); do
+    i=$(( (k + (rep - 1) * n / reps) % n ))
+    echo "[$suite] repetition $rep/$reps, case $((i + 1))/$n: ${cases[$i]}" >&2
+    # shellcheck disable=SC2086
+    ./loopbench measure ${cases[$i]} --seconds "$seconds" --warmup "$warmup" --repetitions 1 \
+      > "$out/case$((i + 1))-rep$rep.json" 2>> "$out/stderr.log" || true
+  done
+done
+python3 bench/tabulate.py "$out" "$suite" "$command" > "$out/table.md"
+python3 - "$out/table.md" "$suite" <<'PY'
+import re, sys
+table = open(sys.argv[1]).read().strip()
+suite = sys.argv[2]
+path = "docs/performance.md"
+doc = open(path).read()
+begin, end = f"<!-- {suite}:begin -->", f"<!-- {suite}:end -->"
+if begin in doc:
+    doc = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda m: f"{begin}\n{table}\n{end}", doc, flags=re.S)
+else:
+    doc += f"\n{begin}\n{table}\n{end}\n"
+open(path, "w").write(doc)
+PY
+echo "table written to docs/performance.md ($suite section); raw results in $out" >&2

@@ -1,0 +1,75 @@
+"""Turns a directory of per-repetition `loopbench measure` JSON files into a Markdown table.
+
+Groups the files by their spec (repetitions aside), and gives per case the median [min, max] of round trips/s
+and the medians of the other figures, as arknet's reports do: latencies are medians of per-repetition
+percentiles, never pooled. A case with any failed repetition shows the failure instead of figures."""
+import glob
+import json
+import os
+import platform
+import statistics
+import sys
+
+
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def fmt(x, digits=0):
+    return f"{x:,.{digits}f}"
+
+
+def main(directory, suite, command):
+    runs = []
+    for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
+        try:
+            runs.append(json.load(open(path)))
+        except (OSError, ValueError):
+            print(f"<!-- unreadable: {path} -->")
+    if not runs:
+        print("No results.")
+        return
+    groups = {}
+    for r in runs:
+        spec = dict(r["spec"])
+        spec.pop("repetitions")
+        groups.setdefault(json.dumps(spec, sort_keys=True), []).append(r)
+    env = runs[0]["environment"]
+    print(f"Measured {os.path.basename(directory).split('-', 1)[1]} (UTC) on {cpu_model()}, "
+          f"{env['logicalCpus']} logical CPUs, {env['os']}; JVM {env['javaVendor']} {env['javaVersion']} "
+          f"({' '.join(env['jvmArguments'])}; GC {', '.join(env['garbageCollectors'])}); "
+          f"Netty {env['nettyVersion']}, Reactor Netty {env['reactorNettyVersion']}, allocator {env['allocator']}.")
+    s0 = runs[0]["spec"]
+    print(f"Command: `{command}` — each repetition a fresh JVM; warm-up {s0['warmupSeconds']} s, "
+          f"measured {s0['seconds']} s, {len(next(iter(groups.values())))} repetitions per case.\n")
+    print("| protocol | payload B / clients / window | IO model | work | transport | round trips/s median [min, max] "
+          "| MiB/s | p50 µs | p99 µs | p99.9 µs | CPU % | peak RSS MiB | GCs |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for key, rs in groups.items():
+        s = json.loads(key)
+        reps = [r["repetitions"][0] for r in rs if r.get("repetitions")]
+        head = (f"| {s['protocol']} | {s['payloadBytes']} / {s['clients']} / {s['window']} | "
+                f"{s['ioModel']} {s['ioThreads']} | {s['work']} | {reps[0]['transport'] if reps else s['transport']} ")
+        failed = [r for r in reps if not r["ok"]]
+        if failed or len(reps) < len(rs):
+            err = failed[0]["error"] if failed else "no result"
+            print(head + f"| FAILED ({len(failed)} of {len(rs)}): {err[:120]} | | | | | | | |")
+            continue
+        med = lambda f: statistics.median(f(r) for r in reps)
+        rt = [r["roundTripsPerSecond"] for r in reps]
+        rss = [r["memory"]["peakRssBytes"] for r in reps if r["memory"]["peakRssBytes"] is not None]
+        print(head + f"| {fmt(statistics.median(rt))} [{fmt(min(rt))}, {fmt(max(rt))}] "
+              f"| {fmt(med(lambda r: r['payloadMibPerSecond']), 1)} "
+              f"| {fmt(med(lambda r: r['latency']['p50Us']), 1)} | {fmt(med(lambda r: r['latency']['p99Us']), 1)} "
+              f"| {fmt(med(lambda r: r['latency']['p999Us']), 1)} | {fmt(med(lambda r: r['cpu']['percent']))} "
+              f"| {fmt(statistics.median(rss) / 2**20, 1) if rss else 'n/a'} | {fmt(med(lambda r: r['gc']['collections']))} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2], sys.argv[3])
