@@ -51,7 +51,12 @@ def main(directory, suite, command):
     print("| protocol | payload B / clients / window | IO model | work | transport | round trips/s median [min, max] "
           "| MiB/s | p50 µs | p99 µs | p99.9 µs | CPU % | peak RSS MiB | GCs |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for key, rs in groups.items():
+    order = {"nio": 0, "epoll": 1, "io_uring": 2, "auto": 3}
+    def sort_key(item):
+        s = json.loads(item[0])
+        return (order.get(s["transport"], 9), s["ioModel"], s["ioThreads"], s["protocol"], -s["payloadBytes"],
+                -s["clients"], s["work"])
+    for key, rs in sorted(groups.items(), key=sort_key):
         s = json.loads(key)
         reps = [r["repetitions"][0] for r in rs if r.get("repetitions")]
         head = (f"| {s['protocol']} | {s['payloadBytes']} / {s['clients']} / {s['window']} | "
