@@ -49,8 +49,8 @@ def main(directory, suite, command):
     print(f"Command: `{command}` — each repetition a fresh JVM; warm-up {s0['warmupSeconds']} s, "
           f"measured {s0['seconds']} s, {len(next(iter(groups.values())))} repetitions per case.\n")
     print("| protocol | payload B / clients / window | IO model | work | transport | round trips/s median [min, max] "
-          "| MiB/s | p50 µs | p99 µs | p99.9 µs | CPU % | peak RSS MiB | GCs |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| MiB/s | p50 µs | p99 µs | p99.9 µs | CPU % | peak RSS MiB | GCs | ends on one thread |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     order = {"nio": 0, "epoll": 1, "io_uring": 2, "auto": 3}
     def sort_key(item):
         s = json.loads(item[0])
@@ -64,7 +64,7 @@ def main(directory, suite, command):
         failed = [r for r in reps if not r["ok"]]
         if failed or len(reps) < len(rs):
             err = failed[0]["error"] if failed else "no result"
-            print(head + f"| FAILED ({len(failed)} of {len(rs)}): {err[:120]} | | | | | | | |")
+            print(head + f"| FAILED ({len(failed)} of {len(rs)}): {err[:120]} | | | | | | | | |")
             continue
         med = lambda f: statistics.median(f(r) for r in reps)
         rt = [r["roundTripsPerSecond"] for r in reps]
@@ -73,7 +73,8 @@ def main(directory, suite, command):
               f"| {fmt(med(lambda r: r['payloadMibPerSecond']), 1)} "
               f"| {fmt(med(lambda r: r['latency']['p50Us']), 1)} | {fmt(med(lambda r: r['latency']['p99Us']), 1)} "
               f"| {fmt(med(lambda r: r['latency']['p999Us']), 1)} | {fmt(med(lambda r: r['cpu']['percent']))} "
-              f"| {fmt(statistics.median(rss) / 2**20, 1) if rss else 'n/a'} | {fmt(med(lambda r: r['gc']['collections']))} |")
+              f"| {fmt(statistics.median(rss) / 2**20, 1) if rss else 'n/a'} | {fmt(med(lambda r: r['gc']['collections']))} "
+              f"| {'/'.join(sorted({str(r['connectionsOnOneThread']) for r in reps}))} of {s['clients']} |")
 
 
 if __name__ == "__main__":
