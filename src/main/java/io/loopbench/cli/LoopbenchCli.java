@@ -31,15 +31,19 @@ public final class LoopbenchCli {
 
     static int execute(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new LoopbenchCli()).setOut(out).setErr(err);
+        registerLabels(cli);
+        return cli.execute(args);
+    }
+
+    /** Enum options take the same lowercase labels as the JSON. */
+    static void registerLabels(CommandLine cli) {
         labels(cli, Protocol.class);
         labels(cli, WindowMode.class);
         labels(cli, IoModel.class);
         labels(cli, Transport.class);
         labels(cli, AddressFamily.class);
-        return cli.execute(args);
     }
 
-    /** Enum options take the same lowercase labels as the JSON. */
     private static <E extends Enum<E> & Labeled> void labels(CommandLine cli, Class<E> type) {
         cli.registerConverter(type, text -> {
             try {

@@ -20,6 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -77,6 +78,31 @@ public final class MeasureCommand implements Callable<Integer> {
             description = "UDP: wait before a datagram counts as lost, 1 … 60000 (default 200).")
     Integer lossTimeoutMillis;
 
+    /** The command line that makes {@code measure} run exactly this spec (flag names as declared above). */
+    public static List<String> arguments(RunSpec s) {
+        return List.of("measure",
+                "--protocol", s.protocol().label(),
+                "--payload", String.valueOf(s.payloadBytes()),
+                "--clients", String.valueOf(s.clients()),
+                "--window", String.valueOf(s.window()),
+                "--window-mode", s.windowMode().label(),
+                "--io-model", s.ioModel().label(),
+                "--io-threads", String.valueOf(s.ioThreads()),
+                "--transport", s.transport().label(),
+                "--work", String.valueOf(s.work()),
+                "--warmup", String.valueOf(s.warmupSeconds()),
+                "--seconds", String.valueOf(s.seconds()),
+                "--repetitions", String.valueOf(s.repetitions()),
+                "--address-family", s.addressFamily().label(),
+                "--loss-timeout-ms", String.valueOf(s.lossTimeoutMillis()));
+    }
+
+    /** The spec a parsed command line describes; omitted flags take their defaults. */
+    RunSpec spec() {
+        return new RunSpec(protocol, payload, clients, window, windowMode, ioModel, ioThreads, transport, work,
+                warmup, seconds, repetitions, addressFamily, lossTimeoutMillis);
+    }
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec commandSpec;
 
@@ -84,8 +110,7 @@ public final class MeasureCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter err = commandSpec.commandLine().getErr();
         PrintWriter out = commandSpec.commandLine().getOut();
-        RunSpec spec = new RunSpec(protocol, payload, clients, window, windowMode, ioModel, ioThreads, transport, work,
-                warmup, seconds, repetitions, addressFamily, lossTimeoutMillis);
+        RunSpec spec = spec();
         Measurement measurement;
         try {
             measurement = Measurement.of(spec);

@@ -42,6 +42,18 @@ public record RepetitionResult(
         ErrorCounts errors,
         WarmupResult warmup) {
 
+    /** The same result under another index: a forked worker numbers its single repetition 1. */
+    public RepetitionResult withRepetition(int index) {
+        return new RepetitionResult(index, ok, error, transport, serverChannel, clientChannel, eventLoops,
+                connectionsOnOneThread, tcpNoDelay, udpBuffers, elapsedSeconds, messagesSent, messages,
+                roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup);
+    }
+
+    /** A repetition that produced no figures, e.g. a forked worker that died or was killed. */
+    public static RepetitionResult failed(int repetition, Transport transport, int eventLoops, String error) {
+        return setupFailed(repetition, transport, eventLoops, error);
+    }
+
     static RepetitionResult setupFailed(int repetition, Transport transport, int eventLoops, String error) {
         return new RepetitionResult(repetition, false, error, transport, null, null, eventLoops, null, null, null,
                 null, null, null, null, null, null, null, null, null, null, null);

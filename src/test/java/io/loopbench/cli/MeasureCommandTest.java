@@ -1,10 +1,18 @@
 package io.loopbench.cli;
 
+import io.loopbench.engine.AddressFamily;
+import io.loopbench.engine.IoModel;
+import io.loopbench.engine.Protocol;
+import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Transport;
+import io.loopbench.engine.WindowMode;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import tools.jackson.databind.JsonNode;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -69,5 +77,22 @@ class MeasureCommandTest {
         assertThat(json.get("error").asString()).startsWith("repetition 1 failed:");
         assertThat(json.get("summary").isNull()).isTrue();
         assertThat(err.toString()).contains("loopbench: repetition 1 failed");
+    }
+
+    @Test
+    void theCommandLineForASpecParsesBackToTheSameSpec() {
+        RunSpec spec = RunSpec.builder().protocol(Protocol.UDP).payloadBytes(333).clients(7).window(5)
+                .windowMode(WindowMode.BATCH).ioModel(IoModel.SHARDED).ioThreads(3).transport(Transport.NIO)
+                .work(123).warmupSeconds(0.25).seconds(1.5).repetitions(4).addressFamily(AddressFamily.IPV6)
+                .lossTimeoutMillis(77).build();
+        List<String> args = MeasureCommand.arguments(spec);
+        MeasureCommand parsed = new MeasureCommand();
+        CommandLine cli = new CommandLine(parsed);
+        LoopbenchCli.registerLabels(cli);
+
+        cli.parseArgs(args.subList(1, args.size()).toArray(String[]::new));
+
+        assertThat(args.getFirst()).isEqualTo("measure");
+        assertThat(parsed.spec()).isEqualTo(spec);
     }
 }

@@ -1,0 +1,189 @@
+package io.loopbench.runs;
+
+import io.loopbench.cli.LoopbenchCli;
+import io.loopbench.cli.MeasureCommand;
+import io.loopbench.engine.Environment;
+import io.loopbench.engine.MeasurementResult;
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Transport;
+import tools.jackson.databind.ObjectMapper;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.jar.JarFile;
+
+/**
+ * Runs one repetition in a fresh JVM: the {@code measure} entry point with the run's spec and one repetition, the
+ * service's own java and classpath, and the configured JVM flags. The worker's stdout is its result JSON; its
+ * stderr (progress lines, errors) is kept with the run. A worker past its time limit, or whose run is cancelled,
+ * is terminated and then killed, so that no process outlives its repetition. One call per thread at a time.
+ */
+final class ForkedWorker {
+
+    /**
+     * What a repetition produced: its result (failed when a worker did not finish), the JVM that measured, and
+     * the worker's stderr (null in-process).
+     */
+    record Outcome(RepetitionResult repetition, Environment environment, String stderr) {
+    }
+
+    private final ObjectMapper json;
+    private final List<String> jvmOptions;
+    private final int graceSeconds;
+
+    ForkedWorker(ObjectMapper json, List<String> jvmOptions, int graceSeconds) {
+        this.json = json;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.graceSeconds = graceSeconds;
+    }
+
+    Outcome run(RunSpec spec, int index, Transport transport, Consumer<String> progressLine,
+                BooleanSupplier cancelled) {
+        RunSpec one = spec.toBuilder().repetitions(1).transport(transport).build();
+        Duration limit = Duration.ofMillis((long) ((one.phaseSeconds() + graceSeconds) * 1000));
+        StringBuilder stderr = new StringBuilder();
+        Process process;
+        try {
+            process = new ProcessBuilder(command(one)).start();
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            return failed(index, transport, spec, "could not start the worker JVM: " + e, "", new StringBuilder());
+        }
+        Thread errReader = Thread.ofVirtual().start(() -> readLines(process.getErrorStream(), line -> {
+            synchronized (stderr) {
+                stderr.append(line).append('\n');
+            }
+            progressLine.accept(line);
+        }));
+        StringBuilder stdout = new StringBuilder();
+        Thread outReader = Thread.ofVirtual().start(() -> readLines(process.getInputStream(),
+                line -> stdout.append(line).append('\n')));
+        long deadline = System.nanoTime() + limit.toNanos();
+        String killedBecause = null;
+        try {
+            while (!process.waitFor(50, TimeUnit.MILLISECONDS)) {
+                if (cancelled.getAsBoolean()) {
+                    killedBecause = "cancelled";
+                    break;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    killedBecause = "the worker ran past its limit of " + limit.toSeconds()
+                            + " s (warmupSeconds + seconds + " + graceSeconds + " s) and was killed";
+                    break;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            killedBecause = "interrupted";
+        }
+        if (killedBecause != null) {
+            terminate(process);
+        }
+        join(outReader);
+        join(errReader);
+        String log;
+        synchronized (stderr) {
+            log = stderr.toString();
+        }
+        if (killedBecause != null) {
+            return failed(index, transport, spec, killedBecause, log, stdout);
+        }
+        try {
+            MeasurementResult result = json.readValue(stdout.toString(), MeasurementResult.class);
+            if (result.repetitions().isEmpty()) {
+                return failed(index, transport, spec, "the worker reported no repetition: " + result.error(), log,
+                        stdout);
+            }
+            return new Outcome(result.repetitions().getFirst().withRepetition(index), result.environment(), log);
+        } catch (RuntimeException e) {
+            return failed(index, transport, spec, "the worker exited with code " + process.exitValue()
+                    + " without a readable result: " + lastLine(log), log, stdout);
+        }
+    }
+
+    /** java [flags] -cp <service classpath> io.loopbench.cli.LoopbenchCli measure …, or via Boot's launcher. */
+    private List<String> command(RunSpec one) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(jvmOptions);
+        cmd.add("--enable-native-access=ALL-UNNAMED");
+        String classpath = System.getProperty("java.class.path");
+        if (isBootJar(classpath)) {
+            // Running from the executable jar: its classes are nested, so let Boot's launcher start the CLI.
+            cmd.add("-Dloader.main=" + LoopbenchCli.class.getName());
+            cmd.addAll(List.of("-cp", classpath, "org.springframework.boot.loader.launch.PropertiesLauncher"));
+        } else {
+            cmd.addAll(List.of("-cp", classpath, LoopbenchCli.class.getName()));
+        }
+        cmd.addAll(MeasureCommand.arguments(one));
+        return cmd;
+    }
+
+    private static boolean isBootJar(String classpath) {
+        if (classpath.contains(File.pathSeparator) || !classpath.endsWith(".jar")) {
+            return false;
+        }
+        try (JarFile jar = new JarFile(classpath)) {
+            return jar.getEntry("BOOT-INF/classes/") != null;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void terminate(Process process) {
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        try {
+            if (!process.waitFor(2, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A repetition without figures; whatever the worker printed is kept with it, its stdout too. */
+    private static Outcome failed(int index, Transport transport, RunSpec spec, String reason, String stderr,
+                                  StringBuilder stdout) {
+        String log = stdout.isEmpty() ? stderr : stderr + "[stdout]\n" + stdout;
+        return new Outcome(RepetitionResult.failed(index, transport, spec.ioThreads(), reason), null, log);
+    }
+
+    private static void readLines(InputStream in, Consumer<String> sink) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                sink.accept(line);
+            }
+        } catch (IOException e) {
+            // the process is gone; whatever was read is kept
+        }
+    }
+
+    private static void join(Thread t) {
+        try {
+            t.join(Duration.ofSeconds(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String lastLine(String log) {
+        String trimmed = log.strip();
+        int nl = trimmed.lastIndexOf('\n');
+        return trimmed.isEmpty() ? "(no output)" : trimmed.substring(nl + 1);
+    }
+}

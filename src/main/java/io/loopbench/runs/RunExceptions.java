@@ -1,0 +1,36 @@
+package io.loopbench.runs;
+
+/** The errors the run service reports to its callers; the API maps each to its problem type and status. */
+public final class RunExceptions {
+
+    private RunExceptions() {
+    }
+
+    /** No run has this id (404). */
+    public static final class NotFound extends RuntimeException {
+        public NotFound(String id) {
+            super("no run with id " + id);
+        }
+    }
+
+    /** The run is not in a state that allows the request (409). */
+    public static final class Conflict extends RuntimeException {
+        public Conflict(String message) {
+            super(message);
+        }
+    }
+
+    /** The queue is full (503); {@link #retryAfterSeconds()} estimates when a place frees up. */
+    public static final class QueueFull extends RuntimeException {
+        private final long retryAfterSeconds;
+
+        public QueueFull(int capacity, long retryAfterSeconds) {
+            super("the run queue is full (" + capacity + " runs waiting); retry later");
+            this.retryAfterSeconds = retryAfterSeconds;
+        }
+
+        public long retryAfterSeconds() {
+            return retryAfterSeconds;
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package io.loopbench.runs;
+
+/**
+ * Where a running run is.
+ *
+ * @param repetition       1-based repetition now running (0 before the first)
+ * @param repetitions      how many the run has
+ * @param phase            {@code starting}, {@code warmup}, {@code measured} or {@code finishing}
+ * @param elapsedSeconds   since the run started
+ * @param remainingSeconds estimated, from the spec's phase durations and the repetitions left
+ */
+public record RunProgress(int repetition, int repetitions, String phase, double elapsedSeconds,
+                          double remainingSeconds) {
+}

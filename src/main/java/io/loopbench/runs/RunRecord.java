@@ -1,0 +1,102 @@
+package io.loopbench.runs;
+
+import io.loopbench.engine.Environment;
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Summary;
+import io.loopbench.engine.Transport;
+import io.loopbench.system.SystemInfo;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A run as stored on disk and returned by the API: the same JSON in both places (see docs/storage.md). Immutable:
+ * every state change makes a new record, which the store writes before anyone is told of the change.
+ *
+ * @param schemaVersion    version of this document's layout
+ * @param estimatedSeconds expected wall time of all repetitions (phases, plus set-up and drains)
+ * @param progress         while running: repetition, phase and time; null otherwise
+ * @param transport        the concrete transport {@code auto} resolved to, once known
+ * @param repetitions      every repetition that finished, failed ones included
+ * @param summary          median/min/max over repetitions; only when the run succeeded
+ * @param ok               null until finished; then whether every repetition ran and passed
+ * @param error            why the run failed, was cancelled or interrupted
+ * @param system           the service host, recorded when the run was accepted
+ * @param workerEnvironment the JVM that measured (the forked worker's, or the service's own in-process)
+ * @param workerLogs       forked runs: each worker's stderr (progress lines and any error), per repetition
+ */
+public record RunRecord(
+        int schemaVersion,
+        String id,
+        RunStatus status,
+        Isolation isolation,
+        RunSpec spec,
+        double estimatedSeconds,
+        Instant createdAt,
+        Instant startedAt,
+        Instant finishedAt,
+        RunProgress progress,
+        Transport transport,
+        List<RepetitionResult> repetitions,
+        Summary summary,
+        Boolean ok,
+        String error,
+        SystemInfo system,
+        Environment workerEnvironment,
+        List<String> workerLogs) {
+
+    public static final int SCHEMA_VERSION = 1;
+
+    public RunRecord {
+        repetitions = repetitions == null ? List.of() : List.copyOf(repetitions);
+        workerLogs = workerLogs == null ? List.of() : List.copyOf(workerLogs);
+    }
+
+    static RunRecord queued(String id, RunSpec spec, Isolation isolation, double estimatedSeconds, Instant now,
+                            SystemInfo system) {
+        return new RunRecord(SCHEMA_VERSION, id, RunStatus.QUEUED, isolation, spec, estimatedSeconds, now, null, null,
+                null, null, List.of(), null, null, null, system, null, List.of());
+    }
+
+    RunRecord started(Instant now, Transport resolved) {
+        return new RunRecord(schemaVersion, id, RunStatus.RUNNING, isolation, spec, estimatedSeconds, createdAt, now,
+                null, new RunProgress(0, spec.repetitions(), "starting", 0, estimatedSeconds), resolved, repetitions,
+                null, null, null, system, workerEnvironment, workerLogs);
+    }
+
+    RunRecord withProgress(RunProgress p) {
+        return new RunRecord(schemaVersion, id, status, isolation, spec, estimatedSeconds, createdAt, startedAt,
+                finishedAt, p, transport, repetitions, summary, ok, error, system, workerEnvironment, workerLogs);
+    }
+
+    RunRecord withRepetition(RepetitionResult r, Environment environment, String workerLog) {
+        List<RepetitionResult> reps = new ArrayList<>(repetitions);
+        reps.add(r);
+        List<String> logs = new ArrayList<>(workerLogs);
+        if (workerLog != null) {
+            logs.add(workerLog);
+        }
+        return new RunRecord(schemaVersion, id, status, isolation, spec, estimatedSeconds, createdAt, startedAt,
+                finishedAt, progress, transport, reps, summary, ok, error, system,
+                environment != null ? environment : workerEnvironment, logs);
+    }
+
+    /** This run with its progress times brought up to {@code now}; unchanged unless running. */
+    public RunRecord asOf(Instant now) {
+        if (status != RunStatus.RUNNING || progress == null || startedAt == null) {
+            return this;
+        }
+        double elapsed = Duration.between(startedAt, now).toMillis() / 1000.0;
+        return withProgress(new RunProgress(progress.repetition(), progress.repetitions(), progress.phase(), elapsed,
+                Math.max(0, estimatedSeconds - elapsed)));
+    }
+
+    RunRecord finished(RunStatus outcome, Instant now, Summary summary, String error) {
+        return new RunRecord(schemaVersion, id, outcome, isolation, spec, estimatedSeconds, createdAt, startedAt, now,
+                null, transport, repetitions, summary, outcome == RunStatus.SUCCEEDED, error, system,
+                workerEnvironment, workerLogs);
+    }
+}

@@ -1,0 +1,72 @@
+package io.loopbench.runs;
+
+import io.loopbench.engine.AddressFamily;
+import io.loopbench.engine.IoModel;
+import io.loopbench.engine.Protocol;
+import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Transport;
+import io.loopbench.engine.WindowMode;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/**
+ * The body of {@code POST /api/runs}: a run specification plus where to run it. Every field is optional and takes
+ * its default when omitted; ranges are checked all at once by the service (a 400 lists every violation).
+ */
+@Schema(description = "A run specification. Omitted fields take their defaults.")
+public record RunRequest(
+        @Schema(description = "Protocol of the echo pair.", defaultValue = "tcp", allowableValues = {"tcp", "udp"})
+        Protocol protocol,
+        @Schema(description = "Bytes per message, 16-byte header included.", minimum = "16", maximum = "65507",
+                defaultValue = "1024")
+        Integer payloadBytes,
+        @Schema(description = "Client connections (UDP: client sockets).", minimum = "1", maximum = "1024",
+                defaultValue = "16")
+        Integer clients,
+        @Schema(description = "Messages in flight per client.", minimum = "1", maximum = "1024", defaultValue = "16")
+        Integer window,
+        @Schema(description = "sliding: a new message the moment one returns, one RTT per message; batch: write the "
+                + "window, read it all back, one RTT per batch.", defaultValue = "sliding",
+                allowableValues = {"sliding", "batch"})
+        WindowMode windowMode,
+        @Schema(description = "shared: one group of ioThreads loops for every channel; sharded: ioThreads "
+                + "single-thread loops, client i and its server peer on shard i mod ioThreads.",
+                defaultValue = "shared", allowableValues = {"shared", "sharded"})
+        IoModel ioModel,
+        @Schema(description = "Event-loop threads.", minimum = "1", maximum = "64", defaultValue = "1")
+        Integer ioThreads,
+        @Schema(description = "Netty transport; auto is epoll here, then io_uring, then NIO.", defaultValue = "auto",
+                allowableValues = {"auto", "nio", "epoll", "io_uring"})
+        Transport transport,
+        @Schema(description = "Xorshift iterations the server runs per echoed message (CPU work).", minimum = "0",
+                maximum = "10000000", defaultValue = "0")
+        Integer work,
+        @Schema(description = "Warm-up phase in seconds before each measured phase (0 skips it).", minimum = "0",
+                maximum = "3600", defaultValue = "1")
+        Double warmupSeconds,
+        @Schema(description = "Measured phase in seconds (more than 0). The service's limit on warmupSeconds + "
+                + "seconds is loopbench.limits.max-seconds-per-repetition (default 600).", minimum = "0",
+                exclusiveMinimum = true, maximum = "3600", defaultValue = "3")
+        Double seconds,
+        @Schema(description = "Independent repetitions; the summary gives median, min and max over them.",
+                minimum = "1", maximum = "100", defaultValue = "3")
+        Integer repetitions,
+        @Schema(description = "Loopback address family: ipv4 is 127.0.0.1, ipv6 is ::1.", defaultValue = "ipv4",
+                allowableValues = {"ipv4", "ipv6"})
+        AddressFamily addressFamily,
+        @Schema(description = "UDP: milliseconds before an unanswered datagram counts as lost and its slot is "
+                + "reused.", minimum = "1", maximum = "60000", defaultValue = "200")
+        Integer lossTimeoutMillis,
+        @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
+                + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
+                allowableValues = {"forked", "in-process"})
+        Isolation isolation) {
+
+    public RunSpec spec() {
+        return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport, work,
+                warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis);
+    }
+
+    public Isolation isolationOrDefault() {
+        return isolation != null ? isolation : Isolation.FORKED;
+    }
+}

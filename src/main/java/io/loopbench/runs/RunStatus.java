@@ -1,0 +1,12 @@
+package io.loopbench.runs;
+
+import io.loopbench.engine.Labeled;
+
+/** Where a run is in its life. {@code interrupted}: the service stopped while it ran. */
+public enum RunStatus implements Labeled {
+    QUEUED, RUNNING, SUCCEEDED, FAILED, CANCELLED, INTERRUPTED;
+
+    public boolean isFinished() {
+        return this != QUEUED && this != RUNNING;
+    }
+}

@@ -1,0 +1,36 @@
+package io.loopbench.runs;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.ObjectMapper;
+
+import java.util.List;
+
+/** Wires the run feature: its store, SSE events, meters and the service that executes runs. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(RunsProperties.class)
+class RunsConfiguration {
+
+    @Bean
+    RunStore runStore(RunsProperties properties, ObjectMapper json) {
+        return new RunStore(properties.dataDirectory(), json);
+    }
+
+    @Bean(destroyMethod = "close")
+    RunEvents runEvents() {
+        return new RunEvents();
+    }
+
+    @Bean
+    RunMetrics runMetrics(MeterRegistry registry, RunStore store) {
+        return new RunMetrics(registry, store);
+    }
+
+    @Bean
+    RunService runService(RunStore store, RunsProperties properties, ObjectMapper json, RunEvents events,
+                          RunMetrics metrics) {
+        return new RunService(store, properties, json, List.of(events, metrics));
+    }
+}

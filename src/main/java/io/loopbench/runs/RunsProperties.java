@@ -1,0 +1,50 @@
+package io.loopbench.runs;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Settings of the run service ({@code loopbench.*}), validated at start.
+ *
+ * @param dataDirectory  where each run is stored as {@code <id>.json}
+ * @param queueCapacity  runs that may wait; a full queue answers 503 with Retry-After
+ * @param limits         the largest specs the service accepts
+ * @param worker         how forked repetitions are started
+ */
+@ConfigurationProperties("loopbench")
+@Validated
+public record RunsProperties(
+        @NotNull @DefaultValue("./data") Path dataDirectory,
+        @Min(1) @Max(100_000) @DefaultValue("100") int queueCapacity,
+        @NotNull @Valid @DefaultValue Limits limits,
+        @NotNull @Valid @DefaultValue Worker worker) {
+
+    /**
+     * @param maxSecondsPerRepetition the most warmupSeconds + seconds one repetition may take
+     * @param maxRepetitions          the most repetitions one run may have
+     * @param maxClients              the most clients one run may have
+     */
+    public record Limits(
+            @Positive @Max(7200) @DefaultValue("600") double maxSecondsPerRepetition,
+            @Min(1) @Max(100) @DefaultValue("100") int maxRepetitions,
+            @Min(1) @Max(1024) @DefaultValue("1024") int maxClients) {
+    }
+
+    /**
+     * @param jvmOptions   flags of each forked worker JVM (heap, GC); recorded in the worker's environment
+     * @param graceSeconds a worker running longer than warmupSeconds + seconds + this is killed
+     */
+    public record Worker(
+            @NotNull @DefaultValue({"-Xms32m", "-Xmx256m", "-XX:+UseSerialGC"}) List<String> jvmOptions,
+            @Min(1) @Max(3600) @DefaultValue("45") int graceSeconds) {
+    }
+}

@@ -1,0 +1,150 @@
+package io.loopbench.runs;
+
+import io.loopbench.engine.InvalidSpecException;
+import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Violation;
+import io.loopbench.system.SystemInfo;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultActions;
+
+import java.time.Instant;
+import java.util.List;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/** The run API's contract and every error path, with the service replaced by a mock. */
+@WebMvcTest(RunController.class)
+class RunControllerTest {
+
+    @Autowired
+    MockMvc mvc;
+    @MockitoBean
+    RunService runs;
+    @MockitoBean
+    RunEvents events;
+
+    private ResultActions postRun(String body) throws Exception {
+        return mvc.perform(post("/api/runs").contentType(MediaType.APPLICATION_JSON).content(body));
+    }
+
+    private static ResultActions problem(ResultActions r, int status) throws Exception {
+        return r.andExpect(status().is(status))
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.status").value(status));
+    }
+
+    @Test
+    void postAnswers202WithLocationTheEffectiveSpecAndTheEstimate() throws Exception {
+        RunSpec spec = RunSpec.builder().protocol(io.loopbench.engine.Protocol.UDP).build();
+        RunRecord queued = RunRecord.queued("r1", spec, Isolation.FORKED, 16.5, Instant.now(), SystemInfo.current());
+        when(runs.submit(eq(spec), eq(Isolation.FORKED))).thenReturn(queued);
+
+        postRun("{\"protocol\":\"udp\"}")
+                .andExpect(status().isAccepted())
+                .andExpect(header().string("Location", "/api/runs/r1"))
+                .andExpect(jsonPath("$.id").value("r1"))
+                .andExpect(jsonPath("$.status").value("queued"))
+                .andExpect(jsonPath("$.isolation").value("forked"))
+                .andExpect(jsonPath("$.spec.protocol").value("udp"))
+                .andExpect(jsonPath("$.spec.payloadBytes").value(1024))
+                .andExpect(jsonPath("$.spec.windowMode").value("sliding"))
+                .andExpect(jsonPath("$.estimatedSeconds").value(16.5));
+    }
+
+    @Test
+    void isolationInProcessIsAccepted() throws Exception {
+        RunRecord queued = RunRecord.queued("r2", RunSpec.defaults(), Isolation.IN_PROCESS, 1, Instant.now(),
+                SystemInfo.current());
+        when(runs.submit(any(), eq(Isolation.IN_PROCESS))).thenReturn(queued);
+        postRun("{\"isolation\":\"in-process\"}").andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.isolation").value("in-process"));
+    }
+
+    @Test
+    void invalidSpecIs400ListingEveryViolation() throws Exception {
+        when(runs.submit(any(), any())).thenThrow(new InvalidSpecException(List.of(
+                new Violation("clients", "0", "1 … 1,024"), new Violation("seconds", "0.0", "more than 0"))));
+
+        problem(postRun("{\"clients\":0,\"seconds\":0}"), 400)
+                .andExpect(jsonPath("$.title").value("Invalid run specification"))
+                .andExpect(jsonPath("$.violations[0].field").value("clients"))
+                .andExpect(jsonPath("$.violations[0].value").value("0"))
+                .andExpect(jsonPath("$.violations[0].allowed").value("1 … 1,024"))
+                .andExpect(jsonPath("$.violations[1].field").value("seconds"));
+    }
+
+    @Test
+    void malformedJsonIs400() throws Exception {
+        problem(postRun("{\"clients\": 4,"), 400).andExpect(jsonPath("$.detail", startsWith("malformed JSON")));
+        verifyNoInteractions(runs);
+    }
+
+    @Test
+    void unknownFieldIs400NamingIt() throws Exception {
+        problem(postRun("{\"clients\": 4, \"threads\": 2}"), 400)
+                .andExpect(jsonPath("$.detail", startsWith("unknown field 'threads'")))
+                .andExpect(jsonPath("$.detail", containsString("ioThreads")));
+        verifyNoInteractions(runs);
+    }
+
+    @Test
+    void wrongTypeIs400NamingTheFieldAndTheExpectedType() throws Exception {
+        problem(postRun("{\"clients\": \"many\"}"), 400)
+                .andExpect(jsonPath("$.detail").value("field 'clients': 'many' is not a value of type integer"));
+        problem(postRun("{\"protocol\": \"sctp\"}"), 400)
+                .andExpect(jsonPath("$.detail").value("field 'protocol': 'sctp' is not one of tcp, udp"));
+        problem(postRun("[1,2]"), 400).andExpect(jsonPath("$.detail", startsWith("body: expected")));
+        verifyNoInteractions(runs);
+    }
+
+    @Test
+    void wrongMediaTypeIs415() throws Exception {
+        problem(mvc.perform(post("/api/runs").contentType(MediaType.TEXT_PLAIN).content("clients=4")), 415);
+        verifyNoInteractions(runs);
+    }
+
+    @Test
+    void fullQueueIs503WithRetryAfter() throws Exception {
+        when(runs.submit(any(), any())).thenThrow(new RunExceptions.QueueFull(100, 42));
+        problem(postRun("{}"), 503).andExpect(header().string("Retry-After", "42"));
+    }
+
+    @Test
+    void unknownRunIs404AndStateConflictsAre409() throws Exception {
+        when(runs.get("nope")).thenThrow(new RunExceptions.NotFound("nope"));
+        when(runs.cancel("done")).thenThrow(new RunExceptions.Conflict("run done is already succeeded"));
+        doThrow(new RunExceptions.Conflict("run busy is running; cancel it before deleting it"))
+                .when(runs).delete("busy");
+
+        problem(mvc.perform(get("/api/runs/nope")), 404).andExpect(jsonPath("$.detail").value("no run with id nope"));
+        problem(mvc.perform(post("/api/runs/done/cancel")), 409);
+        problem(mvc.perform(delete("/api/runs/busy")), 409)
+                .andExpect(jsonPath("$.detail", containsString("cancel it before deleting it")));
+    }
+
+    @Test
+    void listParametersAreValidated() throws Exception {
+        problem(mvc.perform(get("/api/runs").param("status", "done")), 400)
+                .andExpect(jsonPath("$.detail", containsString("'done' is not one of queued, running")));
+        problem(mvc.perform(get("/api/runs").param("limit", "0")), 400)
+                .andExpect(jsonPath("$.detail", containsString("limit")));
+    }
+}

@@ -1,0 +1,200 @@
+package io.loopbench.runs;
+
+import io.loopbench.engine.InvalidSpecException;
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Violation;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+
+import static io.loopbench.runs.RunStoreTest.JSON;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RunServiceTest {
+
+    @TempDir
+    Path dir;
+
+    private final List<RunService> started = new ArrayList<>();
+    private final List<RunRecord> changes = new CopyOnWriteArrayList<>();
+
+    static RunsProperties properties(Path dir, int queueCapacity) {
+        return new RunsProperties(dir, queueCapacity, new RunsProperties.Limits(30, 5, 64),
+                new RunsProperties.Worker(List.of("-Xms32m", "-Xmx256m", "-XX:+UseSerialGC"), 45));
+    }
+
+    static RunSpec.Builder quick() {
+        return RunSpec.builder().clients(2).window(2).payloadBytes(128).warmupSeconds(0.2).seconds(0.3)
+                .repetitions(1);
+    }
+
+    private RunService start(int queueCapacity) {
+        RunService s = new RunService(new RunStore(dir, JSON), properties(dir, queueCapacity), JSON,
+                List.of(changes::add));
+        s.start();
+        started.add(s);
+        return s;
+    }
+
+    @AfterEach
+    void stop() {
+        started.forEach(RunService::stop);
+    }
+
+    static RunRecord await(RunService s, String id, Predicate<RunRecord> condition, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            RunRecord r = s.get(id);
+            if (condition.test(r)) {
+                return r;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+        throw new AssertionError("run " + id + " did not reach the condition in " + timeout + ": " + s.get(id));
+    }
+
+    @Test
+    void specsOverAConfiguredLimitAreRejectedNamingTheLimitAndNothingIsStored() {
+        RunService s = start(10);
+        RunSpec tooBig = RunSpec.builder().warmupSeconds(10.0).seconds(25.0).repetitions(6).clients(65).build();
+
+        assertThatThrownBy(() -> s.submit(tooBig, Isolation.IN_PROCESS))
+                .isInstanceOfSatisfying(InvalidSpecException.class, e -> assertThat(e.violations())
+                        .extracting(Violation::field, Violation::allowed).containsExactly(
+                                org.assertj.core.groups.Tuple.tuple("warmupSeconds+seconds",
+                                        "at most 30 (limit loopbench.limits.max-seconds-per-repetition)"),
+                                org.assertj.core.groups.Tuple.tuple("repetitions",
+                                        "at most 5 (limit loopbench.limits.max-repetitions)"),
+                                org.assertj.core.groups.Tuple.tuple("clients",
+                                        "at most 64 (limit loopbench.limits.max-clients)")));
+        assertThat(s.store().all()).isEmpty();
+        assertThat(dir.toFile().list()).isEmpty();
+    }
+
+    @Test
+    void anInProcessRunSucceedsWithASummaryAndEveryStateChangeIsStoredBeforeItIsAnnounced() {
+        RunService s = start(10);
+        RunRecord queued = s.submit(quick().repetitions(2).build(), Isolation.IN_PROCESS);
+        assertThat(queued.status()).isEqualTo(RunStatus.QUEUED);
+        assertThat(queued.estimatedSeconds()).isEqualTo(2 * (0.5 + RunService.IN_PROCESS_OVERHEAD_SECONDS));
+
+        RunRecord done = await(s, queued.id(), r -> r.status().isFinished(), Duration.ofSeconds(30));
+
+        assertThat(done.status()).as(done.error()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(done.ok()).isTrue();
+        assertThat(done.repetitions()).extracting(RepetitionResult::repetition).containsExactly(1, 2);
+        assertThat(done.summary().roundTripsPerSecond().median()).isPositive();
+        assertThat(done.startedAt()).isAfterOrEqualTo(done.createdAt());
+        assertThat(new RunStore(dir, JSON).find(queued.id())).contains(done);
+        assertThat(changes).extracting(RunRecord::status)
+                .startsWith(RunStatus.QUEUED, RunStatus.RUNNING).endsWith(RunStatus.SUCCEEDED);
+        assertThat(changes).filteredOn(r -> r.progress() != null).extracting(r -> r.progress().phase())
+                .contains("warmup", "measured");
+    }
+
+    @Test
+    void aForkedRunMeasuresInAFreshJvmWithTheConfiguredFlagsAndKeepsItsStderr() {
+        RunService s = start(10);
+        RunRecord queued = s.submit(quick().repetitions(2).build(), Isolation.FORKED);
+
+        RunRecord done = await(s, queued.id(), r -> r.status().isFinished(), Duration.ofSeconds(60));
+
+        assertThat(done.status()).as(done.error() + " " + done.workerLogs()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(done.repetitions()).extracting(RepetitionResult::repetition).containsExactly(1, 2);
+        assertThat(done.workerEnvironment().jvmArguments()).contains("-Xmx256m", "-XX:+UseSerialGC");
+        assertThat(done.workerEnvironment().garbageCollectors()).contains("Copy");
+        assertThat(done.workerLogs()).hasSize(2).allMatch(log -> log.contains("[1/1] measured"));
+        assertThat(ProcessHandle.current().descendants().count()).isZero();
+    }
+
+    @Test
+    void cancellingARunningForkedRunKillsTheWorkerKeepsFinishedRepetitionsAndEndsCancelled() {
+        RunService s = start(10);
+        RunRecord queued = s.submit(quick().repetitions(3).warmupSeconds(0.0).seconds(3.0).build(),
+                Isolation.FORKED);
+        await(s, queued.id(), r -> r.repetitions().size() == 1, Duration.ofSeconds(30));
+        Instant asked = Instant.now();
+
+        RunRecord cancelled = s.cancel(queued.id());
+
+        assertThat(Duration.between(asked, Instant.now())).isLessThan(Duration.ofSeconds(5));
+        assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(cancelled.repetitions()).hasSize(1).allMatch(RepetitionResult::ok);
+        assertThat(cancelled.summary()).isNull();
+        assertThat(ProcessHandle.current().descendants().count()).isZero();
+    }
+
+    @Test
+    void cancellingARunningInProcessRunReleasesItsLoops() {
+        RunService s = start(10);
+        RunRecord queued = s.submit(quick().warmupSeconds(0.0).seconds(20.0).build(), Isolation.IN_PROCESS);
+        await(s, queued.id(), r -> r.progress() != null && "measured".equals(r.progress().phase()),
+                Duration.ofSeconds(10));
+
+        RunRecord cancelled = s.cancel(queued.id());
+
+        assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(cancelled.repetitions()).isEmpty();
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("loopbench-epoll")
+                || t.getName().startsWith("loopbench-nio") || t.getName().startsWith("loopbench-io_uring"));
+        assertThatThrownBy(() -> s.cancel(queued.id())).isInstanceOf(RunExceptions.Conflict.class);
+    }
+
+    @Test
+    void aFullQueueRefusesWithRetryAfterAndAQueuedRunCanBeCancelledOrNotDeleted() {
+        RunService s = start(1);
+        RunRecord running = s.submit(quick().warmupSeconds(0.0).seconds(20.0).build(), Isolation.IN_PROCESS);
+        await(s, running.id(), r -> r.status() == RunStatus.RUNNING, Duration.ofSeconds(10));
+        RunRecord waiting = s.submit(quick().build(), Isolation.IN_PROCESS);
+
+        assertThatThrownBy(() -> s.submit(quick().build(), Isolation.IN_PROCESS))
+                .isInstanceOfSatisfying(RunExceptions.QueueFull.class,
+                        e -> assertThat(e.retryAfterSeconds()).isPositive());
+        assertThat(s.store().all()).hasSize(2);
+        assertThatThrownBy(() -> s.delete(waiting.id())).isInstanceOf(RunExceptions.Conflict.class);
+
+        assertThat(s.cancel(waiting.id()).status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(s.cancel(running.id()).status()).isEqualTo(RunStatus.CANCELLED);
+        s.delete(waiting.id());
+        assertThat(s.store().find(waiting.id())).isEmpty();
+    }
+
+    @Test
+    void onStartARunFoundRunningIsInterruptedAndAQueuedOneRunsAgain() {
+        RunStore store = new RunStore(dir, JSON);
+        RunRecord wasRunning = RunStoreTest.queued("crashed", Instant.now().minusSeconds(5))
+                .started(Instant.now().minusSeconds(4), io.loopbench.engine.Transport.NIO);
+        store.save(wasRunning);
+        RunRecord wasQueued = RunRecord.queued("waiting", quick().build(), Isolation.IN_PROCESS, 1,
+                Instant.now(), wasRunning.system());
+        store.save(wasQueued);
+
+        RunService s = start(10);
+
+        assertThat(s.get("crashed").status()).isEqualTo(RunStatus.INTERRUPTED);
+        assertThat(s.get("crashed").error()).contains("the service stopped while this run was running");
+        RunRecord ran = await(s, "waiting", r -> r.status().isFinished(), Duration.ofSeconds(30));
+        assertThat(ran.status()).as(ran.error()).isEqualTo(RunStatus.SUCCEEDED);
+    }
+
+    @Test
+    void workerProgressLinesNameTheirPhase() {
+        assertThat(RunService.phaseFrom("[1/1] warmup 1.00 s (JVM up 412 ms)")).contains("warmup");
+        assertThat(RunService.phaseFrom("[1/1] measured 3.00 s (JVM up 1500 ms)")).contains("measured");
+        assertThat(RunService.phaseFrom("[1/1] epoll: 1,000 round trips/s")).isEmpty();
+    }
+}
