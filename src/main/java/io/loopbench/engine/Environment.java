@@ -12,7 +12,18 @@ import java.util.Map;
  * What a result depends on, recorded with it: JVM, its flags and collectors, CPUs, OS, Netty and Reactor Netty
  * versions, the ByteBuf allocator and which native transports load here (and why not).
  *
- * @param transports for nio, epoll and io_uring: {@code null} when it loads, otherwise why not
+ * @param javaVersion       the JVM's java.version
+ * @param javaVendor        the JVM's vendor
+ * @param javaHome          where the JVM is installed
+ * @param jvmArguments      the JVM's flags (heap, GC, …)
+ * @param garbageCollectors the collectors' names
+ * @param logicalCpus       processors the JVM sees
+ * @param maxHeapBytes      the heap's maximum size, bytes
+ * @param os                OS name, version and architecture
+ * @param nettyVersion      Netty's version
+ * @param reactorNettyVersion Reactor Netty's version
+ * @param allocator         the default ByteBuf allocator's class
+ * @param transports        for nio, epoll and io_uring: {@code null} when it loads, otherwise why not
  */
 public record Environment(
         String javaVersion,

@@ -7,6 +7,13 @@ package io.loopbench.engine;
  *
  * @param mode         {@code message}: one observation per echo; {@code batch}: one per window of echoes
  * @param observations how many RTTs the percentiles are computed from
+ * @param p50Us        median RTT, µs
+ * @param p90Us        90th percentile, µs
+ * @param p95Us        95th percentile, µs
+ * @param p99Us        99th percentile, µs
+ * @param p999Us       99.9th percentile, µs
+ * @param maxUs        largest RTT observed, µs
+ * @param meanUs       mean RTT, µs
  */
 public record Latency(LatencyMode mode, long observations, double p50Us, double p90Us, double p95Us,
                       double p99Us, double p999Us, double maxUs, double meanUs) {

@@ -6,6 +6,8 @@ package io.loopbench.engine;
  * figures describe a run that must not be trusted.
  *
  * @param repetition            1-based index
+ * @param ok                    true when every echo was validated and every error counter is zero
+ * @param error                 why the repetition failed, or null
  * @param transport             the concrete transport used
  * @param serverChannel         Netty channel class of the server side
  * @param clientChannel         Netty channel class of the client side
@@ -18,6 +20,12 @@ package io.loopbench.engine;
  * @param messages              validated echoes in the measured phase
  * @param roundTripsPerSecond   messages / elapsedSeconds
  * @param payloadMibPerSecond   2 × payloadBytes × messages / elapsedSeconds / 2^20 (both directions)
+ * @param latency               round-trip times of the measured phase, in microseconds
+ * @param cpu                   process CPU over the measured phase and its drain
+ * @param memory                resident memory at the end of the measured phase, and its peak
+ * @param gc                    garbage collection during the measured phase
+ * @param errors                every error counter of the measured phase
+ * @param warmup                the warm-up phase; null when warmupSeconds is 0
  */
 public record RepetitionResult(
         int repetition,

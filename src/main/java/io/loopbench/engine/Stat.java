@@ -2,7 +2,14 @@ package io.loopbench.engine;
 
 import java.util.Collection;
 
-/** Median, minimum and maximum of one metric over repetitions (median of an even count: mean of the middle two). */
+/**
+ * Median, minimum and maximum of one metric over repetitions (median of an even count: mean of the middle two),
+ * in the metric's own unit.
+ *
+ * @param median the median over repetitions
+ * @param min    the smallest repetition's value
+ * @param max    the largest repetition's value
+ */
 public record Stat(double median, double min, double max) {
 
     public static Stat of(Collection<? extends Number> values) {

@@ -2,7 +2,16 @@ package io.loopbench.engine;
 
 /**
  * Socket buffer sizes requested on every UDP socket and what the kernel applied (Linux doubles the request and
- * caps it at net.core.rmem_max / wmem_max), read back after bind and connect.
+ * caps it at net.core.rmem_max / wmem_max), read back after bind and connect. All in bytes.
+ *
+ * @param requestedSendBytes    SO_SNDBUF requested on every socket
+ * @param requestedReceiveBytes SO_RCVBUF requested on every socket
+ * @param serverSendBytes       SO_SNDBUF applied on the server socket
+ * @param serverReceiveBytes    SO_RCVBUF applied on the server socket
+ * @param clientSendMinBytes    smallest SO_SNDBUF applied on a client socket
+ * @param clientSendMaxBytes    largest SO_SNDBUF applied on a client socket
+ * @param clientReceiveMinBytes smallest SO_RCVBUF applied on a client socket
+ * @param clientReceiveMaxBytes largest SO_RCVBUF applied on a client socket
  */
 public record UdpBuffers(int requestedSendBytes, int requestedReceiveBytes,
                          int serverSendBytes, int serverReceiveBytes,

@@ -17,6 +17,13 @@ import java.util.List;
  * every state change makes a new record, which the store writes before anyone is told of the change.
  *
  * @param schemaVersion    version of this document's layout
+ * @param id               the run's id
+ * @param status           queued, running, succeeded, failed, cancelled or interrupted
+ * @param isolation        forked (a fresh JVM per repetition) or in-process
+ * @param spec             the full effective specification, defaults filled in
+ * @param createdAt        when the run was accepted (ISO-8601, UTC)
+ * @param startedAt        when it started running; null before
+ * @param finishedAt       when it finished; null before
  * @param estimatedSeconds expected wall time of all repetitions (phases, plus set-up and drains)
  * @param progress         while running: repetition, phase and time; null otherwise
  * @param transport        the concrete transport {@code auto} resolved to, once known

@@ -12,10 +12,19 @@ import java.util.Map;
  * What a result depends on: the machine, OS, JVM and network stack. Returned by {@code GET /api/system} and stored
  * in every run, so that a figure can always be traced to where it was measured.
  *
+ * @param cpuModel         the CPU's model name from /proc/cpuinfo
  * @param logicalCpus      processors the JVM sees
  * @param memoryBytes      MemTotal from /proc/meminfo, or null where absent
  * @param kernel           kernel release
+ * @param os               OS name and architecture
  * @param clockSource      the kernel's current clocksource (what System.nanoTime reads), or null where unknown
+ * @param javaVendor       the service JVM's vendor
+ * @param javaVersion      the service JVM's version
+ * @param jvmArguments     the service JVM's flags (a forked worker's are in the run's workerEnvironment)
+ * @param garbageCollectors the service JVM's collectors
+ * @param nettyVersion     Netty's version
+ * @param reactorNettyVersion Reactor Netty's version
+ * @param allocator        the default ByteBuf allocator's class
  * @param nativeTransports nio, epoll and io_uring: null when it loads, otherwise why not
  */
 public record SystemInfo(

@@ -126,6 +126,13 @@ class RunApiEndToEndTest {
         assertThat(api.at("/paths").has("/api/runs")).isTrue();
         assertThat(api.at("/paths").has("/api/runs/{id}/cancel")).isTrue();
         assertThat(api.at("/components/schemas/RunRequest/properties/payloadBytes/maximum").asInt()).isEqualTo(65507);
+        assertThat(api.at("/components/schemas/RunRequest/properties/payloadBytes/default").asInt()).isEqualTo(1024);
+        // result fields are documented from the records' Javadoc, units included
+        assertThat(api.at("/components/schemas/Latency/properties/p99Us/description").asString()).contains("µs");
+        assertThat(api.at("/components/schemas/CpuUsage/properties/percent/description").asString())
+                .contains("one logical CPU");
+        assertThat(api.at("/paths/~1api~1runs/post/requestBody/content/application~1json/examples")
+                .has("tcp-1024B-16x16-shared1")).isTrue();
 
         assertThat(send(HttpRequest.newBuilder(uri("/swagger-ui/index.html"))).statusCode()).isEqualTo(200);
     }

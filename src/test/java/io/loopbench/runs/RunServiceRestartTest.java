@@ -62,4 +62,14 @@ class RunServiceRestartTest {
         assertThat(store.corruptFiles()).isEmpty();
         return List.copyOf(store.all());
     }
+
+    @Test
+    void invalidSettingsStopTheServiceAtStartNamingTheProperty() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SpringApplicationBuilder(LoopbenchApplication.class)
+                        .run("--server.port=0", "--loopbench.data-directory=" + dir, "--loopbench.queue-capacity=0",
+                                "--loopbench.limits.max-clients=5000"))
+                .hasStackTraceContaining("field 'queueCapacity': rejected value [0]")
+                .hasStackTraceContaining("must be greater than or equal to 1")
+                .hasStackTraceContaining("field 'limits.maxClients': rejected value [5000]");
+    }
 }

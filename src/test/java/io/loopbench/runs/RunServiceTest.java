@@ -139,8 +139,12 @@ class RunServiceTest {
     }
 
     @Test
-    void cancellingARunningInProcessRunReleasesItsLoops() {
+    void cancellingARunningInProcessRunReleasesItsLoopsAndSockets() throws Exception {
         RunService s = start(10);
+        // a first run opens what the JVM keeps for good (e.g. its netlink socket for interface look-ups)
+        await(s, s.submit(quick().build(), Isolation.IN_PROCESS).id(), r -> r.status().isFinished(),
+                Duration.ofSeconds(30));
+        long socketsBefore = openSockets();
         RunRecord queued = s.submit(quick().warmupSeconds(0.0).seconds(20.0).build(), Isolation.IN_PROCESS);
         await(s, queued.id(), r -> r.progress() != null && "measured".equals(r.progress().phase()),
                 Duration.ofSeconds(10));
@@ -151,6 +155,8 @@ class RunServiceTest {
         assertThat(cancelled.repetitions()).isEmpty();
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("loopbench-epoll")
                 || t.getName().startsWith("loopbench-nio") || t.getName().startsWith("loopbench-io_uring"));
+        // 2 clients, their server peers and a listener would hold 5 sockets
+        assertThat(openSockets()).isEqualTo(socketsBefore);
         assertThatThrownBy(() -> s.cancel(queued.id())).isInstanceOf(RunExceptions.Conflict.class);
     }
 
@@ -189,6 +195,19 @@ class RunServiceTest {
         assertThat(s.get("crashed").error()).contains("the service stopped while this run was running");
         RunRecord ran = await(s, "waiting", r -> r.status().isFinished(), Duration.ofSeconds(30));
         assertThat(ran.status()).as(ran.error()).isEqualTo(RunStatus.SUCCEEDED);
+    }
+
+    /** Sockets this process has open (class loading opens jar files, so all descriptors would not do). */
+    static long openSockets() throws java.io.IOException {
+        try (var fds = java.nio.file.Files.list(Path.of("/proc/self/fd"))) {
+            return fds.filter(fd -> {
+                try {
+                    return java.nio.file.Files.readSymbolicLink(fd).toString().startsWith("socket:");
+                } catch (java.io.IOException e) {
+                    return false; // closed meanwhile
+                }
+            }).count();
+        }
     }
 
     @Test
