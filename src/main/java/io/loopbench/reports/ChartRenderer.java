@@ -10,6 +10,7 @@ import org.jfree.chart.renderer.category.BarRenderer;
 import org.jfree.chart.renderer.category.MinMaxCategoryRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.text.TextUtils;
 import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.svg.SVGGraphics2D;
 
@@ -63,6 +64,11 @@ public final class ChartRenderer {
             return 2;
         }
     };
+
+    static {
+        // draw rotated labels (the value axis) as SVG text, not as glyph outlines: selectable and accessible
+        TextUtils.setUseDrawRotatedStringWorkaround(false);
+    }
 
     private ChartRenderer() {
     }

@@ -46,6 +46,22 @@ public class ReportController {
         return chart(sources.run(id), name);
     }
 
+    @GetMapping(path = "/api/matrices/{id}/report", produces = {"text/markdown", "text/html"})
+    @Operation(summary = "A matrix's report, as arknet's: conditions, key results per group, charts by IO model, "
+            + "tables per protocol and clients × payload, guidance, definitions, caveats",
+            description = "Markdown (text/markdown) or HTML (text/html), by the Accept header or ?format=md|html.")
+    public ResponseEntity<String> matrixReport(@PathVariable String id,
+            @Parameter(description = "md or html; overrides the Accept header") @RequestParam(required = false)
+            String format, @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept) {
+        return report(sources.matrix(id), format, accept);
+    }
+
+    @GetMapping(path = "/api/matrices/{id}/charts/{name}.svg", produces = "image/svg+xml")
+    @Operation(summary = "A matrix chart: throughput-N or p99-N for case group N (medians with min–max whiskers)")
+    public ResponseEntity<String> matrixChart(@PathVariable String id, @PathVariable String name) {
+        return chart(sources.matrix(id), name);
+    }
+
     @GetMapping(path = "/api/compare", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Candidate versus baseline, case by case",
             description = "Per case the ratio of medians (candidate ÷ baseline) for throughput and p99, and whether "

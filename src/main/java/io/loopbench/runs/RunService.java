@@ -102,7 +102,7 @@ public class RunService implements SmartLifecycle {
     }
 
     /** The spec's own rules, this service's limits and whether its transport loads here. */
-    List<Violation> violations(RunSpec spec) {
+    public List<Violation> violations(RunSpec spec) {
         List<Violation> v = new ArrayList<>(spec.violations());
         RunsProperties.Limits limits = properties.limits();
         if (spec.phaseSeconds() > limits.maxSecondsPerRepetition()) {
@@ -353,12 +353,12 @@ public class RunService implements SmartLifecycle {
     }
 
     /** The phase named by a worker's progress line ({@code [1/1] warmup 1.00 s …}), if it names one. */
-    static Optional<String> phaseFrom(String line) {
+    public static Optional<String> phaseFrom(String line) {
         Matcher m = PROGRESS_LINE.matcher(line);
         return m.lookingAt() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
-    static double estimate(RunSpec spec, Isolation isolation) {
+    public static double estimate(RunSpec spec, Isolation isolation) {
         double overhead = isolation == Isolation.FORKED ? FORKED_OVERHEAD_SECONDS : IN_PROCESS_OVERHEAD_SECONDS;
         return spec.repetitions() * (spec.phaseSeconds() + overhead);
     }

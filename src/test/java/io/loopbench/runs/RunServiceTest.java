@@ -30,7 +30,7 @@ class RunServiceTest {
     private final List<RunRecord> changes = new CopyOnWriteArrayList<>();
 
     static RunsProperties properties(Path dir, int queueCapacity) {
-        return new RunsProperties(dir, queueCapacity, new RunsProperties.Limits(30, 5, 64),
+        return new RunsProperties(dir, queueCapacity, new RunsProperties.Limits(30, 5, 64, 3600),
                 new RunsProperties.Worker(List.of("-Xms32m", "-Xmx256m", "-XX:+UseSerialGC"), 45));
     }
 
