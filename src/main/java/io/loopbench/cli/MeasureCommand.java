@@ -75,7 +75,7 @@ public final class MeasureCommand implements Callable<Integer> {
             description = "Loopback address family (default ipv4).")
     AddressFamily addressFamily;
     @Option(names = "--loss-timeout-ms", paramLabel = "MILLIS",
-            description = "UDP: wait before a datagram counts as lost, 1 … 60000 (default 200).")
+            description = "UDP: wait before a datagram counts as lost, 1 … 60000 (default 1000).")
     Integer lossTimeoutMillis;
 
     /** The command line that makes {@code measure} run exactly this spec (flag names as declared above). */

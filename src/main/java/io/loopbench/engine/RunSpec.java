@@ -67,7 +67,7 @@ public record RunSpec(
         seconds = orDefault(seconds, 3.0);
         repetitions = orDefault(repetitions, 3);
         addressFamily = orDefault(addressFamily, AddressFamily.IPV4);
-        lossTimeoutMillis = orDefault(lossTimeoutMillis, 200);
+        lossTimeoutMillis = orDefault(lossTimeoutMillis, 1000);
     }
 
     /** The specification with every field at its default. */

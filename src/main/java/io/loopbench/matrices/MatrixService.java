@@ -11,15 +11,14 @@ import io.loopbench.engine.Summary;
 import io.loopbench.engine.Transports;
 import io.loopbench.engine.Violation;
 import io.loopbench.jobs.JobQueue;
+import io.loopbench.jobs.QueuedService;
 import io.loopbench.runs.ForkedWorker;
 import io.loopbench.runs.Isolation;
-import io.loopbench.runs.RunExceptions;
 import io.loopbench.runs.RunService;
 import io.loopbench.runs.RunStatus;
 import io.loopbench.runs.RunsProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import tools.jackson.databind.ObjectMapper;
 
 import java.time.Instant;
@@ -31,44 +30,36 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
 
 /**
  * Accepts matrices, validates every case before anything runs, and executes them on the shared {@link JobQueue}
  * (so they never overlap a run): repetitions outermost, cases rotated per repetition, each (case, repetition) in
  * its own forked worker. Every finished step is stored before it is announced. On start, matrices found running
- * are marked interrupted (keeping their finished steps) and queued ones are queued again. Thread-safety as
- * {@link RunService}: state transitions take this object's lock.
+ * are marked interrupted (keeping their finished steps) and queued ones are queued again (see
+ * {@link QueuedService}).
  */
-public class MatrixService implements SmartLifecycle {
+public class MatrixService extends QueuedService<MatrixRecord> {
 
     private static final Logger log = LoggerFactory.getLogger(MatrixService.class);
+    private static final String INTERRUPTED =
+            "the service stopped while this matrix was running; its finished steps are kept";
 
-    private final MatrixStore store;
     private final RunService runs;
     private final RunsProperties properties;
-    private final JobQueue jobs;
     private final MatrixEvents events;
     private final ForkedWorker worker;
 
-    private volatile boolean running;
-    private volatile String currentId;
-    private volatile boolean currentCancelled;
-    private volatile RunControl currentControl;
-
     public MatrixService(MatrixStore store, RunService runs, RunsProperties properties, JobQueue jobs,
                          MatrixEvents events, ObjectMapper json) {
-        this.store = store;
+        super(store, jobs, "matrix");
         this.runs = runs;
         this.properties = properties;
-        this.jobs = jobs;
         this.events = events;
         this.worker = new ForkedWorker(json, properties.worker().jvmOptions(), properties.worker().graceSeconds());
     }
 
     public MatrixStore store() {
-        return store;
+        return (MatrixStore) store;
     }
 
     /**
@@ -77,7 +68,7 @@ public class MatrixService implements SmartLifecycle {
      * @throws InvalidSpecException   listing every violated rule, each case's prefixed by the case
      * @throws RunExceptions.QueueFull when the queue is full
      */
-    public synchronized MatrixRecord submit(MatrixSpec requested) {
+    public MatrixRecord submit(MatrixSpec requested) {
         MatrixSpec spec = requested.effective();
         List<Violation> violations = new ArrayList<>(spec.listViolations());
         List<RunSpec> cases = violations.isEmpty() ? spec.cases() : List.of();
@@ -100,135 +91,55 @@ public class MatrixService implements SmartLifecycle {
         }
         MatrixRecord m = MatrixRecord.queued(UUID.randomUUID().toString(), spec, cases, estimate, Instant.now(),
                 runs.system());
-        if (!jobs.offer(job(m))) {
-            throw new RunExceptions.QueueFull(jobs.capacity(), jobs.retryAfterSeconds());
-        }
-        store.save(m);
-        events.changed(m);
+        enqueue(m);
         return m;
     }
 
-    public MatrixRecord get(String id) {
-        return store.find(id).orElseThrow(() -> new RunExceptions.NotFound(id));
-    }
-
-    /** Cancels a queued matrix at once, or a running one within 5 s; finished steps are kept. */
-    public MatrixRecord cancel(String id) {
-        synchronized (this) {
-            MatrixRecord m = get(id);
-            if (m.status().isFinished()) {
-                throw new RunExceptions.Conflict("matrix " + id + " is already " + m.status().label());
-            }
-            if (m.status() == RunStatus.QUEUED && jobs.remove(id)) {
-                MatrixRecord done = m.with(RunStatus.CANCELLED, null, Instant.now(), null, m.cases(), false,
-                        "cancelled while queued", null);
-                store.save(done);
-                events.changed(done);
-                return done;
-            }
-            if (id.equals(currentId)) {
-                currentCancelled = true;
-                RunControl c = currentControl;
-                if (c != null) {
-                    c.cancel();
-                }
-            }
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!get(id).status().isFinished() && System.nanoTime() < deadline) {
-            sleep(20);
-        }
-        return get(id);
-    }
-
-    public synchronized void delete(String id) {
-        MatrixRecord m = get(id);
-        if (!m.status().isFinished()) {
-            throw new RunExceptions.Conflict("matrix " + id + " is " + m.status().label()
-                    + "; cancel it before deleting it");
-        }
-        store.delete(id);
+    @Override
+    protected String id(MatrixRecord m) {
+        return m.id();
     }
 
     @Override
-    public synchronized void start() {
-        List<MatrixRecord> requeue = new ArrayList<>();
-        for (MatrixRecord m : store.all()) {
-            if (m.status() == RunStatus.RUNNING) {
-                store.save(m.with(RunStatus.INTERRUPTED, m.startedAt(), Instant.now(), null, m.cases(), false,
-                        "the service stopped while this matrix was running; its finished steps are kept", null));
-                log.warn("Matrix {} was running when the service stopped: marked interrupted", m.id());
-            } else if (m.status() == RunStatus.QUEUED) {
-                requeue.add(m);
-            }
-        }
-        running = true;
-        requeue.sort(Comparator.comparing(MatrixRecord::createdAt));
-        for (MatrixRecord m : requeue) {
-            if (!jobs.offer(job(m))) {
-                log.error("Matrix {} could not be queued again: the queue is full", m.id());
-            }
-        }
+    protected RunStatus status(MatrixRecord m) {
+        return m.status();
     }
 
     @Override
-    public void stop() {
-        synchronized (this) {
-            running = false;
-            currentCancelled = true;
-            RunControl c = currentControl;
-            if (c != null) {
-                c.cancel();
-            }
-        }
-        String id = currentId;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (id != null && id.equals(currentId) && System.nanoTime() < deadline) {
-            sleep(20);
-        }
+    protected double estimatedSeconds(MatrixRecord m) {
+        return m.estimatedSeconds();
     }
 
     @Override
-    public boolean isRunning() {
-        return running;
+    protected Instant createdAt(MatrixRecord m) {
+        return m.createdAt();
     }
 
-    private JobQueue.Job job(MatrixRecord m) {
-        String id = m.id();
-        double estimate = m.estimatedSeconds();
-        return new JobQueue.Job() {
-            @Override
-            public String id() {
-                return id;
-            }
-
-            @Override
-            public double estimatedSeconds() {
-                return estimate;
-            }
-
-            @Override
-            public void run() {
-                execute(id);
-            }
-        };
+    @Override
+    protected MatrixRecord cancelledWhileQueued(MatrixRecord m) {
+        return m.with(RunStatus.CANCELLED, null, Instant.now(), null, m.cases(), false, "cancelled while queued",
+                null);
     }
 
-    private void execute(String id) {
+    @Override
+    protected MatrixRecord interrupted(MatrixRecord m) {
+        return m.with(RunStatus.INTERRUPTED, m.startedAt(), Instant.now(), null, m.cases(), false, INTERRUPTED,
+                m.workerEnvironment());
+    }
+
+    @Override
+    protected void announce(MatrixRecord m) {
+        events.changed(m.asOf(Instant.now()));
+    }
+
+    @Override
+    protected void execute(String id) {
         RunControl control = new RunControl();
-        MatrixRecord m;
-        synchronized (this) {
-            m = store.find(id).orElse(null);
-            if (m == null || m.status() != RunStatus.QUEUED || !running) {
-                return;
-            }
-            currentId = id;
-            currentCancelled = false;
-            currentControl = control;
-            m = m.with(RunStatus.RUNNING, Instant.now(), null, null, m.cases(), null, null, null);
-            store.save(m);
+        MatrixRecord m = begin(id, control,
+                x -> x.with(RunStatus.RUNNING, Instant.now(), null, null, x.cases(), null, null, null));
+        if (m == null) {
+            return;
         }
-        events.changed(m);
         String failure = null;
         try {
             int n = m.cases().size();
@@ -258,7 +169,8 @@ public class MatrixService implements SmartLifecycle {
             log.error("Matrix {} failed unexpectedly", id, e);
             failure = "internal error: " + e;
         }
-        finish(id, failure);
+        String stoppedEarly = failure;
+        end(id, x -> judge(x, stoppedEarly));
     }
 
     private ForkedWorker.Outcome inProcess(RunSpec spec, int repetition, RunControl control) {
@@ -290,58 +202,27 @@ public class MatrixService implements SmartLifecycle {
                 o.environment() != null ? o.environment() : m.workerEnvironment());
     }
 
-    private void finish(String id, String failure) {
-        MatrixRecord done;
-        synchronized (this) {
-            MatrixRecord m = get(id);
-            RunStatus status;
-            String error;
-            long failed = m.cases().stream().filter(MatrixRecord.Case::failed).count();
-            long complete = m.cases().stream().filter(c -> c.summary() != null).count();
-            if (currentCancelled && !running) {
-                status = RunStatus.INTERRUPTED;
-                error = "the service stopped while this matrix was running; its finished steps are kept";
-            } else if (currentCancelled) {
-                status = RunStatus.CANCELLED;
-                error = "cancelled; " + complete + " of " + m.cases().size() + " cases had completed";
-            } else if (failure != null) {
-                status = RunStatus.FAILED;
-                error = failure;
-            } else if (failed > 0) {
-                status = RunStatus.FAILED;
-                error = failed + " of " + m.cases().size() + " cases failed";
-            } else {
-                status = RunStatus.SUCCEEDED;
-                error = null;
-            }
-            done = m.with(status, m.startedAt(), Instant.now(), null, m.cases(), status == RunStatus.SUCCEEDED,
-                    error, m.workerEnvironment());
-            store.save(done);
-            currentId = null;
-            currentControl = null;
+    /** The matrix's outcome; {@code failure} is an error that stopped it early, if any. */
+    private MatrixRecord judge(MatrixRecord m, String failure) {
+        long failed = m.cases().stream().filter(MatrixRecord.Case::failed).count();
+        long complete = m.cases().stream().filter(c -> c.summary() != null).count();
+        RunStatus status;
+        String error;
+        if (stopRequested()) {
+            status = stoppedStatus();
+            error = status == RunStatus.INTERRUPTED ? INTERRUPTED
+                    : "cancelled; " + complete + " of " + m.cases().size() + " cases had completed";
+        } else if (failure != null) {
+            status = RunStatus.FAILED;
+            error = failure;
+        } else if (failed > 0) {
+            status = RunStatus.FAILED;
+            error = failed + " of " + m.cases().size() + " cases failed";
+        } else {
+            status = RunStatus.SUCCEEDED;
+            error = null;
         }
-        events.changed(done);
-    }
-
-    private boolean stopRequested() {
-        return currentCancelled || !running;
-    }
-
-    private MatrixRecord update(String id, UnaryOperator<MatrixRecord> change) {
-        MatrixRecord m;
-        synchronized (this) {
-            m = change.apply(get(id));
-            store.save(m);
-        }
-        events.changed(m.asOf(Instant.now()));
-        return m;
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        return m.with(status, m.startedAt(), Instant.now(), null, m.cases(), status == RunStatus.SUCCEEDED, error,
+                m.workerEnvironment());
     }
 }

@@ -54,7 +54,7 @@ public record RunRequest(
                 allowableValues = {"ipv4", "ipv6"})
         AddressFamily addressFamily,
         @Schema(description = "UDP: milliseconds before an unanswered datagram counts as lost and its slot is "
-                + "reused.", minimum = "1", maximum = "60000", defaultValue = "200")
+                + "reused.", minimum = "1", maximum = "60000", defaultValue = "1000")
         Integer lossTimeoutMillis,
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",

@@ -66,11 +66,15 @@ class MeasurementTruthTest {
         assertThat(r.error()).contains("lostMessages=");
         // every message sent was either echoed and validated or counted lost: nothing vanished
         assertThat(r.messages() + r.errors().lostMessages()).isEqualTo(r.messagesSent());
-        // at most 10 in flight per 20 ms timeout: the run kept going well beyond the first losses
+        // at most 8 in flight per 20 ms timeout: the run kept going well beyond the first losses
         assertThat(r.messages()).isGreaterThan(100);
-        double lossRate = (double) r.errors().lostMessages() / r.messagesSent();
-        assertThat(lossRate).isBetween(0.08, 0.12);
-        assertThat(r.errors().total()).isEqualTo(r.errors().lostMessages());
+        // every dropped datagram is counted lost; on a busy machine an echo slower than the timeout is counted
+        // lost too, and then, when it does arrive, unexpected: those are the only other errors
+        long dropped = seen.get() / 10;
+        assertThat(r.errors().lostMessages()).isGreaterThanOrEqualTo(dropped);
+        assertThat(r.errors().unexpectedMessages()).isLessThanOrEqualTo(r.errors().lostMessages() - dropped);
+        assertThat(r.errors().total()).isEqualTo(r.errors().lostMessages() + r.errors().unexpectedMessages());
+        assertThat((double) dropped / r.messagesSent()).isBetween(0.09, 0.11);
     }
 
     @ParameterizedTest

@@ -24,6 +24,7 @@ class RunSpecTest {
         assertThat(s.seconds()).isEqualTo(3.0);
         assertThat(s.repetitions()).isEqualTo(3);
         assertThat(s.addressFamily()).isEqualTo(AddressFamily.IPV4);
+        assertThat(s.lossTimeoutMillis()).isEqualTo(1000);
         assertThat(s.violations()).isEmpty();
     }
 

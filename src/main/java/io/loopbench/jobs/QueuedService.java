@@ -1,0 +1,250 @@
+package io.loopbench.jobs;
+
+import io.loopbench.engine.RunControl;
+import io.loopbench.runs.RunExceptions;
+import io.loopbench.runs.RunStatus;
+import io.loopbench.storage.JsonFileStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+/**
+ * What runs and matrices share: records kept in a {@link JsonFileStore}, executed one at a time on the
+ * {@link JobQueue}; queued ones can be cancelled at once and running ones within 5 s; on start, records found
+ * running become interrupted and queued ones are queued again; on stop, the running one is stopped and ends
+ * interrupted. Every change is stored before it is announced.
+ *
+ * <p>Thread-safety: state transitions take this object's lock; the runner thread owns the running measurement,
+ * which other threads reach only through the volatile cancellation flag and its {@link RunControl}.
+ *
+ * @param <T> the record type
+ */
+public abstract class QueuedService<T> implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(QueuedService.class);
+
+    protected final JsonFileStore<T> store;
+    protected final JobQueue jobs;
+    private final String noun;
+
+    private volatile boolean running;
+    private volatile String currentId;
+    private volatile boolean currentCancelled;
+    private volatile RunControl currentControl;
+
+    protected QueuedService(JsonFileStore<T> store, JobQueue jobs, String noun) {
+        this.store = store;
+        this.jobs = jobs;
+        this.noun = noun;
+    }
+
+    protected abstract String id(T record);
+
+    protected abstract RunStatus status(T record);
+
+    protected abstract double estimatedSeconds(T record);
+
+    protected abstract Instant createdAt(T record);
+
+    /** The record ended {@code cancelled} before it ran. */
+    protected abstract T cancelledWhileQueued(T record);
+
+    /** The record ended {@code interrupted}: the service stopped while it ran. */
+    protected abstract T interrupted(T record);
+
+    /** Tells listeners (SSE, metrics) of a stored change. */
+    protected abstract void announce(T record);
+
+    /** Executes a queued record, on the runner thread; see {@link #begin} and {@link #end}. */
+    protected abstract void execute(String id);
+
+    public T get(String id) {
+        return store.find(id).orElseThrow(() -> new RunExceptions.NotFound(id));
+    }
+
+    /** Queues a new record, or throws {@link RunExceptions.QueueFull} and stores nothing. */
+    protected synchronized void enqueue(T record) {
+        // queued before it is stored, both under this lock, which begin() takes before it reads the record
+        if (!jobs.offer(job(record))) {
+            throw new RunExceptions.QueueFull(jobs.capacity(), jobs.retryAfterSeconds());
+        }
+        store.save(record);
+        announce(record);
+    }
+
+    /**
+     * Cancels a queued record at once, or a running one within 5 s (what it measured is kept).
+     *
+     * @return the record as it is when the call returns
+     */
+    public T cancel(String id) {
+        synchronized (this) {
+            T r = get(id);
+            if (status(r).isFinished()) {
+                throw new RunExceptions.Conflict(noun + " " + id + " is already " + status(r).label());
+            }
+            if (status(r) == RunStatus.QUEUED && jobs.remove(id)) {
+                T cancelled = cancelledWhileQueued(r);
+                store.save(cancelled);
+                announce(cancelled);
+                return cancelled;
+            }
+            if (id.equals(currentId)) {
+                stopCurrent();
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!status(get(id)).isFinished() && System.nanoTime() < deadline) {
+            sleep(20);
+        }
+        return get(id);
+    }
+
+    /** Removes a finished record. */
+    public synchronized void delete(String id) {
+        T r = get(id);
+        if (!status(r).isFinished()) {
+            throw new RunExceptions.Conflict(noun + " " + id + " is " + status(r).label()
+                    + "; cancel it before deleting it");
+        }
+        store.delete(id);
+    }
+
+    @Override
+    public synchronized void start() {
+        List<T> requeue = new ArrayList<>();
+        for (T r : store.all()) {
+            if (status(r) == RunStatus.RUNNING) {
+                store.save(interrupted(r));
+                log.warn("{} {} was running when the service stopped: marked interrupted", noun, id(r));
+            } else if (status(r) == RunStatus.QUEUED) {
+                requeue.add(r);
+            }
+        }
+        running = true;
+        requeue.sort(Comparator.comparing(this::createdAt));
+        for (T r : requeue) {
+            if (!jobs.offer(job(r))) {
+                log.error("{} {} could not be queued again: the queue is full", noun, id(r));
+            }
+        }
+    }
+
+    /** Stops the running measurement (it ends interrupted); the job queue, stopped after, joins its thread. */
+    @Override
+    public void stop() {
+        synchronized (this) {
+            running = false;
+            stopCurrent();
+        }
+        String id = currentId;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (id != null && id.equals(currentId) && System.nanoTime() < deadline) {
+            sleep(20);
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /**
+     * On the runner thread: takes the queued record, makes it current and stores {@code started} of it; null when
+     * it is no longer queued or the service is stopping.
+     */
+    protected T begin(String id, RunControl control, UnaryOperator<T> started) {
+        T r;
+        synchronized (this) {
+            r = store.find(id).orElse(null);
+            if (r == null || status(r) != RunStatus.QUEUED || !running) {
+                return null;
+            }
+            currentId = id;
+            currentCancelled = false;
+            currentControl = control;
+            r = started.apply(r);
+            store.save(r);
+        }
+        announce(r);
+        return r;
+    }
+
+    /** On the runner thread: stores the outcome {@link #outcome} gives (under the lock), then announces it. */
+    protected T end(String id, UnaryOperator<T> outcome) {
+        T done;
+        synchronized (this) {
+            done = outcome.apply(get(id));
+            store.save(done);
+            currentId = null;
+            currentControl = null;
+        }
+        announce(done);
+        return done;
+    }
+
+    /** Read-modify-write of a stored record under the lock; listeners hear of it after the write. */
+    protected T update(String id, UnaryOperator<T> change) {
+        T r;
+        synchronized (this) {
+            r = change.apply(get(id));
+            store.save(r);
+        }
+        announce(r);
+        return r;
+    }
+
+    /** Whether the running record should stop: cancelled, or the service is stopping. */
+    protected boolean stopRequested() {
+        return currentCancelled || !running;
+    }
+
+    /** The status a stopped record ends with: interrupted when the service is stopping, else cancelled. */
+    protected RunStatus stoppedStatus() {
+        return running ? RunStatus.CANCELLED : RunStatus.INTERRUPTED;
+    }
+
+    private void stopCurrent() {
+        currentCancelled = true;
+        RunControl control = currentControl;
+        if (control != null) {
+            control.cancel();
+        }
+    }
+
+    private JobQueue.Job job(T record) {
+        String id = id(record);
+        double estimate = estimatedSeconds(record);
+        return new JobQueue.Job() {
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public double estimatedSeconds() {
+                return estimate;
+            }
+
+            @Override
+            public void run() {
+                execute(id);
+            }
+        };
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
