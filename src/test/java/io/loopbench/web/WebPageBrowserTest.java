@@ -1,0 +1,353 @@
+package io.loopbench.web;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The web page at {@code /} in headless Chromium, against the real service on a random port: a run started from
+ * the form and followed live to its results, and the form's handling of values the service refuses. Skipped when
+ * Chromium or ChromeDriver is not installed (see README, "Browser tests").
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class WebPageBrowserTest {
+
+    private static final Duration UI = Duration.ofSeconds(15);
+    private static final Duration RUN = Duration.ofSeconds(90);
+    private static final Set<String> FINISHED = Set.of("succeeded", "failed", "cancelled", "interrupted");
+
+    @TempDir
+    static Path dataDirectory;
+
+    @DynamicPropertySource
+    static void dataDirectory(DynamicPropertyRegistry registry) {
+        registry.add("loopbench.data-directory", dataDirectory::toString);
+    }
+
+    @BeforeAll
+    static void chromiumIsInstalled() {
+        Chromium.assumeInstalled();
+    }
+
+    @RegisterExtension
+    final Chromium chromium = new Chromium();
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    ObjectMapper json;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Test
+    void aShortRunStartedFromTheFormIsFollowedLiveToSucceededWithItsSummaryAndCharts() {
+        WebDriver browser = chromium.driver();
+        browser.get(url("/"));
+        wait(browser, UI).until(d -> !d.findElements(By.cssSelector("#runs-list table, #runs-empty")).isEmpty());
+        browser.findElement(By.cssSelector("nav a[href='#/runs/new']")).click();
+        wait(browser, UI).until(d -> !d.findElements(By.id("run-form")).isEmpty());
+
+        new Select(browser.findElement(By.id("run-input-isolation"))).selectByValue("in-process");
+        type(browser, "seconds", "1");
+        type(browser, "warmupSeconds", "0.3");
+        type(browser, "repetitions", "1");
+        type(browser, "clients", "2");
+        type(browser, "window", "2");
+        browser.findElement(By.id("run-submit")).click();
+
+        wait(browser, UI).until(d -> d.getCurrentUrl().contains("#/runs/") && !d.getCurrentUrl().endsWith("/new"));
+        String id = browser.getCurrentUrl().replaceFirst(".*#/runs/", "");
+
+        // follow it: note every progress line the page shows until it says the run has finished
+        List<String> progressSeen = new ArrayList<>();
+        String status = wait(browser, RUN).pollingEvery(Duration.ofMillis(50)).until(d -> {
+            List<WebElement> p = d.findElements(By.id("run-progress-text"));
+            if (!p.isEmpty() && p.getFirst().isDisplayed()) {
+                String text = p.getFirst().getText();
+                if (text.startsWith("Repetition") && !progressSeen.contains(text)) {
+                    progressSeen.add(text);
+                }
+            }
+            String s = d.findElement(By.cssSelector("main .view")).getDomAttribute("data-status");
+            return s != null && FINISHED.contains(s) ? s : null;
+        });
+        assertThat(status).as("run %s; page says: %s", id, errorText(browser)).isEqualTo("succeeded");
+        assertThat(browser.findElement(By.id("run-status")).getText()).isEqualTo("succeeded");
+        assertThat(progressSeen).as("live progress lines shown while it ran").isNotEmpty()
+                .allSatisfy(line -> assertThat(line).matches("Repetition 1 of 1 · \\w+ · .* elapsed · about .* left"));
+        assertThat(browser.findElement(By.id("run-progress")).isDisplayed()).isFalse();
+
+        // its summary: every metric as median [min, max]
+        WebElement summary = wait(browser, UI).until(d -> d.findElement(By.cssSelector("#run-summary table")));
+        String roundTrips = summary.findElement(By.xpath(".//tr[th[.='Round trips/s']]/td")).getText();
+        assertThat(roundTrips).matches("[\\d,]+ \\[[\\d,]+, [\\d,]+]");
+        assertThat(summary.getText()).contains("RTT p99", "µs", "CPU", "Peak RSS");
+        assertThat(browser.findElements(By.cssSelector("#run-repetitions tbody tr"))).hasSize(1);
+
+        // its charts: each figure ends up either drawn or saying why it is not there
+        for (String chart : List.of("throughput", "p99")) {
+            String src = "/api/runs/" + id + "/charts/" + chart + ".svg";
+            if (endpointMissing(src)) {
+                wait(browser, UI).until(d -> d.findElement(By.id("run-charts")).getText()
+                        .contains(src + " answered 404"));
+                Assumptions.abort("Everything up to the charts passed; GET " + src + " is not in this build "
+                        + "yet (404), and the page says so. This step passes once the backend's chart endpoint "
+                        + "is merged.");
+            }
+            WebElement img = wait(browser, UI).until(d -> d.findElement(By.id("chart-" + chart)));
+            assertThat(img.getDomAttribute("src")).isEqualTo(src);
+            wait(browser, UI).until(d -> Boolean.TRUE.equals(js(d).executeScript(
+                    "return arguments[0].complete && arguments[0].naturalWidth > 0", img)));
+        }
+        assertThat(browser.findElement(By.id("run-report-html")).getDomAttribute("href"))
+                .isEqualTo("/api/runs/" + id + "/report?format=html");
+        assertThat(browser.findElement(By.id("run-report-md")).getDomAttribute("href"))
+                .isEqualTo("/api/runs/" + id + "/report?format=md");
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void aValueOutOfRangeIsShownNextToItsFieldAndNoRunIsCreated() throws Exception {
+        long runsBefore = runCount();
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/runs/new"));
+        wait(browser, UI).until(d -> !d.findElements(By.id("run-form")).isEmpty());
+        // the field shows its default and range, as /v3/api-docs gives them
+        assertThat(browser.findElement(By.id("run-help-payloadBytes")).getText())
+                .contains("Default 1,024", "allowed 16 … 65,507");
+
+        type(browser, "payloadBytes", "5");
+        browser.findElement(By.id("run-submit")).click();
+
+        WebElement error = wait(browser, UI).until(d -> {
+            WebElement e = d.findElement(By.id("run-error-payloadBytes"));
+            return e.isDisplayed() ? e : null;
+        });
+        assertThat(error.getText()).contains("payloadBytes = 5 is out of range", "16 … 65,507");
+        WebElement field = browser.findElement(By.id("run-field-payloadBytes"));
+        assertThat(field.findElements(By.id("run-error-payloadBytes"))).as("the error sits in the field's box")
+                .hasSize(1);
+        WebElement input = browser.findElement(By.id("run-input-payloadBytes"));
+        assertThat(input.getDomAttribute("aria-invalid")).isEqualTo("true");
+        assertThat(input.getDomAttribute("aria-describedby")).contains("run-error-payloadBytes");
+        assertThat(browser.findElements(By.cssSelector(".field-error")).stream().filter(WebElement::isDisplayed)
+                .map(e -> e.getDomAttribute("id")).toList()).containsExactly("run-error-payloadBytes");
+        assertThat(browser.findElement(By.id("run-form-problems")).getText()).contains("The run was not started");
+
+        assertThat(browser.getCurrentUrl()).endsWith("#/runs/new");
+        assertThat(runCount()).as("runs stored").isEqualTo(runsBefore);
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void aValueOfTheWrongTypeIsShownAtTheTopAsTheServiceWordsIt() throws Exception {
+        long runsBefore = runCount();
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/runs/new"));
+        wait(browser, UI).until(d -> !d.findElements(By.id("run-form")).isEmpty());
+
+        type(browser, "clients", "many");
+        browser.findElement(By.id("run-submit")).click();
+
+        WebElement top = wait(browser, UI).until(d -> {
+            WebElement e = d.findElement(By.id("run-form-problems"));
+            return e.isDisplayed() ? e : null;
+        });
+        assertThat(top.getText()).contains("The run was not started",
+                "field 'clients': 'many' is not a value of type integer");
+        assertThat(browser.findElement(By.id("run-error-clients")).getText()).contains("'many'");
+        assertThat(runCount()).isEqualTo(runsBefore);
+
+        // a fraction in a whole-number field is caught before sending (the service would round it down)
+        type(browser, "clients", "1.5");
+        browser.findElement(By.id("run-submit")).click();
+        wait(browser, UI).until(d -> d.findElement(By.id("run-error-clients")).getText()
+                .contains("not a whole number"));
+        assertThat(runCount()).isEqualTo(runsBefore);
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void everyViewRendersWithLabelledInputsAndNoScriptErrorInLightAndDarkMode() {
+        WebDriver browser = chromium.driver();
+        for (String view : List.of("/#/", "/#/runs/new", "/#/compare", "/#/matrices/new", "/#/runs/no-such-run")) {
+            browser.get(url(view));
+            wait(browser, UI).until(d -> !d.findElements(By.cssSelector("main h1")).isEmpty()
+                    && d.findElements(By.xpath("//main//p[starts-with(., 'Loading') or starts-with(., 'Reading')]"))
+                    .isEmpty());
+            // every input, select and text area can be named by assistive technology
+            @SuppressWarnings("unchecked")
+            List<String> unlabelled = (List<String>) js(browser).executeScript("""
+                    return [...document.querySelectorAll('main input, main select, main textarea')]
+                      .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label'))
+                      .map(e => e.id || e.name || e.outerHTML);""");
+            assertThat(unlabelled).as("inputs without a label on %s", view).isEmpty();
+            assertThat(pageErrors(browser)).as("script errors on %s", view).isEmpty();
+        }
+        // the home page says matrices are not there yet, or lists them: never a broken page
+        browser.get(url("/#/"));
+        wait(browser, UI).until(d -> {
+            String text = d.findElement(By.id("matrices-list")).getText();
+            return text.contains("not available from this service yet") || text.contains("No matrices yet")
+                    || !d.findElements(By.cssSelector("#matrices-list table")).isEmpty();
+        });
+        browser.get(url("/#/runs/no-such-run"));
+        wait(browser, UI).until(d -> d.findElement(By.tagName("main")).getText().contains("No such run."));
+
+        // colours follow prefers-color-scheme
+        browser.get(url("/#/runs/new"));
+        wait(browser, UI).until(d -> !d.findElements(By.id("run-form")).isEmpty());
+        String light = background(browser);
+        chromium.driver().executeCdpCommand("Emulation.setEmulatedMedia",
+                Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        String dark = background(browser);
+        assertThat(light).isEqualTo("rgb(255, 255, 255)");
+        assertThat(dark).isEqualTo("rgb(13, 17, 23)");
+    }
+
+    /**
+     * The comparison and matrix views against the contract of endpoints the backend is still building: the page's
+     * own fetch is stubbed for those paths only, so this checks how the page renders the planned shapes.
+     */
+    @Test
+    void comparisonAndMatrixViewsRenderThePlannedContract() {
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/"));
+        wait(browser, UI).until(d -> !d.findElements(By.cssSelector("#runs-list table, #runs-empty")).isEmpty());
+        js(browser).executeScript("""
+                window.__stub = {};
+                const real = window.fetch;
+                window.fetch = (url, init) => {
+                  const u = new URL(url, location.href);
+                  for (const [prefix, r] of Object.entries(window.__stub)) {
+                    if ((u.pathname + u.search).startsWith(prefix)) {
+                      return Promise.resolve(new Response(JSON.stringify(r.body ?? {}),
+                        {status: r.status ?? 200, headers: {'Content-Type': 'application/json'}}));
+                    }
+                  }
+                  return real(url, init);
+                };
+                window.__stub['/api/compare?'] = {body: {cases: [
+                  {protocol: 'tcp', payloadBytes: 1024, clients: 16, window: 16, throughputRatio: 1.25,
+                   p99Ratio: 0.8, throughputRangesOverlap: false, p99RangesOverlap: true}]}};
+                window.__stub['/api/matrices/m1'] = {body: {id: 'm1', status: 'running',
+                  progress: {case: 2, cases: 8, etaSeconds: 30}}};
+                location.hash = '#/compare?baseline=base-id&candidate=cand-id';""");
+        WebElement result = wait(browser, UI).until(d -> d.findElement(By.cssSelector("#compare-result table")));
+        assertThat(result.findElements(By.tagName("th")).stream().map(WebElement::getText).toList())
+                .contains("Protocol", "Payload (bytes)", "Throughput ratio", "p99 ratio");
+        WebElement throughput = result.findElement(By.xpath(".//tbody/tr/td[5]"));
+        assertThat(throughput.getText()).isEqualTo("1.250× better");
+        assertThat(throughput.getDomAttribute("class")).contains("better");
+        WebElement p99 = result.findElement(By.xpath(".//tbody/tr/td[6]"));
+        assertThat(p99.getText()).isEqualTo("0.800× (ranges overlap)");
+        assertThat(p99.getDomAttribute("class")).doesNotContain("better");
+        assertThat(new Select(browser.findElement(By.id("compare-baseline"))).getFirstSelectedOption()
+                .getDomAttribute("value")).isEqualTo("base-id");
+
+        // a running matrix: its events endpoint is not there, so the page polls and shows case i of n
+        js(browser).executeScript("location.hash = '#/matrices/m1'");
+        wait(browser, UI).until(d -> d.findElement(By.id("matrix-progress-text")).getText()
+                .equals("Case 2 of 8 · about 30 s left"));
+        js(browser).executeScript("""
+                window.__stub['/api/matrices/m1/report'] = {body: {}};
+                window.__stub['/api/matrices/m1'] = {body: {id: 'm1', status: 'succeeded', cases: [
+                  {runId: 'r1', status: 'succeeded', spec: {protocol: 'tcp', payloadBytes: 64, clients: 1,
+                   window: 1, ioModel: 'shared', ioThreads: 1},
+                   roundTripsPerSecond: {median: 1000, min: 900, max: 1100}}]}};""");
+        wait(browser, UI).until(d -> "succeeded".equals(d.findElement(By.id("matrix-status")).getText()));
+        assertThat(browser.findElement(By.id("matrix-progress")).isDisplayed()).isFalse();
+        WebElement cases = browser.findElement(By.cssSelector("#matrix-cases-table table"));
+        assertThat(cases.findElement(By.cssSelector("a[href='#/runs/r1']")).getText()).isEqualTo("r1");
+        assertThat(cases.getText()).contains("tcp 64 B 1×1 shared×1", "1,000 [900, 1,100]");
+        wait(browser, UI).until(d -> d.findElement(By.id("matrix-report-html")).getDomAttribute("href")
+                .equals("/api/matrices/m1/report?format=html"));
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    // ---- helpers ----
+
+    private String url(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    private static WebDriverWait wait(WebDriver browser, Duration timeout) {
+        WebDriverWait w = new WebDriverWait(browser, timeout, Duration.ofMillis(100));
+        w.ignoring(org.openqa.selenium.NoSuchElementException.class);
+        w.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
+        return w;
+    }
+
+    private static JavascriptExecutor js(WebDriver browser) {
+        return (JavascriptExecutor) browser;
+    }
+
+    private static void type(WebDriver browser, String field, String text) {
+        WebElement input = browser.findElement(By.id("run-input-" + field));
+        input.clear();
+        input.sendKeys(text);
+    }
+
+    private static String background(WebDriver browser) {
+        return (String) js(browser).executeScript("return getComputedStyle(document.body).backgroundColor");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> pageErrors(WebDriver browser) {
+        Object errors = js(browser).executeScript("return window.loopbenchErrors || null");
+        assertThat(errors).as("the page's script ran (window.loopbenchErrors exists)").isNotNull();
+        return (List<String>) errors;
+    }
+
+    private static String errorText(WebDriver browser) {
+        List<WebElement> e = browser.findElements(By.id("run-error"));
+        return e.isEmpty() ? "" : e.getFirst().getText();
+    }
+
+    private long runCount() throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url("/api/runs?limit=1")))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        JsonNode page = json.readTree(r.body());
+        return page.get("total").asLong();
+    }
+
+    /** True when the path is answered by Spring's "no such resource" 404 (no route), not by an API handler. */
+    private boolean endpointMissing(String path) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url(path)))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 404 && r.body().contains("No static resource");
+        } catch (Exception e) {
+            throw new AssertionError("GET " + path + " failed", e);
+        }
+    }
+}
