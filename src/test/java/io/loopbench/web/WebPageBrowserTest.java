@@ -1,7 +1,6 @@
 package io.loopbench.web;
 
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,8 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The web page at {@code /} in headless Chromium, against the real service on a random port: a run started from
- * the form and followed live to its results, and the form's handling of values the service refuses. Skipped when
- * Chromium or ChromeDriver is not installed (see README, "Browser tests").
+ * the form and followed live to its results, and the form's handling of values the service refuses. Each test is
+ * skipped, saying what is missing, when Chromium or ChromeDriver is not installed (see README, "Browser tests");
+ * the check runs per test (in {@link Chromium}), not in a {@code @BeforeAll}: Surefire reports a class skipped
+ * there as no tests at all, without the reason.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class WebPageBrowserTest {
@@ -50,11 +51,6 @@ class WebPageBrowserTest {
     @DynamicPropertySource
     static void dataDirectory(DynamicPropertyRegistry registry) {
         registry.add("loopbench.data-directory", dataDirectory::toString);
-    }
-
-    @BeforeAll
-    static void chromiumIsInstalled() {
-        Chromium.assumeInstalled();
     }
 
     @RegisterExtension
