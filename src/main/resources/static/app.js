@@ -50,6 +50,13 @@ function heading(text, ...extra) {
   return h('h1', {tabindex: '-1'}, text, ...extra);
 }
 
+/** After a view replaced its heading, keeps keyboard focus at the top of the view rather than lost on <body>. */
+function refocus(root) {
+  if (document.activeElement === document.body || !document.activeElement) {
+    root.querySelector('h1')?.focus({preventScroll: true});
+  }
+}
+
 function errorNotice(e, what) {
   if (e instanceof ApiError && e.missingEndpoint) {
     return notice('warn', `${what} is not available from this service yet.`,
@@ -312,6 +319,7 @@ function newRunView(root, params) {
       }
     });
     fill(root, heading('Start a run'), el);
+    refocus(root);
     if (params.get('from')) {
       try {
         const run = await getJson(`/api/runs/${encodeURIComponent(params.get('from'))}`);
@@ -783,6 +791,7 @@ function newMatrixView(root) {
       }
     });
     fill(root, heading('Start a matrix'), el);
+    refocus(root);
   })();
   return () => {
     disposed = true;

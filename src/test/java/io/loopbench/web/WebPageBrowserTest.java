@@ -1,6 +1,7 @@
 package io.loopbench.web;
 
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,6 +14,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -39,6 +41,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * there as no tests at all, without the reason.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// Close this context (its loopbench-runner and loopbench-sse-ticker threads) after the class: the engine's leak
+// tests count live threads named loopbench-* and fail if a cached context from an earlier class still has them.
+@DirtiesContext
 class WebPageBrowserTest {
 
     private static final Duration UI = Duration.ofSeconds(15);
@@ -62,6 +67,12 @@ class WebPageBrowserTest {
     ObjectMapper json;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @AfterEach
+    void closeHttpClient() {
+        // now, not at some later garbage collection: later tests count this JVM's threads and sockets
+        http.close();
+    }
 
     @Test
     void aShortRunStartedFromTheFormIsFollowedLiveToSucceededWithItsSummaryAndCharts() {
