@@ -5,6 +5,9 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.resolver.DefaultAddressResolverGroup;
 import org.HdrHistogram.Histogram;
 import reactor.netty.Connection;
@@ -56,6 +59,8 @@ final class Repetition {
     private final List<EchoClient> clients = new ArrayList<>();
     /** TCP: server-side child channels by their remote (= the client's local) address. */
     private final Map<SocketAddress, Channel> serverChildren = new ConcurrentHashMap<>();
+    /** TCP: every accepted channel, so that release() closes them (disposing a server closes only its listener). */
+    private final ChannelGroup accepted = new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE);
 
     Repetition(RunSpec spec, int index, Transport transport, ServerFault fault, ProgressListener progress,
                RunControl control) {
@@ -212,6 +217,7 @@ final class Repetition {
         return TcpServer.create()
                 .bindAddress(() -> any)
                 .runOn(group)
+                .channelGroup(accepted)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .doOnConnection(c -> {
                     c.addHandlerLast("echo", serverHandler());
@@ -346,6 +352,7 @@ final class Repetition {
         for (DisposableChannel s : servers) {
             dispose(s);
         }
+        accepted.close().awaitUninterruptibly(3, TimeUnit.SECONDS);
         if (layout != null) {
             layout.close();
         }

@@ -1,24 +1,28 @@
 package io.loopbench.runs;
 
 import io.loopbench.engine.Transports;
+import io.loopbench.storage.JsonFileStore;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.stereotype.Component;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * {@code runStore} health: DOWN when the data directory cannot be written (runs could not be stored); details name
- * the directory, any run files skipped as unreadable, and which native transports load here.
+ * the directory, any run or matrix files skipped as unreadable, and which native transports load here.
  */
 @Component("runStoreHealthIndicator")
 class DataDirectoryHealthIndicator extends AbstractHealthIndicator {
 
     private final RunStore store;
+    private final List<JsonFileStore<?>> others;
 
-    DataDirectoryHealthIndicator(RunStore store) {
+    DataDirectoryHealthIndicator(RunStore store, List<JsonFileStore<?>> stores) {
         this.store = store;
+        this.others = stores;
     }
 
     @Override
@@ -29,7 +33,8 @@ class DataDirectoryHealthIndicator extends AbstractHealthIndicator {
         builder.up()
                 .withDetail("dataDirectory", dir.toString())
                 .withDetail("storedRuns", store.all().size())
-                .withDetail("corruptFiles", store.corruptFiles())
+                .withDetail("corruptFiles", others.stream().flatMap(st -> st.corruptFiles().stream()
+                        .map(f -> store.directory().relativize(st.directory()).resolve(f).toString())).toList())
                 .withDetail("nativeTransports", Transports.availability());
     }
 }

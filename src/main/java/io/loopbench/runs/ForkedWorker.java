@@ -30,26 +30,26 @@ import java.util.jar.JarFile;
  * stderr (progress lines, errors) is kept with the run. A worker past its time limit, or whose run is cancelled,
  * is terminated and then killed, so that no process outlives its repetition. One call per thread at a time.
  */
-final class ForkedWorker {
+public final class ForkedWorker {
 
     /**
      * What a repetition produced: its result (failed when a worker did not finish), the JVM that measured, and
      * the worker's stderr (null in-process).
      */
-    record Outcome(RepetitionResult repetition, Environment environment, String stderr) {
+    public record Outcome(RepetitionResult repetition, Environment environment, String stderr) {
     }
 
     private final ObjectMapper json;
     private final List<String> jvmOptions;
     private final int graceSeconds;
 
-    ForkedWorker(ObjectMapper json, List<String> jvmOptions, int graceSeconds) {
+    public ForkedWorker(ObjectMapper json, List<String> jvmOptions, int graceSeconds) {
         this.json = json;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.graceSeconds = graceSeconds;
     }
 
-    Outcome run(RunSpec spec, int index, Transport transport, Consumer<String> progressLine,
+    public Outcome run(RunSpec spec, int index, Transport transport, Consumer<String> progressLine,
                 BooleanSupplier cancelled) {
         RunSpec one = spec.toBuilder().repetitions(1).transport(transport).build();
         Duration limit = Duration.ofMillis((long) ((one.phaseSeconds() + graceSeconds) * 1000));

@@ -11,6 +11,7 @@ import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Transport;
 import io.loopbench.engine.Transports;
 import io.loopbench.engine.Violation;
+import io.loopbench.jobs.JobQueue;
 import io.loopbench.system.SystemInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,17 +25,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Accepts runs, queues them (bounded) and executes them one at a time in arrival order on one runner thread, so
- * that measurements never overlap. Each repetition runs in a forked worker JVM or in-process. Every state change is
+ * Accepts runs and queues them on the {@link JobQueue}, whose one runner thread executes every measurement in
+ * arrival order, so that measurements never overlap. Each repetition runs in a forked worker JVM or in-process. Every state change is
  * written to the {@link RunStore} before listeners (SSE, metrics) and callers hear of it. On start, runs found
  * {@code running} are marked {@code interrupted} and {@code queued} ones are queued again.
  *
@@ -55,21 +54,21 @@ public class RunService implements SmartLifecycle {
     private final List<RunListener> listeners;
     private final ForkedWorker worker;
     private final SystemInfo system = SystemInfo.current();
-    private final BlockingQueue<String> queue;
+    private final JobQueue jobs;
 
-    private volatile Thread runner;
     private volatile boolean running;
     /** The run the runner executes now, and how to stop it. */
     private volatile String currentId;
     private volatile boolean currentCancelled;
     private volatile RunControl currentControl;
 
-    public RunService(RunStore store, RunsProperties properties, ObjectMapper json, List<RunListener> listeners) {
+    public RunService(RunStore store, RunsProperties properties, ObjectMapper json, List<RunListener> listeners,
+                      JobQueue jobs) {
         this.store = store;
+        this.jobs = jobs;
         this.properties = properties;
         this.listeners = List.copyOf(listeners);
         this.worker = new ForkedWorker(json, properties.worker().jvmOptions(), properties.worker().graceSeconds());
-        this.queue = new LinkedBlockingQueue<>(properties.queueCapacity());
     }
 
     public SystemInfo system() {
@@ -91,19 +90,19 @@ public class RunService implements SmartLifecycle {
         if (!violations.isEmpty()) {
             throw new InvalidSpecException(violations);
         }
-        if (queue.remainingCapacity() == 0) {
-            throw new RunExceptions.QueueFull(properties.queueCapacity(), retryAfterSeconds());
-        }
         RunRecord r = RunRecord.queued(UUID.randomUUID().toString(), spec, isolation, estimate(spec, isolation),
                 Instant.now(), system);
+        // queued before it is stored, both under this lock, which execute() takes before it reads the record
+        if (!jobs.offer(job(r))) {
+            throw new RunExceptions.QueueFull(jobs.capacity(), jobs.retryAfterSeconds());
+        }
         store.save(r);
-        queue.add(r.id());
         publish(r);
         return r;
     }
 
     /** The spec's own rules, this service's limits and whether its transport loads here. */
-    List<Violation> violations(RunSpec spec) {
+    public List<Violation> violations(RunSpec spec) {
         List<Violation> v = new ArrayList<>(spec.violations());
         RunsProperties.Limits limits = properties.limits();
         if (spec.phaseSeconds() > limits.maxSecondsPerRepetition()) {
@@ -141,7 +140,7 @@ public class RunService implements SmartLifecycle {
             if (r.status().isFinished()) {
                 throw new RunExceptions.Conflict("run " + id + " is already " + r.status().label());
             }
-            if (r.status() == RunStatus.QUEUED && queue.remove(id)) {
+            if (r.status() == RunStatus.QUEUED && jobs.remove(id)) {
                 RunRecord cancelled = r.finished(RunStatus.CANCELLED, Instant.now(), null, "cancelled while queued");
                 store.save(cancelled);
                 publish(cancelled);
@@ -188,53 +187,57 @@ public class RunService implements SmartLifecycle {
                 requeue.add(r);
             }
         }
+        running = true;
         requeue.sort(Comparator.comparing(RunRecord::createdAt));
         for (RunRecord r : requeue) {
-            if (!queue.offer(r.id())) {
+            if (!jobs.offer(job(r))) {
                 log.error("Run {} could not be queued again: the queue is full", r.id());
             }
         }
-        running = true;
-        runner = Thread.ofPlatform().name("loopbench-runner").daemon(true).start(this::runLoop);
     }
 
+    private JobQueue.Job job(RunRecord r) {
+        String id = r.id();
+        double estimate = r.estimatedSeconds();
+        return new JobQueue.Job() {
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public double estimatedSeconds() {
+                return estimate;
+            }
+
+            @Override
+            public void run() {
+                execute(id);
+            }
+        };
+    }
+
+    /** Stops the running measurement (it ends interrupted); the job queue, stopped after, joins its thread. */
     @Override
     public void stop() {
-        Thread t;
         synchronized (this) {
             running = false;
-            t = runner;
             currentCancelled = true;
             RunControl control = currentControl;
             if (control != null) {
                 control.cancel();
             }
         }
-        if (t != null) {
-            t.interrupt();
-            try {
-                t.join(TimeUnit.SECONDS.toMillis(10));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        String id = currentId;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (id != null && id.equals(currentId) && System.nanoTime() < deadline) {
+            sleep(20);
         }
     }
 
     @Override
     public boolean isRunning() {
         return running;
-    }
-
-    private void runLoop() {
-        while (running) {
-            String id;
-            try {
-                id = queue.take();
-            } catch (InterruptedException e) {
-                return;
-            }
-            execute(id);
-        }
     }
 
     private void execute(String id) {
@@ -350,27 +353,14 @@ public class RunService implements SmartLifecycle {
     }
 
     /** The phase named by a worker's progress line ({@code [1/1] warmup 1.00 s …}), if it names one. */
-    static Optional<String> phaseFrom(String line) {
+    public static Optional<String> phaseFrom(String line) {
         Matcher m = PROGRESS_LINE.matcher(line);
         return m.lookingAt() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
-    static double estimate(RunSpec spec, Isolation isolation) {
+    public static double estimate(RunSpec spec, Isolation isolation) {
         double overhead = isolation == Isolation.FORKED ? FORKED_OVERHEAD_SECONDS : IN_PROCESS_OVERHEAD_SECONDS;
         return spec.repetitions() * (spec.phaseSeconds() + overhead);
-    }
-
-    private long retryAfterSeconds() {
-        double seconds = 0;
-        for (RunRecord r : store.all()) {
-            if (r.status() == RunStatus.QUEUED) {
-                seconds += r.estimatedSeconds();
-            } else if (r.status() == RunStatus.RUNNING) {
-                RunProgress p = r.asOf(Instant.now()).progress();
-                seconds += p == null ? r.estimatedSeconds() : p.remainingSeconds();
-            }
-        }
-        return Math.max(1, (long) Math.ceil(seconds / Math.max(1, properties.queueCapacity())));
     }
 
     private static String fmt(double d) {

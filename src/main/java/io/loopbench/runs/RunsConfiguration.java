@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.jobs.JobQueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -29,8 +30,13 @@ class RunsConfiguration {
     }
 
     @Bean
+    JobQueue jobQueue(RunsProperties properties) {
+        return new JobQueue(properties.queueCapacity());
+    }
+
+    @Bean
     RunService runService(RunStore store, RunsProperties properties, ObjectMapper json, RunEvents events,
-                          RunMetrics metrics) {
-        return new RunService(store, properties, json, List.of(events, metrics));
+                          RunMetrics metrics, JobQueue jobs) {
+        return new RunService(store, properties, json, List.of(events, metrics), jobs);
     }
 }

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 /** Short specs and leak probes shared by the engine's tests. */
-final class EngineTestSupport {
+public final class EngineTestSupport {
 
     private EngineTestSupport() {
     }
@@ -23,9 +23,16 @@ final class EngineTestSupport {
                 .count();
     }
 
-    static long openFileDescriptors() throws IOException {
+    /** Sockets this process has open (all descriptors would count the jar files class loading opens). */
+    public static long openSockets() throws IOException {
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.count();
+            return fds.filter(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd).toString().startsWith("socket:");
+                } catch (IOException e) {
+                    return false; // closed meanwhile
+                }
+            }).count();
         }
     }
 }

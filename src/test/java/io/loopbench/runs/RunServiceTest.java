@@ -4,6 +4,7 @@ import io.loopbench.engine.InvalidSpecException;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Violation;
+import io.loopbench.jobs.JobQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +30,7 @@ class RunServiceTest {
     private final List<RunRecord> changes = new CopyOnWriteArrayList<>();
 
     static RunsProperties properties(Path dir, int queueCapacity) {
-        return new RunsProperties(dir, queueCapacity, new RunsProperties.Limits(30, 5, 64),
+        return new RunsProperties(dir, queueCapacity, new RunsProperties.Limits(30, 5, 64, 3600),
                 new RunsProperties.Worker(List.of("-Xms32m", "-Xmx256m", "-XX:+UseSerialGC"), 45));
     }
 
@@ -38,9 +39,14 @@ class RunServiceTest {
                 .repetitions(1);
     }
 
+    private final List<JobQueue> queues = new ArrayList<>();
+
     private RunService start(int queueCapacity) {
+        JobQueue jobs = new JobQueue(queueCapacity);
+        jobs.start();
+        queues.add(jobs);
         RunService s = new RunService(new RunStore(dir, JSON), properties(dir, queueCapacity), JSON,
-                List.of(changes::add));
+                List.of(changes::add), jobs);
         s.start();
         started.add(s);
         return s;
@@ -49,6 +55,7 @@ class RunServiceTest {
     @AfterEach
     void stop() {
         started.forEach(RunService::stop);
+        queues.forEach(JobQueue::stop);
     }
 
     static RunRecord await(RunService s, String id, Predicate<RunRecord> condition, Duration timeout) {
@@ -144,7 +151,7 @@ class RunServiceTest {
         // a first run opens what the JVM keeps for good (e.g. its netlink socket for interface look-ups)
         await(s, s.submit(quick().build(), Isolation.IN_PROCESS).id(), r -> r.status().isFinished(),
                 Duration.ofSeconds(30));
-        long socketsBefore = openSockets();
+        long socketsBefore = io.loopbench.engine.EngineTestSupport.openSockets();
         RunRecord queued = s.submit(quick().warmupSeconds(0.0).seconds(20.0).build(), Isolation.IN_PROCESS);
         await(s, queued.id(), r -> r.progress() != null && "measured".equals(r.progress().phase()),
                 Duration.ofSeconds(10));
@@ -156,7 +163,7 @@ class RunServiceTest {
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("loopbench-epoll")
                 || t.getName().startsWith("loopbench-nio") || t.getName().startsWith("loopbench-io_uring"));
         // 2 clients, their server peers and a listener would hold 5 sockets
-        assertThat(openSockets()).isEqualTo(socketsBefore);
+        assertThat(io.loopbench.engine.EngineTestSupport.openSockets()).isEqualTo(socketsBefore);
         assertThatThrownBy(() -> s.cancel(queued.id())).isInstanceOf(RunExceptions.Conflict.class);
     }
 
@@ -195,19 +202,6 @@ class RunServiceTest {
         assertThat(s.get("crashed").error()).contains("the service stopped while this run was running");
         RunRecord ran = await(s, "waiting", r -> r.status().isFinished(), Duration.ofSeconds(30));
         assertThat(ran.status()).as(ran.error()).isEqualTo(RunStatus.SUCCEEDED);
-    }
-
-    /** Sockets this process has open (class loading opens jar files, so all descriptors would not do). */
-    static long openSockets() throws java.io.IOException {
-        try (var fds = java.nio.file.Files.list(Path.of("/proc/self/fd"))) {
-            return fds.filter(fd -> {
-                try {
-                    return java.nio.file.Files.readSymbolicLink(fd).toString().startsWith("socket:");
-                } catch (java.io.IOException e) {
-                    return false; // closed meanwhile
-                }
-            }).count();
-        }
     }
 
     @Test

@@ -1,0 +1,119 @@
+package io.loopbench.matrices;
+
+import io.loopbench.engine.Environment;
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Summary;
+import io.loopbench.engine.Transport;
+import io.loopbench.runs.RunStatus;
+import io.loopbench.system.SystemInfo;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A matrix as stored ({@code matrices/<id>.json} in the data directory) and returned by the API. Immutable: each
+ * state change, and each finished (case, repetition) step, makes a new record that is stored before it is
+ * announced, so a cancelled or interrupted matrix keeps every step that finished.
+ *
+ * @param schemaVersion     version of this document's layout
+ * @param id                the matrix's id
+ * @param status            queued, running, succeeded, failed, cancelled or interrupted
+ * @param spec              the effective matrix specification
+ * @param estimatedSeconds  expected wall time of all steps
+ * @param createdAt         when it was accepted
+ * @param startedAt         when it started; null before
+ * @param finishedAt        when it finished; null before
+ * @param progress          while running: step i of n, the case and repetition running, and the ETA
+ * @param cases             every case with the repetitions that finished so far
+ * @param ok                null until finished; then whether every case succeeded
+ * @param error             why the matrix failed, was cancelled or interrupted
+ * @param system            the service host
+ * @param workerEnvironment the JVM that measured (the last forked worker's)
+ */
+public record MatrixRecord(
+        int schemaVersion,
+        String id,
+        RunStatus status,
+        MatrixSpec spec,
+        double estimatedSeconds,
+        Instant createdAt,
+        Instant startedAt,
+        Instant finishedAt,
+        Progress progress,
+        List<Case> cases,
+        Boolean ok,
+        String error,
+        SystemInfo system,
+        Environment workerEnvironment) {
+
+    public static final int SCHEMA_VERSION = 1;
+
+    /**
+     * @param step             1-based step running now, of {@code steps} (a step is one repetition of one case)
+     * @param caseNumber       1-based case of that step
+     * @param repetition       1-based repetition of that step
+     * @param elapsedSeconds   since the matrix started
+     * @param etaSeconds       estimated seconds to the end
+     */
+    public record Progress(int step, int steps, int caseNumber, int cases, int repetition, double elapsedSeconds,
+                           double etaSeconds) {
+    }
+
+    /**
+     * One case of the matrix.
+     *
+     * @param number      1-based, in expansion order
+     * @param spec        the case's run specification
+     * @param transport   the concrete transport used, once one repetition ran
+     * @param repetitions the repetitions that finished, each from its own forked worker
+     * @param summary     median/min/max once every repetition finished and passed
+     * @param error       why the case failed
+     */
+    public record Case(int number, RunSpec spec, Transport transport, List<RepetitionResult> repetitions,
+                       Summary summary, String error) {
+
+        public Case {
+            repetitions = repetitions == null ? List.of() : List.copyOf(repetitions);
+        }
+
+        boolean failed() {
+            return repetitions.stream().anyMatch(r -> !r.ok());
+        }
+    }
+
+    static MatrixRecord queued(String id, MatrixSpec spec, List<RunSpec> cases, double estimate, Instant now,
+                               SystemInfo system) {
+        List<Case> cs = new ArrayList<>();
+        for (RunSpec c : cases) {
+            cs.add(new Case(cs.size() + 1, c, null, List.of(), null, null));
+        }
+        return new MatrixRecord(SCHEMA_VERSION, id, RunStatus.QUEUED, spec, estimate, now, null, null, null, cs,
+                null, null, system, null);
+    }
+
+    MatrixRecord with(RunStatus s, Instant started, Instant finished, Progress p, List<Case> c, Boolean ok,
+                      String error, Environment env) {
+        return new MatrixRecord(schemaVersion, id, s, spec, estimatedSeconds, createdAt, started, finished, p, c, ok,
+                error, system, env);
+    }
+
+    MatrixRecord withProgress(Progress p) {
+        return with(status, startedAt, finishedAt, p, cases, ok, error, workerEnvironment);
+    }
+
+    /** This matrix with its progress times brought up to {@code now}; unchanged unless running. */
+    public MatrixRecord asOf(Instant now) {
+        if (status != RunStatus.RUNNING || progress == null || startedAt == null) {
+            return this;
+        }
+        double elapsed = Duration.between(startedAt, now).toMillis() / 1000.0;
+        double perStep = progress.step() > 1 ? elapsed / (progress.step() - 1) : estimatedSeconds / progress.steps();
+        double eta = Math.max(0, perStep * (progress.steps() - progress.step() + 1)
+                - (progress.step() > 1 ? 0 : elapsed));
+        return withProgress(new Progress(progress.step(), progress.steps(), progress.caseNumber(), progress.cases(),
+                progress.repetition(), elapsed, eta));
+    }
+}

@@ -1,0 +1,347 @@
+package io.loopbench.matrices;
+
+import io.loopbench.engine.Environment;
+import io.loopbench.engine.InvalidSpecException;
+import io.loopbench.engine.Measurement;
+import io.loopbench.engine.MeasurementResult;
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.RunControl;
+import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Summary;
+import io.loopbench.engine.Transports;
+import io.loopbench.engine.Violation;
+import io.loopbench.jobs.JobQueue;
+import io.loopbench.runs.ForkedWorker;
+import io.loopbench.runs.Isolation;
+import io.loopbench.runs.RunExceptions;
+import io.loopbench.runs.RunService;
+import io.loopbench.runs.RunStatus;
+import io.loopbench.runs.RunsProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import tools.jackson.databind.ObjectMapper;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+/**
+ * Accepts matrices, validates every case before anything runs, and executes them on the shared {@link JobQueue}
+ * (so they never overlap a run): repetitions outermost, cases rotated per repetition, each (case, repetition) in
+ * its own forked worker. Every finished step is stored before it is announced. On start, matrices found running
+ * are marked interrupted (keeping their finished steps) and queued ones are queued again. Thread-safety as
+ * {@link RunService}: state transitions take this object's lock.
+ */
+public class MatrixService implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(MatrixService.class);
+
+    private final MatrixStore store;
+    private final RunService runs;
+    private final RunsProperties properties;
+    private final JobQueue jobs;
+    private final MatrixEvents events;
+    private final ForkedWorker worker;
+
+    private volatile boolean running;
+    private volatile String currentId;
+    private volatile boolean currentCancelled;
+    private volatile RunControl currentControl;
+
+    public MatrixService(MatrixStore store, RunService runs, RunsProperties properties, JobQueue jobs,
+                         MatrixEvents events, ObjectMapper json) {
+        this.store = store;
+        this.runs = runs;
+        this.properties = properties;
+        this.jobs = jobs;
+        this.events = events;
+        this.worker = new ForkedWorker(json, properties.worker().jvmOptions(), properties.worker().graceSeconds());
+    }
+
+    public MatrixStore store() {
+        return store;
+    }
+
+    /**
+     * Validates every case and the estimated duration, then queues the matrix.
+     *
+     * @throws InvalidSpecException   listing every violated rule, each case's prefixed by the case
+     * @throws RunExceptions.QueueFull when the queue is full
+     */
+    public synchronized MatrixRecord submit(MatrixSpec requested) {
+        MatrixSpec spec = requested.effective();
+        List<Violation> violations = new ArrayList<>(spec.listViolations());
+        List<RunSpec> cases = violations.isEmpty() ? spec.cases() : List.of();
+        Set<Violation> caseViolations = new LinkedHashSet<>();
+        for (RunSpec c : cases) {
+            for (Violation v : runs.violations(c)) {
+                caseViolations.add(v);
+            }
+        }
+        violations.addAll(caseViolations);
+        double estimate = cases.stream().mapToDouble(c -> RunService.estimate(c, spec.isolation())).sum();
+        if (violations.isEmpty() && estimate > properties.limits().maxMatrixSeconds()) {
+            violations.add(new Violation("estimatedSeconds", String.format(Locale.ROOT, "%.0f", estimate),
+                    String.format(Locale.ROOT, "at most %.0f (limit loopbench.limits.max-matrix-seconds); this "
+                            + "matrix has %d cases × %d repetitions", properties.limits().maxMatrixSeconds(),
+                            cases.size(), spec.repetitions())));
+        }
+        if (!violations.isEmpty()) {
+            throw new InvalidSpecException(violations);
+        }
+        MatrixRecord m = MatrixRecord.queued(UUID.randomUUID().toString(), spec, cases, estimate, Instant.now(),
+                runs.system());
+        if (!jobs.offer(job(m))) {
+            throw new RunExceptions.QueueFull(jobs.capacity(), jobs.retryAfterSeconds());
+        }
+        store.save(m);
+        events.changed(m);
+        return m;
+    }
+
+    public MatrixRecord get(String id) {
+        return store.find(id).orElseThrow(() -> new RunExceptions.NotFound(id));
+    }
+
+    /** Cancels a queued matrix at once, or a running one within 5 s; finished steps are kept. */
+    public MatrixRecord cancel(String id) {
+        synchronized (this) {
+            MatrixRecord m = get(id);
+            if (m.status().isFinished()) {
+                throw new RunExceptions.Conflict("matrix " + id + " is already " + m.status().label());
+            }
+            if (m.status() == RunStatus.QUEUED && jobs.remove(id)) {
+                MatrixRecord done = m.with(RunStatus.CANCELLED, null, Instant.now(), null, m.cases(), false,
+                        "cancelled while queued", null);
+                store.save(done);
+                events.changed(done);
+                return done;
+            }
+            if (id.equals(currentId)) {
+                currentCancelled = true;
+                RunControl c = currentControl;
+                if (c != null) {
+                    c.cancel();
+                }
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!get(id).status().isFinished() && System.nanoTime() < deadline) {
+            sleep(20);
+        }
+        return get(id);
+    }
+
+    public synchronized void delete(String id) {
+        MatrixRecord m = get(id);
+        if (!m.status().isFinished()) {
+            throw new RunExceptions.Conflict("matrix " + id + " is " + m.status().label()
+                    + "; cancel it before deleting it");
+        }
+        store.delete(id);
+    }
+
+    @Override
+    public synchronized void start() {
+        List<MatrixRecord> requeue = new ArrayList<>();
+        for (MatrixRecord m : store.all()) {
+            if (m.status() == RunStatus.RUNNING) {
+                store.save(m.with(RunStatus.INTERRUPTED, m.startedAt(), Instant.now(), null, m.cases(), false,
+                        "the service stopped while this matrix was running; its finished steps are kept", null));
+                log.warn("Matrix {} was running when the service stopped: marked interrupted", m.id());
+            } else if (m.status() == RunStatus.QUEUED) {
+                requeue.add(m);
+            }
+        }
+        running = true;
+        requeue.sort(Comparator.comparing(MatrixRecord::createdAt));
+        for (MatrixRecord m : requeue) {
+            if (!jobs.offer(job(m))) {
+                log.error("Matrix {} could not be queued again: the queue is full", m.id());
+            }
+        }
+    }
+
+    @Override
+    public void stop() {
+        synchronized (this) {
+            running = false;
+            currentCancelled = true;
+            RunControl c = currentControl;
+            if (c != null) {
+                c.cancel();
+            }
+        }
+        String id = currentId;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (id != null && id.equals(currentId) && System.nanoTime() < deadline) {
+            sleep(20);
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    private JobQueue.Job job(MatrixRecord m) {
+        String id = m.id();
+        double estimate = m.estimatedSeconds();
+        return new JobQueue.Job() {
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public double estimatedSeconds() {
+                return estimate;
+            }
+
+            @Override
+            public void run() {
+                execute(id);
+            }
+        };
+    }
+
+    private void execute(String id) {
+        RunControl control = new RunControl();
+        MatrixRecord m;
+        synchronized (this) {
+            m = store.find(id).orElse(null);
+            if (m == null || m.status() != RunStatus.QUEUED || !running) {
+                return;
+            }
+            currentId = id;
+            currentCancelled = false;
+            currentControl = control;
+            m = m.with(RunStatus.RUNNING, Instant.now(), null, null, m.cases(), null, null, null);
+            store.save(m);
+        }
+        events.changed(m);
+        String failure = null;
+        try {
+            int n = m.cases().size();
+            List<int[]> steps = MatrixSpec.steps(n, m.spec().repetitions());
+            for (int s = 0; s < steps.size() && !stopRequested(); s++) {
+                int caseIndex = steps.get(s)[0];
+                int repetition = steps.get(s)[1];
+                MatrixRecord.Progress p = new MatrixRecord.Progress(s + 1, steps.size(), caseIndex + 1, n, repetition,
+                        0, 0);
+                update(id, x -> x.withProgress(p));
+                RunSpec spec = m.cases().get(caseIndex).spec();
+                ForkedWorker.Outcome o = m.spec().isolation() == Isolation.FORKED
+                        ? worker.run(spec, repetition, Transports.resolve(spec.transport()), line -> { },
+                        this::stopRequested)
+                        : inProcess(spec, repetition, control);
+                if (o == null || stopRequested()) {
+                    break;
+                }
+                MatrixRecord after = update(id, x -> record(x, caseIndex, o));
+                if (!o.repetition().ok() && !after.spec().keepGoing()) {
+                    failure = "case " + (caseIndex + 1) + " repetition " + repetition + " failed: "
+                            + o.repetition().error() + " (keepGoing is false)";
+                    break;
+                }
+            }
+        } catch (RuntimeException e) {
+            log.error("Matrix {} failed unexpectedly", id, e);
+            failure = "internal error: " + e;
+        }
+        finish(id, failure);
+    }
+
+    private ForkedWorker.Outcome inProcess(RunSpec spec, int repetition, RunControl control) {
+        try {
+            RepetitionResult r = Measurement.of(spec).control(control).runRepetition(repetition);
+            return new ForkedWorker.Outcome(r, Environment.current(), null);
+        } catch (CancellationException e) {
+            return null;
+        }
+    }
+
+    /** Adds a finished step to its case; once the case has all its repetitions, summarises it. */
+    private static MatrixRecord record(MatrixRecord m, int caseIndex, ForkedWorker.Outcome o) {
+        List<MatrixRecord.Case> cases = new ArrayList<>(m.cases());
+        MatrixRecord.Case c = cases.get(caseIndex);
+        List<RepetitionResult> reps = new ArrayList<>(c.repetitions());
+        reps.add(o.repetition());
+        reps.sort(Comparator.comparingInt(RepetitionResult::repetition));
+        Summary summary = null;
+        String error = null;
+        if (reps.size() == c.spec().repetitions() || reps.stream().anyMatch(r -> !r.ok())) {
+            MeasurementResult judged = Measurement.result(c.spec(), o.repetition().transport(), reps, false);
+            summary = judged.summary();
+            error = judged.ok() ? null : judged.error();
+        }
+        cases.set(caseIndex, new MatrixRecord.Case(c.number(), c.spec(), o.repetition().transport(), reps, summary,
+                error));
+        return m.with(m.status(), m.startedAt(), m.finishedAt(), m.progress(), cases, m.ok(), m.error(),
+                o.environment() != null ? o.environment() : m.workerEnvironment());
+    }
+
+    private void finish(String id, String failure) {
+        MatrixRecord done;
+        synchronized (this) {
+            MatrixRecord m = get(id);
+            RunStatus status;
+            String error;
+            long failed = m.cases().stream().filter(MatrixRecord.Case::failed).count();
+            long complete = m.cases().stream().filter(c -> c.summary() != null).count();
+            if (currentCancelled && !running) {
+                status = RunStatus.INTERRUPTED;
+                error = "the service stopped while this matrix was running; its finished steps are kept";
+            } else if (currentCancelled) {
+                status = RunStatus.CANCELLED;
+                error = "cancelled; " + complete + " of " + m.cases().size() + " cases had completed";
+            } else if (failure != null) {
+                status = RunStatus.FAILED;
+                error = failure;
+            } else if (failed > 0) {
+                status = RunStatus.FAILED;
+                error = failed + " of " + m.cases().size() + " cases failed";
+            } else {
+                status = RunStatus.SUCCEEDED;
+                error = null;
+            }
+            done = m.with(status, m.startedAt(), Instant.now(), null, m.cases(), status == RunStatus.SUCCEEDED,
+                    error, m.workerEnvironment());
+            store.save(done);
+            currentId = null;
+            currentControl = null;
+        }
+        events.changed(done);
+    }
+
+    private boolean stopRequested() {
+        return currentCancelled || !running;
+    }
+
+    private MatrixRecord update(String id, UnaryOperator<MatrixRecord> change) {
+        MatrixRecord m;
+        synchronized (this) {
+            m = change.apply(get(id));
+            store.save(m);
+        }
+        events.changed(m.asOf(Instant.now()));
+        return m;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package io.loopbench.matrices;
+
+import io.loopbench.engine.IoModel;
+import io.loopbench.engine.Protocol;
+import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Transport;
+import io.loopbench.engine.Violation;
+import io.loopbench.engine.WindowMode;
+import io.loopbench.runs.Isolation;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A matrix: lists of values whose every combination is one case. Every field is optional; omitted ones take
+ * arknet's baseline: TCP and UDP; payloads 64, 1024 and 16384 B; profiles 1 client × window 1 and 16 clients ×
+ * window 16 (UDP forced to window 1 when the profiles are defaulted); IO models shared and sharded with 1, 2 and 4
+ * threads (sharded with 1 thread dropped as a duplicate of shared 1); work 0; transport auto; sliding window;
+ * 3 s measured after 1 s of warm-up, 3 repetitions; keepGoing false; forked isolation.
+ *
+ * @param protocols     tcp, udp
+ * @param payloads      bytes per message, each 16 … 65507
+ * @param profiles      {clients, window} pairs
+ * @param ioModels      shared, sharded
+ * @param ioThreads     thread counts, each 1 … 64
+ * @param work          xorshift iterations per echo, each 0 … 10,000,000
+ * @param transports    auto, nio, epoll, io_uring
+ * @param windowModes   sliding, batch
+ * @param seconds       measured seconds per repetition
+ * @param warmupSeconds warm-up seconds per repetition
+ * @param repetitions   repetitions of every case, each in a fresh fork
+ * @param keepGoing     finish the matrix after a failed repetition (it then ends failed) instead of stopping
+ * @param isolation     forked (default) or in-process
+ */
+@Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
+public record MatrixSpec(
+        @Schema(example = "[\"tcp\", \"udp\"]") List<Protocol> protocols,
+        @Schema(example = "[64, 1024, 16384]") List<Integer> payloads,
+        List<Profile> profiles,
+        @Schema(example = "[\"shared\", \"sharded\"]") List<IoModel> ioModels,
+        @Schema(example = "[1, 2, 4]") List<Integer> ioThreads,
+        @Schema(example = "[0]") List<Integer> work,
+        @Schema(example = "[\"auto\"]") List<Transport> transports,
+        @Schema(example = "[\"sliding\"]") List<WindowMode> windowModes,
+        @Schema(defaultValue = "3") Double seconds,
+        @Schema(defaultValue = "1") Double warmupSeconds,
+        @Schema(defaultValue = "3") Integer repetitions,
+        @Schema(defaultValue = "false") Boolean keepGoing,
+        @Schema(defaultValue = "forked", allowableValues = {"forked", "in-process"}) Isolation isolation) {
+
+    /**
+     * One load profile.
+     *
+     * @param clients client connections (UDP: sockets), 1 … 1024
+     * @param window  messages in flight per client, 1 … 1024
+     */
+    public record Profile(int clients, int window) {
+    }
+
+    /** Whether the profiles were defaulted (then UDP runs with window 1, as arknet's baseline). */
+    public boolean defaultProfiles() {
+        return profiles == null;
+    }
+
+    /** The spec with every omitted field at its default (the profiles keep their "defaulted" mark). */
+    public MatrixSpec effective() {
+        return new MatrixSpec(
+                or(protocols, List.of(Protocol.TCP, Protocol.UDP)),
+                or(payloads, List.of(64, 1024, 16384)),
+                profiles,
+                or(ioModels, List.of(IoModel.SHARED, IoModel.SHARDED)),
+                or(ioThreads, List.of(1, 2, 4)),
+                or(work, List.of(0)),
+                or(transports, List.of(Transport.AUTO)),
+                or(windowModes, List.of(WindowMode.SLIDING)),
+                seconds != null ? seconds : 3.0,
+                warmupSeconds != null ? warmupSeconds : 1.0,
+                repetitions != null ? repetitions : 3,
+                keepGoing != null && keepGoing,
+                isolation != null ? isolation : Isolation.FORKED);
+    }
+
+    private List<Profile> profilesFor(Protocol p) {
+        if (profiles != null) {
+            return profiles;
+        }
+        return p == Protocol.UDP ? List.of(new Profile(1, 1), new Profile(16, 1))
+                : List.of(new Profile(1, 1), new Profile(16, 16));
+    }
+
+    /** The IO profiles: every ioModel × ioThreads pair, sharded with 1 thread dropped (it is shared 1). */
+    List<int[]> ioProfiles() {
+        List<int[]> out = new ArrayList<>();
+        for (IoModel m : ioModels) {
+            for (int t : ioThreads) {
+                if (!(m == IoModel.SHARDED && t == 1 && ioModels.contains(IoModel.SHARED))) {
+                    out.add(new int[] {m.ordinal(), t});
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Every case, in arknet's runner order: IO profile (IO model, threads, work, transport, window mode) → protocol
+     * → payload → profile. Call on an {@link #effective()} spec.
+     */
+    public List<RunSpec> cases() {
+        List<RunSpec> out = new ArrayList<>();
+        for (int[] io : ioProfiles()) {
+            for (int w : work) {
+                for (Transport t : transports) {
+                    for (WindowMode mode : windowModes) {
+                        for (Protocol p : protocols) {
+                            for (int payload : payloads) {
+                                for (Profile profile : profilesFor(p)) {
+                                    out.add(RunSpec.builder().protocol(p).payloadBytes(payload)
+                                            .clients(profile.clients()).window(profile.window())
+                                            .ioModel(IoModel.values()[io[0]]).ioThreads(io[1]).work(w).transport(t)
+                                            .windowMode(mode).seconds(seconds).warmupSeconds(warmupSeconds)
+                                            .repetitions(repetitions).build());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The order in which (case, repetition) steps run: repetitions outermost, and each repetition starts at another
+     * case (rotated by cases ÷ repetitions), so that no case always runs first or in the same position.
+     *
+     * @return pairs {case index, repetition (1-based)}
+     */
+    public static List<int[]> steps(int cases, int repetitions) {
+        List<int[]> out = new ArrayList<>();
+        for (int r = 1; r <= repetitions; r++) {
+            int offset = (int) ((long) (r - 1) * cases / repetitions);
+            for (int k = 0; k < cases; k++) {
+                out.add(new int[] {(k + offset) % cases, r});
+            }
+        }
+        return out;
+    }
+
+    /** Rules on the lists themselves: none empty, no value twice. Call on an {@link #effective()} spec. */
+    List<Violation> listViolations() {
+        List<Violation> v = new ArrayList<>();
+        unique(v, "protocols", protocols);
+        unique(v, "payloads", payloads);
+        if (profiles != null) {
+            unique(v, "profiles", profiles);
+        }
+        unique(v, "ioModels", ioModels);
+        unique(v, "ioThreads", ioThreads);
+        unique(v, "work", work);
+        unique(v, "transports", transports);
+        unique(v, "windowModes", windowModes);
+        return v;
+    }
+
+    private static void unique(List<Violation> v, String field, List<?> values) {
+        if (values.isEmpty()) {
+            v.add(new Violation(field, "[]", "at least one value"));
+            return;
+        }
+        Set<Object> seen = new HashSet<>();
+        for (Object o : values) {
+            if (!seen.add(o)) {
+                v.add(new Violation(field, String.valueOf(values), "each value once (" + o + " repeats)"));
+                return;
+            }
+        }
+    }
+
+    private static <T> List<T> or(List<T> value, List<T> fallback) {
+        return value != null ? List.copyOf(value) : fallback;
+    }
+}

@@ -1,0 +1,94 @@
+package io.loopbench.reports;
+
+import io.loopbench.engine.Stat;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Baseline versus candidate, case by case: the ratio of medians (candidate ÷ baseline) for throughput and p99, and
+ * whether the two min–max ranges overlap — then the difference is reported as not established, as arknet does.
+ * Two single-case sources are compared with each other whatever their specs (that is an A/B of two settings);
+ * otherwise cases are matched by everything but their repetition count. Stateless.
+ */
+public final class Comparisons {
+
+    private Comparisons() {
+    }
+
+    /**
+     * One matched case.
+     *
+     * @param baselineCase            the baseline's case (its IO profile and group title)
+     * @param candidateCase           the candidate's case
+     * @param throughputRatio         candidate ÷ baseline median round trips/s
+     * @param p99Ratio                candidate ÷ baseline median p99 RTT
+     * @param throughputRangesOverlap whether the two throughput min–max ranges overlap
+     * @param p99RangesOverlap        whether the two p99 min–max ranges overlap
+     * @param verdict                 the comparison in words
+     */
+    public record CaseComparison(String baselineCase, String candidateCase, double throughputRatio, double p99Ratio,
+                                 boolean throughputRangesOverlap, boolean p99RangesOverlap, String verdict) {
+    }
+
+    /**
+     * @param cases       every matched case
+     * @param unmatched   cases present on one side only (as {@code baseline: …} or {@code candidate: …})
+     * @param failedCases cases left out because one side failed
+     */
+    public record Comparison(String baselineId, String candidateId, List<CaseComparison> cases,
+                             List<String> unmatched, List<String> failedCases) {
+    }
+
+    public static boolean overlap(Stat a, Stat b) {
+        return a.min() <= b.max() && b.min() <= a.max();
+    }
+
+    public static Comparison compare(ReportSource baseline, ReportSource candidate) {
+        List<CaseComparison> out = new ArrayList<>();
+        List<String> unmatched = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        if (baseline.cases().size() == 1 && candidate.cases().size() == 1) {
+            pair(baseline.cases().getFirst(), candidate.cases().getFirst(), out, failed);
+        } else {
+            Map<String, CaseResult> byKey = new LinkedHashMap<>();
+            candidate.cases().forEach(c -> byKey.put(c.caseKey(), c));
+            for (CaseResult b : baseline.cases()) {
+                CaseResult c = byKey.remove(b.caseKey());
+                if (c == null) {
+                    unmatched.add("baseline: " + describe(b));
+                } else {
+                    pair(b, c, out, failed);
+                }
+            }
+            byKey.values().forEach(c -> unmatched.add("candidate: " + describe(c)));
+        }
+        return new Comparison(baseline.id(), candidate.id(), out, unmatched, failed);
+    }
+
+    private static void pair(CaseResult b, CaseResult c, List<CaseComparison> out, List<String> failed) {
+        if (!b.ok() || !c.ok()) {
+            failed.add(describe(b) + (b.ok() ? "" : " (baseline failed)") + (c.ok() ? "" : " (candidate failed)"));
+            return;
+        }
+        Stat bt = b.summary().roundTripsPerSecond();
+        Stat ct = c.summary().roundTripsPerSecond();
+        Stat bp = b.summary().latency().p99Us();
+        Stat cp = c.summary().latency().p99Us();
+        boolean tOverlap = overlap(bt, ct);
+        boolean pOverlap = overlap(bp, cp);
+        double tRatio = ct.median() / bt.median();
+        double pRatio = cp.median() / bp.median();
+        String verdict = (tOverlap ? "throughput difference not established (ranges overlap)"
+                : "throughput " + Format.ratio(tRatio) + " of baseline")
+                + "; " + (pOverlap ? "p99 difference not established (ranges overlap)"
+                : "p99 " + Format.ratio(pRatio) + " of baseline");
+        out.add(new CaseComparison(describe(b), describe(c), tRatio, pRatio, tOverlap, pOverlap, verdict));
+    }
+
+    static String describe(CaseResult c) {
+        return c.groupTitle() + " / " + c.ioLabel();
+    }
+}

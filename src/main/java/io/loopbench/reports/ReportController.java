@@ -1,0 +1,93 @@
+package io.loopbench.reports;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+
+import static org.springframework.http.HttpStatus.NOT_FOUND;
+
+/** Reports (Markdown and HTML), their SVG charts, and comparisons of two runs or matrices. */
+@RestController
+@Tag(name = "reports", description = "Reports, charts and comparisons")
+public class ReportController {
+
+    static final MediaType MARKDOWN = MediaType.parseMediaType("text/markdown;charset=UTF-8");
+    static final MediaType SVG = MediaType.parseMediaType("image/svg+xml");
+
+    private final ReportSources sources;
+
+    public ReportController(ReportSources sources) {
+        this.sources = sources;
+    }
+
+    @GetMapping(path = "/api/runs/{id}/report", produces = {"text/markdown", "text/html"})
+    @Operation(summary = "A run's report: test conditions, key results, charts, tables, definitions, caveats",
+            description = "Markdown (text/markdown) or HTML (text/html), by the Accept header or ?format=md|html.")
+    public ResponseEntity<String> runReport(@PathVariable String id,
+            @Parameter(description = "md or html; overrides the Accept header") @RequestParam(required = false)
+            String format, @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept) {
+        return report(sources.run(id), format, accept);
+    }
+
+    @GetMapping(path = "/api/runs/{id}/charts/{name}.svg", produces = "image/svg+xml")
+    @Operation(summary = "A run's chart: throughput or p99 (median with min–max whiskers)")
+    public ResponseEntity<String> runChart(@PathVariable String id,
+            @Parameter(description = "throughput or p99 (or throughput-N / p99-N for group N)") @PathVariable
+            String name) {
+        return chart(sources.run(id), name);
+    }
+
+    @GetMapping(path = "/api/matrices/{id}/report", produces = {"text/markdown", "text/html"})
+    @Operation(summary = "A matrix's report, as arknet's: conditions, key results per group, charts by IO model, "
+            + "tables per protocol and clients × payload, guidance, definitions, caveats",
+            description = "Markdown (text/markdown) or HTML (text/html), by the Accept header or ?format=md|html.")
+    public ResponseEntity<String> matrixReport(@PathVariable String id,
+            @Parameter(description = "md or html; overrides the Accept header") @RequestParam(required = false)
+            String format, @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept) {
+        return report(sources.matrix(id), format, accept);
+    }
+
+    @GetMapping(path = "/api/matrices/{id}/charts/{name}.svg", produces = "image/svg+xml")
+    @Operation(summary = "A matrix chart: throughput-N or p99-N for case group N (medians with min–max whiskers)")
+    public ResponseEntity<String> matrixChart(@PathVariable String id, @PathVariable String name) {
+        return chart(sources.matrix(id), name);
+    }
+
+    @GetMapping(path = "/api/compare", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Candidate versus baseline, case by case",
+            description = "Per case the ratio of medians (candidate ÷ baseline) for throughput and p99, and whether "
+                    + "the min–max ranges overlap, in which case the difference is not established. Two single-case "
+                    + "runs are compared whatever their specs; otherwise cases are matched by their specification.")
+    public Comparisons.Comparison compare(@RequestParam String baseline, @RequestParam String candidate) {
+        return Comparisons.compare(sources.any(baseline), sources.any(candidate));
+    }
+
+    static ResponseEntity<String> report(ReportSource source, String format, String accept) {
+        boolean html = format != null ? format.equals("html")
+                : accept != null && accept.contains("text/html");
+        if (format != null && !format.equals("html") && !format.equals("md")) {
+            throw new ResponseStatusException(org.springframework.http.HttpStatus.BAD_REQUEST,
+                    "format must be md or html, not '" + format + "'");
+        }
+        return html
+                ? ResponseEntity.ok().contentType(MediaType.parseMediaType("text/html;charset=UTF-8"))
+                .body(ReportRenderer.html(source, "charts/"))
+                : ResponseEntity.ok().contentType(MARKDOWN).body(ReportRenderer.markdown(source, "charts/"));
+    }
+
+    static ResponseEntity<String> chart(ReportSource source, String name) {
+        return ReportRenderer.chart(source, name)
+                .map(svg -> ResponseEntity.ok().contentType(SVG).body(svg))
+                .orElseThrow(() -> new ResponseStatusException(NOT_FOUND, "no chart '" + name + "' for "
+                        + source.kind() + " " + source.id() + "; charts: " + ReportRenderer.chartNames(source)));
+    }
+}

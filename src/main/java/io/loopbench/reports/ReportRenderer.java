@@ -1,0 +1,249 @@
+package io.loopbench.reports;
+
+import io.loopbench.engine.Environment;
+import io.loopbench.engine.LatencyMode;
+import io.loopbench.engine.Protocol;
+import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Summary;
+import io.loopbench.system.SystemInfo;
+import org.commonmark.Extension;
+import org.commonmark.ext.gfm.tables.TablesExtension;
+import org.commonmark.parser.Parser;
+import org.commonmark.renderer.html.HtmlRenderer;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Renders a report as Markdown — test conditions, computed key results, charts, a table per case group, the
+ * "choosing an IO model" guidance, metric definitions, scope and caveats, raw data — and as HTML, which is the same
+ * Markdown rendered by commonmark inside a page that reads in light and dark mode. Every figure comes from the
+ * source; nothing is written by hand. Stateless and thread-safe.
+ */
+public final class ReportRenderer {
+
+    private static final List<Extension> EXTENSIONS = List.of(TablesExtension.create());
+    private static final Parser PARSER = Parser.builder().extensions(EXTENSIONS).build();
+    private static final HtmlRenderer HTML = HtmlRenderer.builder().extensions(EXTENSIONS).build();
+
+    private ReportRenderer() {
+    }
+
+    /** Chart names of a source: {@code throughput-N} and {@code p99-N} for each group N. */
+    public static List<String> chartNames(ReportSource source) {
+        return CaseGroups.of(source.cases()).stream()
+                .flatMap(g -> g.succeeded().isEmpty() ? java.util.stream.Stream.<String>empty()
+                        : java.util.stream.Stream.of("throughput-" + g.index(), "p99-" + g.index()))
+                .toList();
+    }
+
+    /**
+     * The SVG chart of that name, if the source has it. {@code throughput} and {@code p99} alone mean group 1 (a
+     * run has one group).
+     */
+    public static Optional<String> chart(ReportSource source, String name) {
+        String[] parts = name.split("-", 2);
+        int index;
+        try {
+            index = parts.length == 1 ? 1 : Integer.parseInt(parts[1]);
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        boolean throughput = parts[0].equals("throughput");
+        if (!throughput && !parts[0].equals("p99")) {
+            return Optional.empty();
+        }
+        return CaseGroups.of(source.cases()).stream()
+                .filter(g -> g.index() == index && !g.succeeded().isEmpty())
+                .findFirst()
+                .map(g -> {
+                    List<ChartRenderer.Bar> bars = g.succeeded().stream().map(c -> {
+                        var s = throughput ? c.summary().roundTripsPerSecond() : c.summary().latency().p99Us();
+                        return new ChartRenderer.Bar(c.ioLabel(), s.median(), s.min(), s.max());
+                    }).toList();
+                    String mode = g.succeeded().getFirst().summary().latency().mode() == LatencyMode.BATCH
+                            ? "batch " : "";
+                    return throughput
+                            ? ChartRenderer.barChart("Throughput — " + g.title(), "round trips per second", bars)
+                            : ChartRenderer.barChart("p99 " + mode + "round-trip time — " + g.title(),
+                            "p99 " + mode + "RTT (µs)", bars);
+                });
+    }
+
+    /**
+     * @param chartBase prefix of chart links, e.g. {@code "charts/"} next to the report's URL
+     */
+    public static String markdown(ReportSource s, String chartBase) {
+        StringBuilder md = new StringBuilder();
+        List<CaseGroups> groups = CaseGroups.of(s.cases());
+        md.append("# loopbench report: ").append(s.kind()).append(' ').append(s.id()).append("\n\n");
+        md.append("Status **").append(s.status()).append("**; accepted ").append(s.createdAt())
+                .append(s.finishedAt() == null ? "" : "; finished " + s.finishedAt()).append(". ")
+                .append(s.cases().size()).append(s.cases().size() == 1 ? " case" : " cases").append(", ")
+                .append(s.cases().stream().filter(CaseResult::ok).count()).append(" succeeded.\n\n");
+
+        conditions(md, s);
+
+        md.append("## Key results\n\n");
+        List<String> keys = groups.stream().map(KeyResults::sentence).flatMap(Optional::stream).toList();
+        if (keys.isEmpty()) {
+            md.append("No case succeeded, so there is no result to state.\n\n");
+        } else {
+            keys.forEach(k -> md.append("- ").append(k).append('\n'));
+            md.append("\nThe highest median applies only to the stated load; complete results appear below.\n\n");
+        }
+
+        md.append("## Charts\n\n");
+        md.append("Bars are medians over repetitions; whiskers are min and max, not confidence intervals.\n\n");
+        for (CaseGroups g : groups) {
+            if (g.succeeded().isEmpty()) {
+                continue;
+            }
+            md.append("### ").append(g.title()).append("\n\n")
+                    .append("![Throughput, ").append(g.title()).append("](").append(chartBase).append("throughput-")
+                    .append(g.index()).append(".svg)\n")
+                    .append("![p99 round-trip time, ").append(g.title()).append("](").append(chartBase)
+                    .append("p99-").append(g.index()).append(".svg)\n\n");
+        }
+
+        md.append("## Detailed results\n\n");
+        md.append("Tables show medians over repetitions; throughput brackets show [min, max], not confidence "
+                + "intervals. Latencies are medians of per-repetition percentiles, never pooled.\n\n");
+        int cpus = s.system().logicalCpus();
+        for (Protocol p : Protocol.values()) {
+            List<CaseGroups> ofProtocol = groups.stream()
+                    .filter(g -> g.cases().getFirst().spec().protocol() == p).toList();
+            if (ofProtocol.isEmpty()) {
+                continue;
+            }
+            md.append("### ").append(p.label().toUpperCase(Locale.ROOT)).append("\n\n");
+            for (CaseGroups g : ofProtocol) {
+                md.append("#### ").append(g.title()).append("\n\n");
+                md.append("| IO model | Round trips/s median [min, max] | MiB/s | p50 / µs | p95 / µs | p99 / µs "
+                        + "| CPU / % | Machine share / % | Peak RSS / MiB |\n");
+                md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+                for (CaseResult c : g.cases()) {
+                    md.append("| ").append(c.ioWords()).append(" | ");
+                    Summary r = c.summary();
+                    if (r == null) {
+                        md.append("FAILED: ").append(escape(c.error())).append(" | | | | | | | |\n");
+                        continue;
+                    }
+                    md.append(Format.count(r.roundTripsPerSecond().median())).append(" [")
+                            .append(Format.count(r.roundTripsPerSecond().min())).append(", ")
+                            .append(Format.count(r.roundTripsPerSecond().max())).append("] | ")
+                            .append(Format.oneDecimal(r.payloadMibPerSecond().median())).append(" | ")
+                            .append(Format.micros(r.latency().p50Us().median())).append(" | ")
+                            .append(Format.micros(r.latency().p95Us().median())).append(" | ")
+                            .append(Format.micros(r.latency().p99Us().median())).append(" | ")
+                            .append(Format.oneDecimal(r.cpuPercent().median())).append(" | ")
+                            .append(Format.oneDecimal(r.cpuPercent().median() / cpus)).append(" | ")
+                            .append(r.peakRssBytes() == null ? "n/a" : Format.mib(r.peakRssBytes().median()))
+                            .append(" |\n");
+                }
+                md.append('\n');
+            }
+        }
+
+        md.append("""
+                ## Choosing an IO model
+
+                | Model | Workload | Tradeoff |
+                | --- | --- | --- |
+                | 1 loop group / 1 thread | Low concurrency, control services, light per-message work | One long handler delays every connection |
+                | 1 loop group / several threads | Uneven connection activity that should use any free thread | Both ends of a connection may sit on different threads: each message then costs a cross-thread wake-up |
+                | Several loops / 1 thread each | Partitioned sessions, tenants or a stable assignment of connections | A busy loop cannot borrow another loop's thread |
+
+                ## Metric definitions
+
+                - **Round trips/s**: validated echoes ÷ measured wall time, the drain after the deadline included.
+                - **MiB/s**: 2 × payload × round trips ÷ time ÷ 2²⁰ (both directions, payload only; no headers or framing).
+                - **p50 / p95 / p99**: closed-loop round-trip time in µs, from just before a message is written to the moment its echo is read, queueing behind the rest of the window included; every observation is kept (HdrHistogram, 3 significant digits). With the batch window mode and window > 1 one observation is a whole batch.
+                - **CPU**: process CPU (user + system, all threads, both peers) ÷ wall time of the measured phase and drain; 100 % is one logical CPU. **Machine share** = CPU ÷ logical CPUs.
+                - **Peak RSS**: the measuring process's peak resident memory (VmHWM); with forked isolation, one repetition's JVM.
+                - **Errors**: content, order, unexpected, disconnect, lost (UDP), unfinished (TCP), send failures, exceptions, drain timeouts; any non-zero counter fails the repetition, and a case with a failed repetition shows no figures.
+
+                ## Scope and caveats
+
+                - Loopback is not production: no NIC, driver, interrupts or wire, and client, server and the JVM's own threads compete for the same cores. These results rank configurations on this host; they do not predict cross-host capacity.
+                - The latencies are closed-loop: a client waits for its window to free a slot, so a stall is recorded once, not for every message that would have been sent meanwhile (coordinated omission). They are not latency at a given request rate.
+                - Batch RTT (batch window mode) is not message RTT.
+                - Short runs, scheduling, the JIT and garbage collection add variance: compare ranges, not only medians.
+
+                """);
+        md.append("## Raw data\n\n- [All measured values (JSON)](").append(s.rawDataUrl()).append(")\n");
+        return md.toString();
+    }
+
+    public static String html(ReportSource s, String chartBase) {
+        String body = HTML.render(PARSER.parse(markdown(s, chartBase)));
+        return """
+                <!doctype html>
+                <html lang="en">
+                <head>
+                <meta charset="utf-8">
+                <meta name="color-scheme" content="light dark">
+                <title>loopbench report: %s %s</title>
+                <style>
+                body { font-family: system-ui, sans-serif; max-width: 80rem; margin: 1rem auto; padding: 0 1rem;
+                       line-height: 1.45; color: CanvasText; background: Canvas; }
+                table { border-collapse: collapse; margin: .5rem 0 1rem; }
+                th, td { border: 1px solid color-mix(in srgb, CanvasText 25%%, transparent); padding: .25rem .5rem;
+                         text-align: right; }
+                th:first-child, td:first-child { text-align: left; }
+                img { max-width: 100%%; height: auto; }
+                code { font-size: .9em; }
+                </style>
+                </head>
+                <body>
+                <main>
+                %s</main>
+                </body>
+                </html>
+                """.formatted(s.kind(), s.id(), body);
+    }
+
+    private static void conditions(StringBuilder md, ReportSource s) {
+        SystemInfo sys = s.system();
+        Environment jvm = s.workerEnvironment();
+        List<RunSpec> specs = s.cases().stream().map(CaseResult::spec).toList();
+        md.append("## Test conditions\n\n| Condition | Value |\n| --- | --- |\n");
+        row(md, "Processor", sys.cpuModel());
+        row(md, "Logical CPUs", sys.logicalCpus() + String.format(Locale.ROOT,
+                " (100 %% of one CPU is %.2f %% of the machine)", 100.0 / sys.logicalCpus()));
+        row(md, "Memory", sys.memoryBytes() == null ? "unknown"
+                : String.format(Locale.ROOT, "%.1f GiB", sys.memoryBytes() / (double) (1L << 30)));
+        row(md, "Operating system / kernel", sys.os() + " / " + sys.kernel());
+        row(md, "Clock source", String.valueOf(sys.clockSource()));
+        if (jvm != null) {
+            row(md, "Measuring JVM", jvm.javaVendor() + " " + jvm.javaVersion());
+            row(md, "JVM flags", "`" + String.join(" ", jvm.jvmArguments()) + "`");
+            row(md, "Garbage collectors", String.join(", ", jvm.garbageCollectors()));
+            row(md, "ByteBuf allocator", jvm.allocator());
+        }
+        row(md, "Netty / Reactor Netty", sys.nettyVersion() + " / " + sys.reactorNettyVersion());
+        row(md, "Transport", distinct(s.cases().stream().map(c -> c.transport() == null ? "not resolved"
+                : c.transport().label() + (c.spec().transport().label().equals(c.transport().label()) ? ""
+                : " (requested " + c.spec().transport().label() + ")"))));
+        row(md, "Isolation", "forked".equals(s.isolation()) ? "forked: each repetition in a fresh JVM"
+                : "in-process: repetitions in the service's JVM");
+        row(md, "Measurement / warm-up / repetitions",
+                distinct(specs.stream().map(x -> x.seconds() + " s / " + x.warmupSeconds() + " s / " + x.repetitions())));
+        row(md, "Address family", distinct(specs.stream().map(x -> x.addressFamily().label())));
+        md.append('\n');
+    }
+
+    private static String distinct(java.util.stream.Stream<String> values) {
+        return values.distinct().collect(Collectors.joining("; "));
+    }
+
+    private static void row(StringBuilder md, String name, String value) {
+        md.append("| ").append(name).append(" | ").append(escape(value)).append(" |\n");
+    }
+
+    private static String escape(String s) {
+        return s == null ? "" : s.replace("|", "\\|").replace("\n", " ");
+    }
+}

@@ -1,0 +1,22 @@
+package io.loopbench.reports;
+
+import io.loopbench.engine.Environment;
+import io.loopbench.system.SystemInfo;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What a report is made of, whether it comes from a run (one case) or a matrix (many).
+ *
+ * @param kind              {@code run} or {@code matrix}
+ * @param status            the run's or matrix's status
+ * @param system            the host that measured
+ * @param workerEnvironment the JVM that measured (flags, collector); may be null when nothing ran
+ * @param isolation         {@code forked} or {@code in-process}
+ * @param rawDataUrl        where the JSON of every repetition is
+ */
+public record ReportSource(String kind, String id, String status, Instant createdAt, Instant finishedAt,
+                           SystemInfo system, Environment workerEnvironment, String isolation,
+                           List<CaseResult> cases, String rawDataUrl) {
+}

@@ -1,0 +1,114 @@
+package io.loopbench.matrices;
+
+import io.loopbench.engine.InvalidSpecException;
+import io.loopbench.engine.IoModel;
+import io.loopbench.engine.Protocol;
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.Violation;
+import io.loopbench.jobs.JobQueue;
+import io.loopbench.runs.Isolation;
+import io.loopbench.runs.RunService;
+import io.loopbench.runs.RunStatus;
+import io.loopbench.runs.RunStore;
+import io.loopbench.runs.RunsProperties;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Predicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class MatrixServiceTest {
+
+    static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    @TempDir
+    Path dir;
+    JobQueue jobs;
+    RunService runs;
+    MatrixService matrices;
+
+    @BeforeEach
+    void start() {
+        RunsProperties p = new RunsProperties(dir, 10, new RunsProperties.Limits(30, 5, 64, 60),
+                new RunsProperties.Worker(List.of("-Xmx256m"), 45));
+        jobs = new JobQueue(10);
+        jobs.start();
+        runs = new RunService(new RunStore(dir, JSON), p, JSON, List.of(), jobs);
+        runs.start();
+        matrices = new MatrixService(new MatrixStore(dir.resolve("matrices"), JSON), runs, p, jobs,
+                new MatrixEvents(), JSON);
+        matrices.start();
+    }
+
+    @AfterEach
+    void stop() {
+        matrices.stop();
+        runs.stop();
+        jobs.stop();
+    }
+
+    static MatrixSpec small(int repetitions, double seconds) {
+        return new MatrixSpec(List.of(Protocol.TCP), List.of(128), List.of(new MatrixSpec.Profile(2, 2)),
+                List.of(IoModel.SHARED, IoModel.SHARDED), List.of(1, 2), null, null, null, seconds, 0.1, repetitions,
+                false, Isolation.IN_PROCESS);
+    }
+
+    MatrixRecord await(String id, Predicate<MatrixRecord> condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            MatrixRecord m = matrices.get(id);
+            if (condition.test(m)) {
+                return m;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("matrix did not reach the condition: " + matrices.get(id));
+    }
+
+    @Test
+    void aMatrixRunsEveryCaseAndRepetitionAndSummarisesEachCase() throws Exception {
+        MatrixRecord queued = matrices.submit(small(2, 0.2));
+        // shared 1, shared 2, sharded 2 (sharded 1 is shared 1)
+        assertThat(queued.cases()).hasSize(3);
+        assertThat(queued.estimatedSeconds()).isEqualTo(3 * RunService.estimate(queued.cases().getFirst().spec(),
+                Isolation.IN_PROCESS));
+
+        MatrixRecord done = await(queued.id(), m -> m.status().isFinished());
+
+        assertThat(done.status()).as(done.error()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(done.cases()).allSatisfy(c -> {
+            assertThat(c.repetitions()).extracting(RepetitionResult::repetition).containsExactly(1, 2);
+            assertThat(c.summary().repetitions()).isEqualTo(2);
+        });
+        assertThat(new MatrixStore(dir.resolve("matrices"), JSON).find(queued.id())).contains(done);
+    }
+
+    @Test
+    void cancellingKeepsTheFinishedStepsAndEveryCaseIsValidatedFirst() throws Exception {
+        MatrixRecord queued = matrices.submit(small(3, 1.0));
+        await(queued.id(), m -> m.progress() != null && m.progress().step() >= 3);
+
+        MatrixRecord cancelled = matrices.cancel(queued.id());
+
+        assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(cancelled.cases().stream().mapToInt(c -> c.repetitions().size()).sum()).isBetween(2, 3);
+
+        MatrixSpec tooLong = small(5, 20.0);
+        assertThatThrownBy(() -> matrices.submit(tooLong)).isInstanceOfSatisfying(InvalidSpecException.class,
+                e -> assertThat(e.violations()).extracting(Violation::field).contains("estimatedSeconds"));
+        MatrixSpec badCase = new MatrixSpec(List.of(Protocol.TCP), List.of(8, 100_000), null, null, null, null, null,
+                null, null, null, null, null, null);
+        assertThatThrownBy(() -> matrices.submit(badCase)).isInstanceOfSatisfying(InvalidSpecException.class,
+                e -> assertThat(e.violations()).extracting(Violation::value).contains("8", "100000"));
+        assertThat(matrices.store().all()).hasSize(1);
+    }
+}

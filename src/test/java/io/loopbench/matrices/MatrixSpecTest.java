@@ -1,0 +1,89 @@
+package io.loopbench.matrices;
+
+import io.loopbench.engine.IoModel;
+import io.loopbench.engine.Protocol;
+import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Violation;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MatrixSpecTest {
+
+    private static MatrixSpec empty() {
+        return new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    private static String label(RunSpec s) {
+        return s.ioModel().label() + s.ioThreads() + " " + s.protocol().label() + " " + s.payloadBytes() + " "
+                + s.clients() + "x" + s.window();
+    }
+
+    @Test
+    void defaultsReproduceArknetsBaseline() {
+        MatrixSpec spec = empty().effective();
+        List<RunSpec> cases = spec.cases();
+
+        // 5 IO profiles × (TCP, UDP) × 3 payloads × 2 profiles
+        assertThat(cases).hasSize(60);
+        assertThat(cases.stream().map(s -> s.ioModel().label() + " " + s.ioThreads()).distinct())
+                .containsExactly("shared 1", "shared 2", "shared 4", "sharded 2", "sharded 4");
+        assertThat(cases.stream().map(RunSpec::payloadBytes).distinct()).containsExactly(64, 1024, 16384);
+        assertThat(cases).filteredOn(s -> s.protocol() == Protocol.UDP).allMatch(s -> s.window() == 1)
+                .extracting(RunSpec::clients).containsOnly(1, 16);
+        assertThat(cases).filteredOn(s -> s.protocol() == Protocol.TCP).extracting(s -> s.clients() + "x" + s.window())
+                .containsOnly("1x1", "16x16");
+        assertThat(cases).allMatch(s -> s.seconds() == 3.0 && s.warmupSeconds() == 1.0 && s.repetitions() == 3
+                && s.work() == 0);
+        assertThat(spec.keepGoing()).isFalse();
+    }
+
+    @Test
+    void casesRunInArknetsOrderIoProfileThenProtocolThenPayloadThenProfile() {
+        List<String> order = empty().effective().cases().stream().map(MatrixSpecTest::label).toList();
+
+        assertThat(order.subList(0, 7)).containsExactly(
+                "shared1 tcp 64 1x1", "shared1 tcp 64 16x16", "shared1 tcp 1024 1x1", "shared1 tcp 1024 16x16",
+                "shared1 tcp 16384 1x1", "shared1 tcp 16384 16x16", "shared1 udp 64 1x1");
+        assertThat(order.get(12)).isEqualTo("shared2 tcp 64 1x1");
+        assertThat(order.getLast()).isEqualTo("sharded4 udp 16384 16x1");
+    }
+
+    @Test
+    void shardedWithOneThreadIsDroppedOnlyWhenSharedIsThere() {
+        MatrixSpec onlySharded = new MatrixSpec(List.of(Protocol.TCP), List.of(64), null, List.of(IoModel.SHARDED),
+                List.of(1, 2), null, null, null, null, null, null, null, null).effective();
+        assertThat(onlySharded.cases()).extracting(RunSpec::ioThreads).containsOnly(1, 2);
+    }
+
+    @Test
+    void everyRepetitionRunsEveryCaseOnceStartingFromAnotherCase() {
+        List<int[]> steps = MatrixSpec.steps(10, 3);
+
+        assertThat(steps).hasSize(30);
+        for (int r = 1; r <= 3; r++) {
+            int rep = r;
+            Set<Integer> cases = new HashSet<>();
+            steps.stream().filter(s -> s[1] == rep).forEach(s -> cases.add(s[0]));
+            assertThat(cases).hasSize(10);
+        }
+        assertThat(steps.stream().filter(s -> s[1] < 3).mapToInt(s -> s[1]).max()).hasValue(2);
+        assertThat(List.of(steps.get(0)[0], steps.get(10)[0], steps.get(20)[0])).containsExactly(0, 3, 6);
+        // repetitions outermost: all of repetition 1 before any of repetition 2
+        assertThat(steps.subList(0, 10)).allMatch(s -> s[1] == 1);
+    }
+
+    @Test
+    void emptyOrRepeatedListsAreViolations() {
+        MatrixSpec bad = new MatrixSpec(List.of(), List.of(64, 64), null, null, null, null, null, null, null, null,
+                null, null, null).effective();
+
+        assertThat(bad.listViolations()).extracting(Violation::field, Violation::allowed).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("protocols", "at least one value"),
+                org.assertj.core.groups.Tuple.tuple("payloads", "each value once (64 repeats)"));
+    }
+}

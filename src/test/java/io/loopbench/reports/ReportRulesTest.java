@@ -1,0 +1,114 @@
+package io.loopbench.reports;
+
+import io.loopbench.engine.IoModel;
+import io.loopbench.engine.Protocol;
+import io.loopbench.engine.Stat;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.loopbench.reports.ReportFixtures.failed;
+import static io.loopbench.reports.ReportFixtures.ok;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** Key results and comparisons on fixed inputs. */
+class ReportRulesTest {
+
+    @Test
+    void theBestProfileIsComparedWithOneThreadAsArknetWordsIt() {
+        List<CaseGroups> groups = CaseGroups.of(List.of(
+                ok(Protocol.TCP, IoModel.SHARDED, 4, new Stat(1980, 1950, 2000), new Stat(1346, 1300, 1400)),
+                ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(1000, 990, 1010), new Stat(1491.79, 1450, 1500)),
+                ok(Protocol.TCP, IoModel.SHARED, 2, new Stat(1500, 1400, 1600), new Stat(1200, 1100, 1300))));
+
+        assertThat(groups).hasSize(1);
+        assertThat(groups.getFirst().cases()).extracting(CaseResult::ioLabel)
+                .containsExactly("shared 1", "shared 2", "sharded 4");
+        assertThat(KeyResults.sentence(groups.getFirst())).contains(
+                "TCP / 1024 B / 16 clients × window 16 / no added computation: 4 loops / 1 thread each has this "
+                        + "group's highest throughput median (1.98× 1 loop group / 1 thread); its p99 is 1,346.00 µs "
+                        + "versus 1,491.79 µs with 1 loop group / 1 thread.");
+    }
+
+    @Test
+    void overlappingRangesAreNotEstablished() {
+        CaseGroups g = CaseGroups.of(List.of(
+                ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(1000, 900, 1100), new Stat(10, 9, 11)),
+                ok(Protocol.TCP, IoModel.SHARED, 2, new Stat(1050, 1000, 1200), new Stat(12, 11, 13)))).getFirst();
+
+        assertThat(KeyResults.sentence(g).orElseThrow())
+                .endsWith("Their throughput ranges overlap, so this difference is not established.");
+    }
+
+    @Test
+    void whenOneThreadIsBestTheSentenceGivesItsFiguresAndFailedCasesAreLeftOut() {
+        CaseGroups g = CaseGroups.of(List.of(
+                ok(Protocol.UDP, IoModel.SHARED, 1, new Stat(92515, 92000, 93000), new Stat(207.79, 200, 210)),
+                failed(Protocol.UDP, IoModel.SHARED, 2, "repetition 2 failed: lostMessages=3"),
+                ok(Protocol.UDP, IoModel.SHARDED, 2, new Stat(80000, 79000, 81000), new Stat(250, 240, 260))))
+                .getFirst();
+
+        assertThat(KeyResults.sentence(g).orElseThrow()).isEqualTo(
+                "UDP / 1024 B / 16 clients × window 16 / no added computation: 1 loop group / 1 thread has this "
+                        + "group's highest throughput median (92,515 round trips/s), with p99 RTT of 207.79 µs and "
+                        + "process CPU utilization of 99.4 %.");
+        assertThat(KeyResults.sentence(CaseGroups.of(List.of(
+                failed(Protocol.UDP, IoModel.SHARED, 1, "x"))).getFirst())).isEmpty();
+    }
+
+    @Test
+    void groupsSeparateEverythingButTheIoProfile() {
+        List<CaseGroups> groups = CaseGroups.of(List.of(
+                ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(1, 1, 1), new Stat(1, 1, 1)),
+                ok(Protocol.UDP, IoModel.SHARED, 1, new Stat(1, 1, 1), new Stat(1, 1, 1)),
+                ok(Protocol.TCP, IoModel.SHARDED, 2, new Stat(1, 1, 1), new Stat(1, 1, 1))));
+        assertThat(groups).extracting(CaseGroups::index).containsExactly(1, 2);
+        assertThat(groups.getFirst().cases()).hasSize(2);
+    }
+
+    @Test
+    void comparisonGivesRatiosOfMediansAndFlagsOverlappingRanges() {
+        ReportSource baseline = source("b", List.of(
+                ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(1000, 990, 1010), new Stat(100, 95, 105)),
+                ok(Protocol.TCP, IoModel.SHARED, 2, new Stat(1000, 900, 1100), new Stat(100, 90, 110)),
+                ok(Protocol.UDP, IoModel.SHARED, 1, new Stat(1, 1, 1), new Stat(1, 1, 1))));
+        ReportSource candidate = source("c", List.of(
+                ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(1500, 1450, 1550), new Stat(80, 78, 82)),
+                ok(Protocol.TCP, IoModel.SHARED, 2, new Stat(1050, 1000, 1200), new Stat(50, 45, 55)),
+                failed(Protocol.TCP, IoModel.SHARDED, 2, "boom")));
+
+        Comparisons.Comparison c = Comparisons.compare(baseline, candidate);
+
+        assertThat(c.cases()).hasSize(2);
+        Comparisons.CaseComparison first = c.cases().getFirst();
+        assertThat(first.throughputRatio()).isCloseTo(1.5, within(1e-9));
+        assertThat(first.p99Ratio()).isCloseTo(0.8, within(1e-9));
+        assertThat(first.throughputRangesOverlap()).isFalse();
+        assertThat(first.verdict()).isEqualTo("throughput 1.50× of baseline; p99 0.80× of baseline");
+        Comparisons.CaseComparison second = c.cases().get(1);
+        assertThat(second.throughputRangesOverlap()).isTrue();
+        assertThat(second.p99RangesOverlap()).isFalse();
+        assertThat(second.verdict()).startsWith("throughput difference not established (ranges overlap)");
+        assertThat(c.unmatched()).containsExactlyInAnyOrder(
+                "baseline: UDP / 1024 B / 16 clients × window 16 / no added computation / shared 1",
+                "candidate: TCP / 1024 B / 16 clients × window 16 / no added computation / sharded 2");
+    }
+
+    @Test
+    void twoSingleCaseRunsAreComparedWhateverTheirSpecs() {
+        Comparisons.Comparison c = Comparisons.compare(
+                source("b", List.of(ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(100, 90, 110), new Stat(9, 8, 10)))),
+                source("c", List.of(ok(Protocol.TCP, IoModel.SHARDED, 2, new Stat(300, 290, 310),
+                        new Stat(9, 8, 10)))));
+        assertThat(c.cases()).singleElement().satisfies(x -> {
+            assertThat(x.throughputRatio()).isCloseTo(3.0, within(1e-9));
+            assertThat(x.p99RangesOverlap()).isTrue();
+        });
+    }
+
+    static ReportSource source(String id, List<CaseResult> cases) {
+        return new ReportSource("matrix", id, "succeeded", java.time.Instant.EPOCH, null,
+                io.loopbench.system.SystemInfo.current(), null, "forked", cases, "/api/matrices/" + id);
+    }
+}
