@@ -235,12 +235,15 @@ function homeView(root) {
       fill(matricesBox, h('p', {class: 'muted'}, 'No matrices yet. ', link('#/matrices/new', 'Start one.')));
       return;
     }
-    fill(matricesBox, h('div', {class: 'scroll'}, table(['Created', 'Matrix', 'Status', 'Progress'],
+    fill(matricesBox, h('div', {class: 'scroll'}, table(['Created', 'Matrix', 'Status', 'Cases done', ''],
       page.items.map(m => [
         fmt.time(m.createdAt),
         link(`#/matrices/${encodeURIComponent(m.id)}`, fmt.shortId(m.id), {class: 'mono', title: m.id}),
         badge(m.status),
-        m.progress ? matrixProgressText(m.progress) : m.error ? truncate(m.error, 80) : '',
+        {value: fmt.isNum(m.cases) ? `${fmt.int(m.completedCases)} of ${fmt.int(m.cases)}` : '–', class: 'num'},
+        m.progress ? matrixProgressText(m.progress)
+          : m.error ? h('span', {class: m.status === 'cancelled' ? 'muted' : 'error-text', title: m.error},
+            truncate(m.error, 80)) : '',
       ]), {className: 'matrices', caption: 'Matrices, newest first'})));
   }
 
@@ -596,7 +599,8 @@ function chart(src, caption, id) {
 
 // ---- comparison ----------------------------------------------------------------------------------------------
 
-const RATIO_KEYS = new Set(['throughputRatio', 'p99Ratio', 'throughputRangesOverlap', 'p99RangesOverlap']);
+const RATIO_KEYS = new Set(['throughputRatio', 'p99Ratio', 'throughputRangesOverlap', 'p99RangesOverlap',
+  'verdict']);
 
 function compareView(root, params) {
   const baseline = h('select', {id: 'compare-baseline', name: 'baseline', required: true});
@@ -624,7 +628,8 @@ function compareView(root, params) {
       }
       if (matrices.status === 'fulfilled' && matrices.value.items?.length) {
         sel.append(h('optgroup', {label: 'Matrices'}, matrices.value.items.map(m => h('option', {value: m.id},
-          `matrix ${m.status} · ${fmt.time(m.createdAt)} · ${fmt.shortId(m.id)}`))));
+          `matrix · ${fmt.isNum(m.cases) ? `${m.cases} cases · ` : ''}${m.status} · ${fmt.time(m.createdAt)} · `
+          + fmt.shortId(m.id)))));
       }
     }
     if (runs.status === 'rejected') result.before(errorNotice(runs.reason, 'Listing runs'));
@@ -654,10 +659,18 @@ function compareView(root, params) {
 
   function renderComparison(cmp) {
     const cases = Array.isArray(cmp?.cases) ? cmp.cases : [];
+    const others = [
+      Array.isArray(cmp?.unmatched) && cmp.unmatched.length ? h('div', {id: 'compare-unmatched'},
+        h('h3', {}, 'Cases on one side only'), h('ul', {}, cmp.unmatched.map(x => h('li', {}, x)))) : null,
+      Array.isArray(cmp?.failedCases) && cmp.failedCases.length ? h('div', {id: 'compare-failed'},
+        h('h3', {}, 'Cases left out because a side failed'), h('ul', {}, cmp.failedCases.map(x => h('li', {}, x))))
+        : null,
+    ];
     if (!cases.length) {
-      fill(result, notice('info', 'No cases to compare.', 'The two have no case in common.'));
+      fill(result, notice('info', 'No cases to compare.', 'The two have no succeeded case in common.'), others);
       return;
     }
+    const hasVerdict = cases.some(c => typeof c.verdict === 'string');
     const keys = [...new Set(cases.flatMap(c => Object.keys(c)).filter(k => !RATIO_KEYS.has(k)))];
     const ratioCell = (x, overlap, higherIsBetter) => {
       let cls = 'num';
@@ -672,11 +685,12 @@ function compareView(root, params) {
       return {value: [fmt.ratio(x), note ? h('span', {class: 'note'}, note) : null], class: cls};
     };
     fill(result, h('h2', {}, 'Result'), h('div', {class: 'scroll'}, table(
-      [...keys.map(k => fmt.humanize(k)), 'Throughput ratio', 'p99 ratio'],
+      [...keys.map(k => fmt.humanize(k)), 'Throughput ratio', 'p99 ratio', hasVerdict ? 'Verdict' : null]
+        .filter(Boolean),
       cases.map(c => [...keys.map(k => fmt.compact(c[k])),
         ratioCell(c.throughputRatio, c.throughputRangesOverlap, true),
-        ratioCell(c.p99Ratio, c.p99RangesOverlap, false)]),
-      {className: 'compare', caption: 'Candidate ÷ baseline per case'})));
+        ratioCell(c.p99Ratio, c.p99RangesOverlap, false), ...(hasVerdict ? [c.verdict ?? ''] : [])]),
+      {className: 'compare', caption: 'Candidate ÷ baseline per case'})), others);
   }
 
   formEl.addEventListener('submit', ev => {
@@ -693,10 +707,16 @@ function compareView(root, params) {
 
 // ---- matrices -------------------------------------------------------------------------------------------------
 
+/** "Case 2 of 5 · repetition 1 · step 4 of 15 · 12 s elapsed · about 40 s left" from a matrix's progress. */
 function matrixProgressText(p) {
   if (!p) return '';
-  const eta = fmt.isNum(p.etaSeconds) ? ` · about ${fmt.seconds(p.etaSeconds)} left` : '';
-  return `Case ${p.case ?? '?'} of ${p.cases ?? '?'}${eta}`;
+  const caseNumber = p.caseNumber ?? p.case;
+  const parts = [`Case ${caseNumber ?? '?'} of ${p.cases ?? '?'}`];
+  if (fmt.isNum(p.repetition) && p.repetition > 0) parts.push(`repetition ${p.repetition}`);
+  if (fmt.isNum(p.step) && fmt.isNum(p.steps)) parts.push(`step ${p.step} of ${p.steps}`);
+  if (fmt.isNum(p.elapsedSeconds)) parts.push(`${fmt.seconds(p.elapsedSeconds)} elapsed`);
+  if (fmt.isNum(p.etaSeconds)) parts.push(`about ${fmt.seconds(p.etaSeconds)} left`);
+  return parts.join(' · ');
 }
 
 /** The contract of POST /api/matrices, for a service whose API description does not list it yet. */
@@ -726,6 +746,13 @@ function plannedMatrixSchema(docs) {
   }};
 }
 
+/**
+ * The service checks a matrix case by case and names a broken rule by the run specification's field; each of those
+ * belongs to one of the matrix's lists.
+ */
+const CASE_FIELD_TO_MATRIX_LIST = {protocol: 'protocols', payloadBytes: 'payloads', clients: 'profiles',
+  window: 'profiles', ioModel: 'ioModels', transport: 'transports', windowMode: 'windowModes'};
+
 function newMatrixView(root) {
   fill(root, heading('Start a matrix'), h('p', {class: 'muted'}, 'Reading the fields from the API description…'));
   let disposed = false;
@@ -741,7 +768,7 @@ function newMatrixView(root) {
     const documented = requestSchema(docs, '/api/matrices', 'MatrixRequest');
     const schema = documented || plannedMatrixSchema(docs);
     const form = new SchemaForm(docs, schema, {idPrefix: 'matrix',
-      defaultsNote: 'Empty: the service\'s default (arknet\'s baseline)'});
+      defaultsNote: 'Empty: the service\'s default (arknet\'s baseline)', aliases: CASE_FIELD_TO_MATRIX_LIST});
     const summary = h('div', {id: 'matrix-form-problems', class: 'form-problems', tabindex: '-1', hidden: true});
     const submit = h('button', {type: 'submit', id: 'matrix-submit', class: 'primary'}, 'Start matrix');
     const casesLine = h('p', {id: 'matrix-cases', class: 'muted', 'aria-live': 'polite'});
@@ -808,8 +835,10 @@ function matrixView(root, params, id) {
   const casesBox = h('section', {id: 'matrix-cases-table'});
   const chartsBox = h('section', {id: 'matrix-charts'});
   const reportBox = h('section', {id: 'matrix-report'});
+  const specBox = h('p', {id: 'matrix-spec', class: 'muted'});
   fill(root, heading('Matrix ', h('span', {class: 'mono', title: id}, fmt.shortId(id)), ' ', statusBadge),
-    actions, progressBox, errorBox, casesBox, chartsBox, reportBox);
+    actions, specBox, progressBox, errorBox, casesBox, chartsBox, reportBox);
+  root.dataset.progressSeen = '0';
   let disposed = false;
   let stopStream = () => {};
   let stopPoll = () => {};
@@ -820,6 +849,7 @@ function matrixView(root, params, id) {
     root.dataset.status = m.status;
     document.title = `Matrix ${fmt.shortId(id)} (${m.status}) · loopbench`;
     fill(statusBadge, badge(m.status));
+    fill(specBox, matrixSpecLine(m));
     fill(actions, !isFinished(m.status) ? h('button', {type: 'button', onclick: async ev => {
       ev.target.disabled = true;
       try {
@@ -834,8 +864,10 @@ function matrixView(root, params, id) {
       progressBox.hidden = false;
       fill(progressBox, h('h2', {}, 'Progress'),
         h('p', {id: 'matrix-progress-text'}, m.status === 'queued' || !p ? 'Queued.' : matrixProgressText(p)),
-        p && p.cases ? h('progress', {max: String(p.cases), value: String(Math.max(0, (p.case ?? 1) - 1)),
-          'aria-label': 'Cases finished'}) : null);
+        p && (p.steps || p.cases) ? h('progress', {max: String(p.steps || p.cases),
+          value: String(Math.max(0, (p.step ?? p.caseNumber ?? p.case ?? 1) - 1)),
+          'aria-label': 'Steps finished'}) : null);
+      if (m.status === 'running' && p) root.dataset.progressSeen = String(Number(root.dataset.progressSeen) + 1);
     } else {
       progressBox.hidden = true;
     }
@@ -849,24 +881,24 @@ function matrixView(root, params, id) {
   }
 
   function renderCases(m) {
-    const cases = Array.isArray(m.cases) ? m.cases : Array.isArray(m.runs) ? m.runs : null;
-    if (!cases || !cases.length || typeof cases[0] !== 'object') {
+    const cases = Array.isArray(m.cases) ? m.cases : [];
+    if (!cases.length) {
       fill(casesBox);
       return;
     }
-    const keys = [...new Set(cases.flatMap(c => Object.keys(c)))]
-      .filter(k => cases.some(c => c[k] === null || typeof c[k] !== 'object' || k === 'spec' || isStat(c[k])));
-    fill(casesBox, h('h2', {}, 'Cases'), h('div', {class: 'scroll'}, table(keys.map(fmt.humanize),
-      cases.map(c => keys.map(k => {
-        const v = c[k];
-        if ((k === 'runId' || k === 'run') && typeof v === 'string') {
-          return link(`#/runs/${encodeURIComponent(v)}`, fmt.shortId(v), {class: 'mono', title: v});
-        }
-        if (k === 'status' && typeof v === 'string') return badge(v);
-        if (k === 'spec') return fmt.specLine(v);
-        if (isStat(v)) return {value: fmt.stat(v), class: 'num'};
-        return fmt.compact(v);
-      })), {className: 'cases'})));
+    const wanted = m.spec?.repetitions;
+    const rows = cases.map(c => [
+      {value: String(c.number ?? ''), header: true},
+      fmt.specLine(c.spec),
+      c.transport || '–',
+      {value: `${c.repetitions?.length ?? 0}${fmt.isNum(wanted) ? ` of ${wanted}` : ''}`, class: 'num'},
+      {value: fmt.stat(c.summary?.roundTripsPerSecond, fmt.int), class: 'num'},
+      {value: fmt.stat(c.summary?.latency?.p99Us, fmt.us), class: 'num'},
+      c.error ? h('span', {class: 'error-text'}, c.error) : c.summary ? 'ok' : '',
+    ]);
+    fill(casesBox, h('h2', {}, 'Cases'), h('div', {class: 'scroll'}, table(
+      ['#', 'Case', 'Transport', 'Repetitions', 'Round trips/s median [min, max]', 'RTT p99 median [min, max]', ''],
+      rows, {className: 'cases', caption: 'Every case of the matrix, in the order it runs'})));
   }
 
   function renderCharts(m) {
@@ -928,8 +960,22 @@ function matrixView(root, params, id) {
   };
 }
 
-function isStat(v) {
-  return v && typeof v === 'object' && 'median' in v && 'min' in v && 'max' in v;
+function matrixSpecLine(m) {
+  const s = m.spec || {};
+  const list = (name, v) => (Array.isArray(v) ? `${name} ${v.map(x => (typeof x === 'object' ? Object.values(x)
+    .join('×') : x)).join(', ')}` : null);
+  return [
+    Array.isArray(m.cases) ? `${m.cases.length} case${m.cases.length === 1 ? '' : 's'}` : null,
+    list('protocols', s.protocols), list('payloads', s.payloads),
+    s.profiles ? list('profiles', s.profiles) : 'default profiles',
+    list('IO models', s.ioModels), list('IO threads', s.ioThreads), list('work', s.work),
+    list('transports', s.transports), list('window modes', s.windowModes),
+    fmt.isNum(s.seconds) ? `${s.seconds} s measured` : null,
+    fmt.isNum(s.warmupSeconds) ? `${s.warmupSeconds} s warm-up` : null,
+    fmt.isNum(s.repetitions) ? `${s.repetitions} repetition${s.repetitions === 1 ? '' : 's'}` : null,
+    s.isolation, m.estimatedSeconds ? `estimated ${fmt.seconds(m.estimatedSeconds)}` : null,
+    `created ${fmt.time(m.createdAt)}`,
+  ].filter(Boolean).join(' · ');
 }
 
 // ---- router -------------------------------------------------------------------------------------------------

@@ -88,8 +88,9 @@ function showValue(v) {
  * reset(); showProblem(apiError) maps the server's violations to the inputs.
  */
 export class SchemaForm {
-  constructor(apiDocs, schema, {idPrefix = 'f', defaultsNote = null} = {}) {
+  constructor(apiDocs, schema, {idPrefix = 'f', defaultsNote = null, aliases = {}} = {}) {
     this.prefix = idPrefix;
+    this.aliases = aliases;
     this.fields = new Map();
     this.element = h('div', {class: 'fields'});
     for (const [name, raw] of Object.entries(schema.properties)) {
@@ -112,6 +113,9 @@ export class SchemaForm {
     const errorId = this.#id('error', name);
     const meta = [];
     if (p.default !== undefined) meta.push(`Default ${showValue(p.default)}`);
+    else if (p.example !== undefined && p.example !== null && kind !== 'enum-list') {
+      meta.push(`e.g. ${showValue(p.example)}`);
+    }
     else if (defaultsNote && kind === 'enum-list') meta.push(defaultsNote.replace(/^Empty/, 'None ticked'));
     else if (defaultsNote && kind !== 'tristate') meta.push(defaultsNote);
     const range = rangeText(item && kind === 'number-list' ? item : p);
@@ -258,11 +262,15 @@ export class SchemaForm {
     }
   }
 
-  /** The input a problem's field name belongs to: 'payloadBytes', 'payloads[1]', 'profiles[0].clients'. */
+  /**
+   * The input a problem's field name belongs to: 'payloadBytes', 'payloads[1]', 'profiles.[0].clients', or a name
+   * the aliases map to an input.
+   */
   fieldFor(name) {
     if (!name) return null;
     const base = String(name).split(/[.[]/)[0];
-    return this.fields.get(name) || this.fields.get(base) || null;
+    return this.fields.get(name) || this.fields.get(base) || this.fields.get(this.aliases[name])
+      || this.fields.get(this.aliases[base]) || null;
   }
 
   /** The fields a rule names: one, or several for a cross-field rule ('clients×window×payloadBytes'). */

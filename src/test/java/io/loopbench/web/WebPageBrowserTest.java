@@ -1,6 +1,5 @@
 package io.loopbench.web;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,17 +27,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The web page at {@code /} in headless Chromium, against the real service on a random port: a run started from
- * the form and followed live to its results, and the form's handling of values the service refuses. Each test is
- * skipped, saying what is missing, when Chromium or ChromeDriver is not installed (see README, "Browser tests");
- * the check runs per test (in {@link Chromium}), not in a {@code @BeforeAll}: Surefire reports a class skipped
- * there as no tests at all, without the reason.
+ * The web page at {@code /} in headless Chromium, against the real service on a random port: a run and a matrix
+ * started from their forms and followed live to their results, a comparison of two runs, and the form's handling of
+ * values the service refuses. Each test is skipped, saying what is missing, when Chromium or ChromeDriver is not
+ * installed (see README, "Browser tests"); the check runs per test (in {@link Chromium}), not in a
+ * {@code @BeforeAll}: Surefire reports a class skipped there as no tests at all, without the reason.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 // Close this context (its loopbench-runner and loopbench-sse-ticker threads) after the class: the engine's leak
@@ -119,32 +119,16 @@ class WebPageBrowserTest {
         assertThat(summary.getText()).contains("RTT p99", "µs", "CPU", "Peak RSS");
         assertThat(browser.findElements(By.cssSelector("#run-repetitions tbody tr"))).hasSize(1);
 
-        // its charts: each figure ends up either drawn or saying why it is not there
+        // its charts, drawn
         for (String chart : List.of("throughput", "p99")) {
-            String src = "/api/runs/" + id + "/charts/" + chart + ".svg";
-            if (endpointMissing(src)) {
-                wait(browser, UI).until(d -> d.findElement(By.id("run-charts")).getText()
-                        .contains(src + " answered 404"));
-                Assumptions.abort("Everything up to the charts passed; GET " + src + " is not in this build "
-                        + "yet (404), and the page says so. This step passes once the backend's chart endpoint "
-                        + "is merged.");
-            }
             WebElement img = wait(browser, UI).until(d -> d.findElement(By.id("chart-" + chart)));
-            assertThat(img.getDomAttribute("src")).isEqualTo(src);
+            assertThat(img.getDomAttribute("src")).isEqualTo("/api/runs/" + id + "/charts/" + chart + ".svg");
             wait(browser, UI).until(d -> Boolean.TRUE.equals(js(d).executeScript(
                     "return arguments[0].complete && arguments[0].naturalWidth > 0", img)));
         }
         // and links to its report
-        String report = "/api/runs/" + id + "/report?format=html";
-        if (endpointMissing(report)) {
-            wait(browser, UI).until(d -> d.findElement(By.id("run-report")).getText()
-                    .contains(report + " answered 404"));
-            Assumptions.abort("Everything up to the report links passed; GET " + report + " is not in this build "
-                    + "yet (404), and the page says so. This step passes once the backend's report endpoint is "
-                    + "merged.");
-        }
         assertThat(wait(browser, UI).until(d -> d.findElement(By.id("run-report-html"))).getDomAttribute("href"))
-                .isEqualTo(report);
+                .isEqualTo("/api/runs/" + id + "/report?format=html");
         assertThat(browser.findElement(By.id("run-report-md")).getDomAttribute("href"))
                 .isEqualTo("/api/runs/" + id + "/report?format=md");
         assertThat(pageErrors(browser)).isEmpty();
@@ -228,13 +212,10 @@ class WebPageBrowserTest {
             assertThat(unlabelled).as("inputs without a label on %s", view).isEmpty();
             assertThat(pageErrors(browser)).as("script errors on %s", view).isEmpty();
         }
-        // the home page says matrices are not there yet, or lists them: never a broken page
+        // the home page lists the matrices too (none yet, or a table)
         browser.get(url("/#/"));
-        wait(browser, UI).until(d -> {
-            String text = d.findElement(By.id("matrices-list")).getText();
-            return text.contains("not available from this service yet") || text.contains("No matrices yet")
-                    || !d.findElements(By.cssSelector("#matrices-list table")).isEmpty();
-        });
+        wait(browser, UI).until(d -> d.findElement(By.id("matrices-list")).getText().contains("No matrices yet")
+                || !d.findElements(By.cssSelector("#matrices-list table")).isEmpty());
         browser.get(url("/#/runs/no-such-run"));
         wait(browser, UI).until(d -> d.findElement(By.tagName("main")).getText().contains("No such run."));
 
@@ -249,63 +230,85 @@ class WebPageBrowserTest {
         assertThat(dark).isEqualTo("rgb(13, 17, 23)");
     }
 
-    /**
-     * The comparison and matrix views against the contract of endpoints the backend is still building: the page's
-     * own fetch is stubbed for those paths only, so this checks how the page renders the planned shapes.
-     */
     @Test
-    void comparisonAndMatrixViewsRenderThePlannedContract() {
+    void aMatrixStartedFromTheFormIsFollowedLiveToItsCasesAndReport() {
         WebDriver browser = chromium.driver();
-        browser.get(url("/#/"));
-        wait(browser, UI).until(d -> !d.findElements(By.cssSelector("#runs-list table, #runs-empty")).isEmpty());
-        js(browser).executeScript("""
-                window.__stub = {};
-                const real = window.fetch;
-                window.fetch = (url, init) => {
-                  const u = new URL(url, location.href);
-                  for (const [prefix, r] of Object.entries(window.__stub)) {
-                    if ((u.pathname + u.search).startsWith(prefix)) {
-                      return Promise.resolve(new Response(JSON.stringify(r.body ?? {}),
-                        {status: r.status ?? 200, headers: {'Content-Type': 'application/json'}}));
-                    }
-                  }
-                  return real(url, init);
-                };
-                window.__stub['/api/compare?'] = {body: {cases: [
-                  {protocol: 'tcp', payloadBytes: 1024, clients: 16, window: 16, throughputRatio: 1.25,
-                   p99Ratio: 0.8, throughputRangesOverlap: false, p99RangesOverlap: true}]}};
-                window.__stub['/api/matrices/m1'] = {body: {id: 'm1', status: 'running',
-                  progress: {case: 2, cases: 8, etaSeconds: 30}}};
-                location.hash = '#/compare?baseline=base-id&candidate=cand-id';""");
-        WebElement result = wait(browser, UI).until(d -> d.findElement(By.cssSelector("#compare-result table")));
-        assertThat(result.findElements(By.tagName("th")).stream().map(WebElement::getText).toList())
-                .contains("Protocol", "Payload (bytes)", "Throughput ratio", "p99 ratio");
-        WebElement throughput = result.findElement(By.xpath(".//tbody/tr/td[5]"));
-        assertThat(throughput.getText()).isEqualTo("1.250× better");
-        assertThat(throughput.getDomAttribute("class")).contains("better");
-        WebElement p99 = result.findElement(By.xpath(".//tbody/tr/td[6]"));
-        assertThat(p99.getText()).isEqualTo("0.800× (ranges overlap)");
-        assertThat(p99.getDomAttribute("class")).doesNotContain("better");
-        assertThat(new Select(browser.findElement(By.id("compare-baseline"))).getFirstSelectedOption()
-                .getDomAttribute("value")).isEqualTo("base-id");
+        browser.get(url("/#/matrices/new"));
+        wait(browser, UI).until(d -> !d.findElements(By.id("matrix-form")).isEmpty());
+        // one case: every list given one value
+        for (String box : List.of("protocols-tcp", "ioModels-shared", "transports-auto", "windowModes-sliding")) {
+            browser.findElement(By.id("matrix-input-" + box)).click();
+        }
+        typeInto(browser, "matrix-input-payloads", "256");
+        typeInto(browser, "matrix-input-profiles", "2x2");
+        typeInto(browser, "matrix-input-ioThreads", "1");
+        typeInto(browser, "matrix-input-work", "0");
+        typeInto(browser, "matrix-input-seconds", "1");
+        typeInto(browser, "matrix-input-warmupSeconds", "0");
+        typeInto(browser, "matrix-input-repetitions", "1");
+        new Select(browser.findElement(By.id("matrix-input-isolation"))).selectByValue("in-process");
+        assertThat(browser.findElement(By.id("matrix-cases")).getText()).isEqualTo("1 case.");
+        browser.findElement(By.id("matrix-submit")).click();
 
-        // a running matrix: its events endpoint is not there, so the page polls and shows case i of n
-        js(browser).executeScript("location.hash = '#/matrices/m1'");
-        wait(browser, UI).until(d -> d.findElement(By.id("matrix-progress-text")).getText()
-                .equals("Case 2 of 8 · about 30 s left"));
-        js(browser).executeScript("""
-                window.__stub['/api/matrices/m1/report'] = {body: {}};
-                window.__stub['/api/matrices/m1'] = {body: {id: 'm1', status: 'succeeded', cases: [
-                  {runId: 'r1', status: 'succeeded', spec: {protocol: 'tcp', payloadBytes: 64, clients: 1,
-                   window: 1, ioModel: 'shared', ioThreads: 1},
-                   roundTripsPerSecond: {median: 1000, min: 900, max: 1100}}]}};""");
-        wait(browser, UI).until(d -> "succeeded".equals(d.findElement(By.id("matrix-status")).getText()));
-        assertThat(browser.findElement(By.id("matrix-progress")).isDisplayed()).isFalse();
-        WebElement cases = browser.findElement(By.cssSelector("#matrix-cases-table table"));
-        assertThat(cases.findElement(By.cssSelector("a[href='#/runs/r1']")).getText()).isEqualTo("r1");
-        assertThat(cases.getText()).contains("tcp 64 B 1×1 shared×1", "1,000 [900, 1,100]");
-        wait(browser, UI).until(d -> d.findElement(By.id("matrix-report-html")).getDomAttribute("href")
-                .equals("/api/matrices/m1/report?format=html"));
+        wait(browser, UI).until(d -> d.getCurrentUrl().matches(".*#/matrices/[^/]+$")
+                && !d.getCurrentUrl().endsWith("/new"));
+        String id = browser.getCurrentUrl().replaceFirst(".*#/matrices/", "");
+        List<String> progressSeen = new ArrayList<>();
+        String status = wait(browser, RUN).pollingEvery(Duration.ofMillis(50)).until(d -> {
+            List<WebElement> p = d.findElements(By.id("matrix-progress-text"));
+            if (!p.isEmpty() && p.getFirst().isDisplayed() && p.getFirst().getText().startsWith("Case")
+                    && !progressSeen.contains(p.getFirst().getText())) {
+                progressSeen.add(p.getFirst().getText());
+            }
+            String s = d.findElement(By.cssSelector("main .view")).getDomAttribute("data-status");
+            return s != null && FINISHED.contains(s) ? s : null;
+        });
+        assertThat(status).as("matrix %s", id).isEqualTo("succeeded");
+        assertThat(progressSeen).as("live progress lines").isNotEmpty()
+                .allSatisfy(line -> assertThat(line).startsWith("Case 1 of 1 · repetition 1 · step 1 of 1 · "));
+
+        List<WebElement> rows = browser.findElements(By.cssSelector("#matrix-cases-table tbody tr"));
+        assertThat(rows).hasSize(1);
+        assertThat(rows.getFirst().getText()).contains("tcp 256 B 2×2 shared×1", "1 of 1", "ok");
+        // the report, with its charts, inside the page
+        String report = "/api/matrices/" + id + "/report?format=html";
+        assertThat(wait(browser, UI).until(d -> d.findElement(By.id("matrix-report-html"))).getDomAttribute("href"))
+                .isEqualTo(report);
+        WebElement frame = browser.findElement(By.cssSelector("#matrix-report iframe"));
+        assertThat(frame.getDomAttribute("src")).isEqualTo(report);
+        browser.switchTo().frame(frame);
+        WebElement chart = wait(browser, UI).until(d -> d.findElement(By.cssSelector("img[src*='throughput']")));
+        wait(browser, UI).until(d -> Boolean.TRUE.equals(js(d).executeScript(
+                "return arguments[0].complete && arguments[0].naturalWidth > 0", chart)));
+        browser.switchTo().defaultContent();
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void twoRunsAreComparedWithTheirRatiosAndVerdict() throws Exception {
+        String baseline = succeededRun();
+        String candidate = succeededRun();
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/compare"));
+        wait(browser, UI).until(d -> d.findElements(By.cssSelector("#compare-candidate option[value='" + candidate
+                + "']")).size() == 1);
+        new Select(browser.findElement(By.id("compare-baseline"))).selectByValue(baseline);
+        new Select(browser.findElement(By.id("compare-candidate"))).selectByValue(candidate);
+        browser.findElement(By.cssSelector("#compare-form button[type=submit]")).click();
+
+        WebElement result = wait(browser, UI).until(d -> d.findElement(By.cssSelector("#compare-result table")));
+        assertThat(result.findElements(By.cssSelector("thead th")).stream().map(WebElement::getText).toList())
+                .containsExactly("Baseline case", "Candidate case", "Throughput ratio", "p99 ratio", "Verdict");
+        JsonNode c = json.readTree(get("/api/compare?baseline=" + baseline + "&candidate=" + candidate))
+                .get("cases").get(0);
+        List<WebElement> cells = result.findElements(By.cssSelector("tbody tr td"));
+        assertThat(cells.get(0).getText()).isEqualTo(c.get("baselineCase").asString());
+        assertThat(cells.get(2).getText()).startsWith(String.format(Locale.ROOT, "%.3f×",
+                c.get("throughputRatio").asDouble()));
+        assertThat(cells.get(3).getText()).startsWith(String.format(Locale.ROOT, "%.3f×",
+                c.get("p99Ratio").asDouble()));
+        assertThat(cells.get(4).getText()).isEqualTo(c.get("verdict").asString());
+        assertThat(browser.getCurrentUrl()).endsWith("#/compare?baseline=" + baseline + "&candidate=" + candidate);
         assertThat(pageErrors(browser)).isEmpty();
     }
 
@@ -327,7 +330,11 @@ class WebPageBrowserTest {
     }
 
     private static void type(WebDriver browser, String field, String text) {
-        WebElement input = browser.findElement(By.id("run-input-" + field));
+        typeInto(browser, "run-input-" + field, text);
+    }
+
+    private static void typeInto(WebDriver browser, String id, String text) {
+        WebElement input = browser.findElement(By.id(id));
         input.clear();
         input.sendKeys(text);
     }
@@ -348,22 +355,39 @@ class WebPageBrowserTest {
         return e.isEmpty() ? "" : e.getFirst().getText();
     }
 
+    private String get(String path) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url(path)))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("GET %s: %s", path, r.body()).isEqualTo(200);
+        return r.body();
+    }
+
+    /** A short in-process run through the API, waited for until it succeeded; its id. */
+    private String succeededRun() throws Exception {
+        HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(url("/api/runs")))
+                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
+                .POST(HttpRequest.BodyPublishers.ofString("""
+                        {"clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0,"seconds":0.5,
+                         "repetitions":2,"isolation":"in-process"}""")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
+        String id = json.readTree(posted.body()).get("id").asString();
+        long deadline = System.nanoTime() + RUN.toNanos();
+        while (System.nanoTime() < deadline) {
+            String status = json.readTree(get("/api/runs/" + id)).get("status").asString();
+            if (FINISHED.contains(status)) {
+                assertThat(status).as("run %s", id).isEqualTo("succeeded");
+                return id;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("run " + id + " did not finish in " + RUN);
+    }
+
     private long runCount() throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url("/api/runs?limit=1")))
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
         JsonNode page = json.readTree(r.body());
         return page.get("total").asLong();
-    }
-
-    /** True when the path is answered by Spring's "no such resource" 404 (no route), not by an API handler. */
-    private boolean endpointMissing(String path) {
-        try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url(path)))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-            return r.statusCode() == 404 && r.body().contains("No static resource");
-        } catch (Exception e) {
-            throw new AssertionError("GET " + path + " failed", e);
-        }
     }
 }
