@@ -473,8 +473,8 @@ function runView(root, params, id) {
       return;
     }
     fill(chartsBox, h('h2', {}, 'Charts'), h('div', {class: 'charts'},
-      chart(`${base}/charts/throughput.svg`, 'Round trips/s per repetition', 'chart-throughput'),
-      chart(`${base}/charts/p99.svg`, 'RTT p99 per repetition', 'chart-p99')));
+      chart(`${base}/charts/throughput.svg`, 'Round trips/s: median, whisker min–max', 'chart-throughput'),
+      chart(`${base}/charts/p99.svg`, 'RTT p99: median, whisker min–max', 'chart-p99')));
   }
 
   function renderReport(r) {
@@ -586,7 +586,8 @@ function nonZero(errors) {
 /** An <img> of an SVG chart; when it does not load, a notice that says what the service answered. */
 function chart(src, caption, id) {
   const img = h('img', {src, alt: caption, id, class: 'chart-img'});
-  const fig = h('figure', {class: 'chart'}, img, h('figcaption', {}, caption));
+  const fig = h('figure', {class: 'chart'}, h('a', {href: src, target: '_blank', rel: 'noopener',
+    title: 'Open the chart at full size'}, img), h('figcaption', {}, caption));
   img.addEventListener('error', async () => {
     const status = await probe(src);
     fig.classList.add('missing');
