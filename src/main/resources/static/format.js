@@ -1,0 +1,109 @@
+// Number, time and spec formatting shared by every view.
+
+const intFmt = new Intl.NumberFormat('en-US', {maximumFractionDigits: 0});
+
+export function isNum(x) {
+  return typeof x === 'number' && Number.isFinite(x);
+}
+
+/** Integer with thousands separators: 123,456. */
+export function int(x) {
+  return isNum(x) ? intFmt.format(x) : '–';
+}
+
+/** Three significant digits, without exponent notation: 85.2, 1,234, 0.0123. */
+export function sig(x, digits = 3) {
+  if (!isNum(x)) return '–';
+  if (x === 0) return '0';
+  const magnitude = Math.floor(Math.log10(Math.abs(x)));
+  const decimals = Math.max(0, digits - 1 - magnitude);
+  return new Intl.NumberFormat('en-US', {maximumFractionDigits: Math.min(decimals, 6)}).format(x);
+}
+
+export function us(x) {
+  return isNum(x) ? `${sig(x)} µs` : '–';
+}
+
+export function mib(bytes) {
+  return isNum(bytes) ? `${sig(bytes / 1048576)} MiB` : '–';
+}
+
+export function pct(x) {
+  return isNum(x) ? `${sig(x)} %` : '–';
+}
+
+export function ratio(x) {
+  return isNum(x) ? `${x.toFixed(3)}×` : '–';
+}
+
+/** Seconds as 0.4 s, 12 s, 3 min 05 s, 1 h 02 min. */
+export function seconds(s) {
+  if (!isNum(s)) return '–';
+  if (s < 10) return `${s.toFixed(1)} s`;
+  if (s < 60) return `${Math.round(s)} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${String(Math.round(s % 60)).padStart(2, '0')} s`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+}
+
+/** Local date and time of an ISO instant, to the second. */
+export function time(iso) {
+  if (!iso) return '–';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return String(iso);
+  const pad = n => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** A {median, min, max} statistic: "median [min, max]". */
+export function stat(s, fmt = sig) {
+  if (!s || !isNum(s.median)) return '–';
+  return `${fmt(s.median)} [${fmt(s.min)}, ${fmt(s.max)}]`;
+}
+
+export function shortId(id) {
+  return typeof id === 'string' ? id.slice(0, 8) : String(id ?? '');
+}
+
+/** One line that identifies a run's load: "tcp 1024 B 16×16 sliding · shared×1 auto". */
+export function specLine(spec) {
+  if (!spec) return '';
+  const parts = [
+    spec.protocol, spec.payloadBytes != null ? `${int(spec.payloadBytes)} B` : null,
+    spec.clients != null ? `${spec.clients}×${spec.window}` : null,
+    spec.windowMode && spec.windowMode !== 'sliding' ? spec.windowMode : null,
+    spec.ioModel ? `${spec.ioModel}×${spec.ioThreads}` : null,
+    spec.transport && spec.transport !== 'auto' ? spec.transport : null,
+    spec.work ? `work ${int(spec.work)}` : null,
+    spec.addressFamily && spec.addressFamily !== 'ipv4' ? spec.addressFamily : null,
+  ];
+  return parts.filter(Boolean).join(' ');
+}
+
+/** camelCase JSON name → a label: payloadBytes → "Payload (bytes)", ioThreads → "IO threads". */
+export function humanize(name) {
+  let unit = '';
+  let base = name;
+  for (const [suffix, u] of [['Bytes', 'bytes'], ['Seconds', 's'], ['Millis', 'ms'], ['Us', 'µs']]) {
+    if (name.endsWith(suffix) && name.length > suffix.length) {
+      base = name.slice(0, -suffix.length);
+      unit = ` (${u})`;
+      break;
+    }
+  }
+  const words = base.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(' ')
+    .map(w => ({io: 'IO', ipv4: 'IPv4', ipv6: 'IPv6', tcp: 'TCP', udp: 'UDP', cpu: 'CPU', rss: 'RSS', gc: 'GC'}[w] ?? w));
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1) + unit;
+}
+
+/** Any JSON value as compact text for a table cell. */
+export function compact(v) {
+  if (v === null || v === undefined) return '–';
+  if (typeof v === 'number') return Number.isInteger(v) ? int(v) : sig(v);
+  if (typeof v === 'object') {
+    if (Array.isArray(v)) return v.map(compact).join(', ');
+    return Object.entries(v).map(([k, x]) => `${k} ${compact(x)}`).join(', ');
+  }
+  return String(v);
+}

@@ -1,0 +1,393 @@
+package io.loopbench.web;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The web page at {@code /} in headless Chromium, against the real service on a random port: a run and a matrix
+ * started from their forms and followed live to their results, a comparison of two runs, and the form's handling of
+ * values the service refuses. Each test is skipped, saying what is missing, when Chromium or ChromeDriver is not
+ * installed (see README, "Browser tests"); the check runs per test (in {@link Chromium}), not in a
+ * {@code @BeforeAll}: Surefire reports a class skipped there as no tests at all, without the reason.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// Close this context (its loopbench-runner and loopbench-sse-ticker threads) after the class: the engine's leak
+// tests count live threads named loopbench-* and fail if a cached context from an earlier class still has them.
+@DirtiesContext
+class WebPageBrowserTest {
+
+    private static final Duration UI = Duration.ofSeconds(15);
+    private static final Duration RUN = Duration.ofSeconds(90);
+    private static final Set<String> FINISHED = Set.of("succeeded", "failed", "cancelled", "interrupted");
+
+    @TempDir
+    static Path dataDirectory;
+
+    @DynamicPropertySource
+    static void dataDirectory(DynamicPropertyRegistry registry) {
+        registry.add("loopbench.data-directory", dataDirectory::toString);
+    }
+
+    @RegisterExtension
+    final Chromium chromium = new Chromium();
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    ObjectMapper json;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @AfterEach
+    void closeHttpClient() {
+        // now, not at some later garbage collection: later tests count this JVM's threads and sockets
+        http.close();
+    }
+
+    @Test
+    void aShortRunStartedFromTheFormIsFollowedLiveToSucceededWithItsSummaryAndCharts() {
+        WebDriver browser = chromium.driver();
+        browser.get(url("/"));
+        wait(browser, UI).until(d -> !d.findElements(By.cssSelector("#runs-list table, #runs-empty")).isEmpty());
+        browser.findElement(By.cssSelector("nav a[href='#/runs/new']")).click();
+        wait(browser, UI).until(d -> !d.findElements(By.id("run-form")).isEmpty());
+
+        new Select(browser.findElement(By.id("run-input-isolation"))).selectByValue("in-process");
+        type(browser, "seconds", "1");
+        type(browser, "warmupSeconds", "0.3");
+        type(browser, "repetitions", "1");
+        type(browser, "clients", "2");
+        type(browser, "window", "2");
+        browser.findElement(By.id("run-submit")).click();
+
+        wait(browser, UI).until(d -> d.getCurrentUrl().contains("#/runs/") && !d.getCurrentUrl().endsWith("/new"));
+        String id = browser.getCurrentUrl().replaceFirst(".*#/runs/", "");
+
+        // follow it: note every progress line the page shows until it says the run has finished
+        List<String> progressSeen = new ArrayList<>();
+        String status = wait(browser, RUN).pollingEvery(Duration.ofMillis(50)).until(d -> {
+            List<WebElement> p = d.findElements(By.id("run-progress-text"));
+            if (!p.isEmpty() && p.getFirst().isDisplayed()) {
+                String text = p.getFirst().getText();
+                if (text.startsWith("Repetition") && !progressSeen.contains(text)) {
+                    progressSeen.add(text);
+                }
+            }
+            String s = d.findElement(By.cssSelector("main .view")).getDomAttribute("data-status");
+            return s != null && FINISHED.contains(s) ? s : null;
+        });
+        assertThat(status).as("run %s; page says: %s", id, errorText(browser)).isEqualTo("succeeded");
+        assertThat(browser.findElement(By.id("run-status")).getText()).isEqualTo("succeeded");
+        assertThat(progressSeen).as("live progress lines shown while it ran").isNotEmpty()
+                .allSatisfy(line -> assertThat(line).matches("Repetition 1 of 1 · \\w+ · .* elapsed · about .* left"));
+        assertThat(browser.findElement(By.id("run-progress")).isDisplayed()).isFalse();
+
+        // its summary: every metric as median [min, max]
+        WebElement summary = wait(browser, UI).until(d -> d.findElement(By.cssSelector("#run-summary table")));
+        String roundTrips = summary.findElement(By.xpath(".//tr[th[.='Round trips/s']]/td")).getText();
+        assertThat(roundTrips).matches("[\\d,]+ \\[[\\d,]+, [\\d,]+]");
+        assertThat(summary.getText()).contains("RTT p99", "µs", "CPU", "Peak RSS");
+        assertThat(browser.findElements(By.cssSelector("#run-repetitions tbody tr"))).hasSize(1);
+
+        // its charts, drawn
+        for (String chart : List.of("throughput", "p99")) {
+            WebElement img = wait(browser, UI).until(d -> d.findElement(By.id("chart-" + chart)));
+            assertThat(img.getDomAttribute("src")).isEqualTo("/api/runs/" + id + "/charts/" + chart + ".svg");
+            wait(browser, UI).until(d -> Boolean.TRUE.equals(js(d).executeScript(
+                    "return arguments[0].complete && arguments[0].naturalWidth > 0", img)));
+        }
+        // and links to its report
+        assertThat(wait(browser, UI).until(d -> d.findElement(By.id("run-report-html"))).getDomAttribute("href"))
+                .isEqualTo("/api/runs/" + id + "/report?format=html");
+        assertThat(browser.findElement(By.id("run-report-md")).getDomAttribute("href"))
+                .isEqualTo("/api/runs/" + id + "/report?format=md");
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void aValueOutOfRangeIsShownNextToItsFieldAndNoRunIsCreated() throws Exception {
+        long runsBefore = runCount();
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/runs/new"));
+        wait(browser, UI).until(d -> !d.findElements(By.id("run-form")).isEmpty());
+        // the field shows its default and range, as /v3/api-docs gives them
+        assertThat(browser.findElement(By.id("run-help-payloadBytes")).getText())
+                .contains("Default 1,024", "allowed 16 … 65,507");
+
+        type(browser, "payloadBytes", "5");
+        browser.findElement(By.id("run-submit")).click();
+
+        WebElement error = wait(browser, UI).until(d -> {
+            WebElement e = d.findElement(By.id("run-error-payloadBytes"));
+            return e.isDisplayed() ? e : null;
+        });
+        assertThat(error.getText()).contains("payloadBytes = 5 is out of range", "16 … 65,507");
+        WebElement field = browser.findElement(By.id("run-field-payloadBytes"));
+        assertThat(field.findElements(By.id("run-error-payloadBytes"))).as("the error sits in the field's box")
+                .hasSize(1);
+        WebElement input = browser.findElement(By.id("run-input-payloadBytes"));
+        assertThat(input.getDomAttribute("aria-invalid")).isEqualTo("true");
+        assertThat(input.getDomAttribute("aria-describedby")).contains("run-error-payloadBytes");
+        assertThat(browser.findElements(By.cssSelector(".field-error")).stream().filter(WebElement::isDisplayed)
+                .map(e -> e.getDomAttribute("id")).toList()).containsExactly("run-error-payloadBytes");
+        assertThat(browser.findElement(By.id("run-form-problems")).getText()).contains("The run was not started");
+
+        assertThat(browser.getCurrentUrl()).endsWith("#/runs/new");
+        assertThat(runCount()).as("runs stored").isEqualTo(runsBefore);
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void aValueOfTheWrongTypeIsShownAtTheTopAsTheServiceWordsIt() throws Exception {
+        long runsBefore = runCount();
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/runs/new"));
+        wait(browser, UI).until(d -> !d.findElements(By.id("run-form")).isEmpty());
+
+        type(browser, "clients", "many");
+        browser.findElement(By.id("run-submit")).click();
+
+        WebElement top = wait(browser, UI).until(d -> {
+            WebElement e = d.findElement(By.id("run-form-problems"));
+            return e.isDisplayed() ? e : null;
+        });
+        assertThat(top.getText()).contains("The run was not started",
+                "field 'clients': 'many' is not a value of type integer");
+        assertThat(browser.findElement(By.id("run-error-clients")).getText()).contains("'many'");
+        assertThat(runCount()).isEqualTo(runsBefore);
+
+        // a fraction in a whole-number field is caught before sending (the service would round it down)
+        type(browser, "clients", "1.5");
+        browser.findElement(By.id("run-submit")).click();
+        wait(browser, UI).until(d -> d.findElement(By.id("run-error-clients")).getText()
+                .contains("not a whole number"));
+        assertThat(runCount()).isEqualTo(runsBefore);
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void everyViewRendersWithLabelledInputsAndNoScriptErrorInLightAndDarkMode() {
+        WebDriver browser = chromium.driver();
+        for (String view : List.of("/#/", "/#/runs/new", "/#/compare", "/#/matrices/new", "/#/runs/no-such-run")) {
+            browser.get(url(view));
+            wait(browser, UI).until(d -> !d.findElements(By.cssSelector("main h1")).isEmpty()
+                    && d.findElements(By.xpath("//main//p[starts-with(., 'Loading') or starts-with(., 'Reading')]"))
+                    .isEmpty());
+            // every input, select and text area can be named by assistive technology
+            @SuppressWarnings("unchecked")
+            List<String> unlabelled = (List<String>) js(browser).executeScript("""
+                    return [...document.querySelectorAll('main input, main select, main textarea')]
+                      .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label'))
+                      .map(e => e.id || e.name || e.outerHTML);""");
+            assertThat(unlabelled).as("inputs without a label on %s", view).isEmpty();
+            assertThat(pageErrors(browser)).as("script errors on %s", view).isEmpty();
+        }
+        // the home page lists the matrices too (none yet, or a table)
+        browser.get(url("/#/"));
+        wait(browser, UI).until(d -> d.findElement(By.id("matrices-list")).getText().contains("No matrices yet")
+                || !d.findElements(By.cssSelector("#matrices-list table")).isEmpty());
+        browser.get(url("/#/runs/no-such-run"));
+        wait(browser, UI).until(d -> d.findElement(By.tagName("main")).getText().contains("No such run."));
+
+        // colours follow prefers-color-scheme
+        browser.get(url("/#/runs/new"));
+        wait(browser, UI).until(d -> !d.findElements(By.id("run-form")).isEmpty());
+        String light = background(browser);
+        chromium.driver().executeCdpCommand("Emulation.setEmulatedMedia",
+                Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        String dark = background(browser);
+        assertThat(light).isEqualTo("rgb(255, 255, 255)");
+        assertThat(dark).isEqualTo("rgb(13, 17, 23)");
+    }
+
+    @Test
+    void aMatrixStartedFromTheFormIsFollowedLiveToItsCasesAndReport() {
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/matrices/new"));
+        wait(browser, UI).until(d -> !d.findElements(By.id("matrix-form")).isEmpty());
+        // one case: every list given one value
+        for (String box : List.of("protocols-tcp", "ioModels-shared", "transports-auto", "windowModes-sliding")) {
+            browser.findElement(By.id("matrix-input-" + box)).click();
+        }
+        typeInto(browser, "matrix-input-payloads", "256");
+        typeInto(browser, "matrix-input-profiles", "2x2");
+        typeInto(browser, "matrix-input-ioThreads", "1");
+        typeInto(browser, "matrix-input-work", "0");
+        typeInto(browser, "matrix-input-seconds", "1");
+        typeInto(browser, "matrix-input-warmupSeconds", "0");
+        typeInto(browser, "matrix-input-repetitions", "1");
+        new Select(browser.findElement(By.id("matrix-input-isolation"))).selectByValue("in-process");
+        assertThat(browser.findElement(By.id("matrix-cases")).getText()).isEqualTo("1 case.");
+        browser.findElement(By.id("matrix-submit")).click();
+
+        wait(browser, UI).until(d -> d.getCurrentUrl().matches(".*#/matrices/[^/]+$")
+                && !d.getCurrentUrl().endsWith("/new"));
+        String id = browser.getCurrentUrl().replaceFirst(".*#/matrices/", "");
+        List<String> progressSeen = new ArrayList<>();
+        String status = wait(browser, RUN).pollingEvery(Duration.ofMillis(50)).until(d -> {
+            List<WebElement> p = d.findElements(By.id("matrix-progress-text"));
+            if (!p.isEmpty() && p.getFirst().isDisplayed() && p.getFirst().getText().startsWith("Case")
+                    && !progressSeen.contains(p.getFirst().getText())) {
+                progressSeen.add(p.getFirst().getText());
+            }
+            String s = d.findElement(By.cssSelector("main .view")).getDomAttribute("data-status");
+            return s != null && FINISHED.contains(s) ? s : null;
+        });
+        assertThat(status).as("matrix %s", id).isEqualTo("succeeded");
+        assertThat(progressSeen).as("live progress lines").isNotEmpty()
+                .allSatisfy(line -> assertThat(line).startsWith("Case 1 of 1 · repetition 1 · step 1 of 1 · "));
+
+        List<WebElement> rows = browser.findElements(By.cssSelector("#matrix-cases-table tbody tr"));
+        assertThat(rows).hasSize(1);
+        assertThat(rows.getFirst().getText()).contains("tcp 256 B 2×2 shared×1", "1 of 1", "ok");
+        // the report, with its charts, inside the page
+        String report = "/api/matrices/" + id + "/report?format=html";
+        assertThat(wait(browser, UI).until(d -> d.findElement(By.id("matrix-report-html"))).getDomAttribute("href"))
+                .isEqualTo(report);
+        WebElement frame = browser.findElement(By.cssSelector("#matrix-report iframe"));
+        assertThat(frame.getDomAttribute("src")).isEqualTo(report);
+        browser.switchTo().frame(frame);
+        WebElement chart = wait(browser, UI).until(d -> d.findElement(By.cssSelector("img[src*='throughput']")));
+        wait(browser, UI).until(d -> Boolean.TRUE.equals(js(d).executeScript(
+                "return arguments[0].complete && arguments[0].naturalWidth > 0", chart)));
+        browser.switchTo().defaultContent();
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void twoRunsAreComparedWithTheirRatiosAndVerdict() throws Exception {
+        String baseline = succeededRun();
+        String candidate = succeededRun();
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/compare"));
+        wait(browser, UI).until(d -> d.findElements(By.cssSelector("#compare-candidate option[value='" + candidate
+                + "']")).size() == 1);
+        new Select(browser.findElement(By.id("compare-baseline"))).selectByValue(baseline);
+        new Select(browser.findElement(By.id("compare-candidate"))).selectByValue(candidate);
+        browser.findElement(By.cssSelector("#compare-form button[type=submit]")).click();
+
+        WebElement result = wait(browser, UI).until(d -> d.findElement(By.cssSelector("#compare-result table")));
+        assertThat(result.findElements(By.cssSelector("thead th")).stream().map(WebElement::getText).toList())
+                .containsExactly("Baseline case", "Candidate case", "Throughput ratio", "p99 ratio", "Verdict");
+        JsonNode c = json.readTree(get("/api/compare?baseline=" + baseline + "&candidate=" + candidate))
+                .get("cases").get(0);
+        List<WebElement> cells = result.findElements(By.cssSelector("tbody tr td"));
+        assertThat(cells.get(0).getText()).isEqualTo(c.get("baselineCase").asString());
+        assertThat(cells.get(2).getText()).startsWith(String.format(Locale.ROOT, "%.3f×",
+                c.get("throughputRatio").asDouble()));
+        assertThat(cells.get(3).getText()).startsWith(String.format(Locale.ROOT, "%.3f×",
+                c.get("p99Ratio").asDouble()));
+        assertThat(cells.get(4).getText()).isEqualTo(c.get("verdict").asString());
+        assertThat(browser.getCurrentUrl()).endsWith("#/compare?baseline=" + baseline + "&candidate=" + candidate);
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    // ---- helpers ----
+
+    private String url(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    private static WebDriverWait wait(WebDriver browser, Duration timeout) {
+        WebDriverWait w = new WebDriverWait(browser, timeout, Duration.ofMillis(100));
+        w.ignoring(org.openqa.selenium.NoSuchElementException.class);
+        w.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
+        return w;
+    }
+
+    private static JavascriptExecutor js(WebDriver browser) {
+        return (JavascriptExecutor) browser;
+    }
+
+    private static void type(WebDriver browser, String field, String text) {
+        typeInto(browser, "run-input-" + field, text);
+    }
+
+    private static void typeInto(WebDriver browser, String id, String text) {
+        WebElement input = browser.findElement(By.id(id));
+        input.clear();
+        input.sendKeys(text);
+    }
+
+    private static String background(WebDriver browser) {
+        return (String) js(browser).executeScript("return getComputedStyle(document.body).backgroundColor");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> pageErrors(WebDriver browser) {
+        Object errors = js(browser).executeScript("return window.loopbenchErrors || null");
+        assertThat(errors).as("the page's script ran (window.loopbenchErrors exists)").isNotNull();
+        return (List<String>) errors;
+    }
+
+    private static String errorText(WebDriver browser) {
+        List<WebElement> e = browser.findElements(By.id("run-error"));
+        return e.isEmpty() ? "" : e.getFirst().getText();
+    }
+
+    private String get(String path) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url(path)))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("GET %s: %s", path, r.body()).isEqualTo(200);
+        return r.body();
+    }
+
+    /** A short in-process run through the API, waited for until it succeeded; its id. */
+    private String succeededRun() throws Exception {
+        HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(url("/api/runs")))
+                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
+                .POST(HttpRequest.BodyPublishers.ofString("""
+                        {"clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0,"seconds":0.5,
+                         "repetitions":2,"isolation":"in-process"}""")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
+        String id = json.readTree(posted.body()).get("id").asString();
+        long deadline = System.nanoTime() + RUN.toNanos();
+        while (System.nanoTime() < deadline) {
+            String status = json.readTree(get("/api/runs/" + id)).get("status").asString();
+            if (FINISHED.contains(status)) {
+                assertThat(status).as("run %s", id).isEqualTo("succeeded");
+                return id;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("run " + id + " did not finish in " + RUN);
+    }
+
+    private long runCount() throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url("/api/runs?limit=1")))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        JsonNode page = json.readTree(r.body());
+        return page.get("total").asLong();
+    }
+}
