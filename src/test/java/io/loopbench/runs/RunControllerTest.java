@@ -112,6 +112,7 @@ class RunControllerTest {
         problem(postRun("{\"protocol\": \"sctp\"}"), 400)
                 .andExpect(jsonPath("$.detail").value("field 'protocol': 'sctp' is not one of tcp, udp"));
         problem(postRun("[1,2]"), 400).andExpect(jsonPath("$.detail", startsWith("body: expected")));
+        problem(postRun("{\"clients\": 1.5}"), 400).andExpect(jsonPath("$.detail", startsWith("field 'clients'")));
         verifyNoInteractions(runs);
     }
 
