@@ -339,6 +339,50 @@ function newRunView(root, params) {
 
 // ---- one run ------------------------------------------------------------------------------------------------
 
+/**
+ * Loads a run or a matrix, renders it, then follows it live over SSE until it finishes, polling every pollMs
+ * instead if the stream is lost. Returns {disposed, dispose}: views check `disposed` before they touch the page.
+ */
+function followLive(root, {base, id, noun, pollMs, render}) {
+  const live = {disposed: false};
+  let stopStream = () => {};
+  let stopPoll = () => {};
+
+  function startPolling() {
+    stopPoll();
+    stopPoll = every(pollMs, async () => {
+      const x = await getJson(base);
+      render(x);
+      if (isFinished(x.status)) stopPoll();
+    });
+  }
+
+  (async () => {
+    let x;
+    try {
+      x = await getJson(base);
+    } catch (e) {
+      const title = noun[0].toUpperCase() + noun.slice(1) + ' ';
+      fill(root, heading(title, h('span', {class: 'mono'}, fmt.shortId(id))),
+        e instanceof ApiError && e.status === 404 && !e.missingEndpoint
+          ? notice('error', `No such ${noun}.`, describe(e), ' ', link('#/', 'Back to the list.'))
+          : errorNotice(e, `Reading the ${noun}`));
+      return;
+    }
+    render(x);
+    if (!isFinished(x.status) && !live.disposed) {
+      stopStream = follow(`${base}/events`, {onUpdate: render, onFinished: render, onLost: startPolling});
+    }
+  })();
+
+  live.dispose = () => {
+    live.disposed = true;
+    stopStream();
+    stopPoll();
+  };
+  return live;
+}
+
 function progressText(p, status) {
   if (status === 'queued' || !p) return 'Queued: it starts when the runs ahead of it have finished.';
   const rep = p.repetition > 0 ? `Repetition ${p.repetition} of ${p.repetitions}` : `Starting (${p.repetitions} `
@@ -365,14 +409,11 @@ function runView(root, params, id) {
   fill(root, title, actions, progressBox, errorBox, specBox, summaryBox, chartsBox, reportBox, repsBox, envBox);
   root.dataset.progressSeen = '0';
 
-  let stopStream = () => {};
-  let stopPoll = () => {};
-  let disposed = false;
   let lastRepetitions = -1;
   let finishedShown = false;
 
   function render(r) {
-    if (disposed) return;
+    if (live.disposed) return;
     document.title = `Run ${fmt.shortId(r.id)} (${r.status}) · loopbench`;
     root.dataset.status = r.status;
     fill(statusBadge, badge(r.status));
@@ -482,7 +523,7 @@ function runView(root, params, id) {
     const md = `${base}/report?format=md`;
     fill(reportBox, h('h2', {}, 'Report'), h('p', {class: 'muted'}, 'Looking for the report…'));
     probe(html).then(status => {
-      if (disposed) return;
+      if (live.disposed) return;
       if (status < 200 || status >= 300) {
         fill(reportBox, h('h2', {}, 'Report'), notice('warn', 'The report is not available from this service yet.',
           `${html} answered ${status || 'nothing'}.`));
@@ -544,37 +585,8 @@ function runView(root, params, id) {
       h('pre', {}, JSON.stringify(r.workerEnvironment, null, 2))) : null] : null);
   }
 
-  function startPolling() {
-    stopPoll();
-    stopPoll = every(1000, async () => {
-      const r = await getJson(base);
-      render(r);
-      if (isFinished(r.status)) stopPoll();
-    });
-  }
-
-  (async () => {
-    let r;
-    try {
-      r = await getJson(base);
-    } catch (e) {
-      fill(root, heading('Run ', h('span', {class: 'mono'}, fmt.shortId(id))),
-        e instanceof ApiError && e.status === 404 && !e.missingEndpoint
-          ? notice('error', 'No such run.', describe(e), ' ', link('#/', 'Back to the runs.'))
-          : errorNotice(e, 'Reading the run'));
-      return;
-    }
-    render(r);
-    if (!isFinished(r.status) && !disposed) {
-      stopStream = follow(`${base}/events`, {onUpdate: render, onFinished: render, onLost: startPolling});
-    }
-  })();
-
-  return () => {
-    disposed = true;
-    stopStream();
-    stopPoll();
-  };
+  const live = followLive(root, {base, id, noun: 'run', pollMs: 1000, render});
+  return live.dispose;
 }
 
 function nonZero(errors) {
@@ -840,13 +852,10 @@ function matrixView(root, params, id) {
   fill(root, heading('Matrix ', h('span', {class: 'mono', title: id}, fmt.shortId(id)), ' ', statusBadge),
     actions, specBox, progressBox, errorBox, casesBox, chartsBox, reportBox);
   root.dataset.progressSeen = '0';
-  let disposed = false;
-  let stopStream = () => {};
-  let stopPoll = () => {};
   let finishedShown = false;
 
   function render(m) {
-    if (disposed) return;
+    if (live.disposed) return;
     root.dataset.status = m.status;
     document.title = `Matrix ${fmt.shortId(id)} (${m.status}) · loopbench`;
     fill(statusBadge, badge(m.status));
@@ -916,7 +925,7 @@ function matrixView(root, params, id) {
     const html = `${base}/report?format=html`;
     const md = `${base}/report?format=md`;
     probe(html).then(status => {
-      if (disposed) return;
+      if (live.disposed) return;
       if (status < 200 || status >= 300) {
         fill(reportBox, h('h2', {}, 'Report'), notice('warn', 'The report is not available from this service yet.',
           `${html} answered ${status || 'nothing'}.`));
@@ -929,36 +938,8 @@ function matrixView(root, params, id) {
     });
   }
 
-  function startPolling() {
-    stopPoll();
-    stopPoll = every(2000, async () => {
-      const m = await getJson(base);
-      render(m);
-      if (isFinished(m.status)) stopPoll();
-    });
-  }
-
-  (async () => {
-    let m;
-    try {
-      m = await getJson(base);
-    } catch (e) {
-      fill(root, heading('Matrix ', h('span', {class: 'mono'}, fmt.shortId(id))),
-        e instanceof ApiError && e.status === 404 && !e.missingEndpoint
-          ? notice('error', 'No such matrix.', describe(e), ' ', link('#/', 'Back to the list.'))
-          : errorNotice(e, 'Reading the matrix'));
-      return;
-    }
-    render(m);
-    if (!isFinished(m.status) && !disposed) {
-      stopStream = follow(`${base}/events`, {onUpdate: render, onFinished: render, onLost: startPolling});
-    }
-  })();
-  return () => {
-    disposed = true;
-    stopStream();
-    stopPoll();
-  };
+  const live = followLive(root, {base, id, noun: 'matrix', pollMs: 2000, render});
+  return live.dispose;
 }
 
 function matrixSpecLine(m) {

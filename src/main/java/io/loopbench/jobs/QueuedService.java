@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -33,25 +35,30 @@ public abstract class QueuedService<T> implements SmartLifecycle {
     protected final JsonFileStore<T> store;
     protected final JobQueue jobs;
     private final String noun;
+    private final Function<T, String> id;
+    private final Function<T, RunStatus> status;
+    private final ToDoubleFunction<T> estimatedSeconds;
+    private final Function<T, Instant> createdAt;
 
     private volatile boolean running;
     private volatile String currentId;
     private volatile boolean currentCancelled;
     private volatile RunControl currentControl;
 
-    protected QueuedService(JsonFileStore<T> store, JobQueue jobs, String noun) {
+    /**
+     * @param noun how errors name a record ("run", "matrix")
+     */
+    protected QueuedService(JsonFileStore<T> store, JobQueue jobs, String noun, Function<T, String> id,
+                            Function<T, RunStatus> status, ToDoubleFunction<T> estimatedSeconds,
+                            Function<T, Instant> createdAt) {
         this.store = store;
         this.jobs = jobs;
         this.noun = noun;
+        this.id = id;
+        this.status = status;
+        this.estimatedSeconds = estimatedSeconds;
+        this.createdAt = createdAt;
     }
-
-    protected abstract String id(T record);
-
-    protected abstract RunStatus status(T record);
-
-    protected abstract double estimatedSeconds(T record);
-
-    protected abstract Instant createdAt(T record);
 
     /** The record ended {@code cancelled} before it ran. */
     protected abstract T cancelledWhileQueued(T record);
@@ -87,10 +94,10 @@ public abstract class QueuedService<T> implements SmartLifecycle {
     public T cancel(String id) {
         synchronized (this) {
             T r = get(id);
-            if (status(r).isFinished()) {
-                throw new RunExceptions.Conflict(noun + " " + id + " is already " + status(r).label());
+            if (status.apply(r).isFinished()) {
+                throw new RunExceptions.Conflict(noun + " " + id + " is already " + status.apply(r).label());
             }
-            if (status(r) == RunStatus.QUEUED && jobs.remove(id)) {
+            if (status.apply(r) == RunStatus.QUEUED && jobs.remove(id)) {
                 T cancelled = cancelledWhileQueued(r);
                 store.save(cancelled);
                 announce(cancelled);
@@ -101,7 +108,7 @@ public abstract class QueuedService<T> implements SmartLifecycle {
             }
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!status(get(id)).isFinished() && System.nanoTime() < deadline) {
+        while (!status.apply(get(id)).isFinished() && System.nanoTime() < deadline) {
             sleep(20);
         }
         return get(id);
@@ -110,8 +117,8 @@ public abstract class QueuedService<T> implements SmartLifecycle {
     /** Removes a finished record. */
     public synchronized void delete(String id) {
         T r = get(id);
-        if (!status(r).isFinished()) {
-            throw new RunExceptions.Conflict(noun + " " + id + " is " + status(r).label()
+        if (!status.apply(r).isFinished()) {
+            throw new RunExceptions.Conflict(noun + " " + id + " is " + status.apply(r).label()
                     + "; cancel it before deleting it");
         }
         store.delete(id);
@@ -121,18 +128,18 @@ public abstract class QueuedService<T> implements SmartLifecycle {
     public synchronized void start() {
         List<T> requeue = new ArrayList<>();
         for (T r : store.all()) {
-            if (status(r) == RunStatus.RUNNING) {
+            if (status.apply(r) == RunStatus.RUNNING) {
                 store.save(interrupted(r));
-                log.warn("{} {} was running when the service stopped: marked interrupted", noun, id(r));
-            } else if (status(r) == RunStatus.QUEUED) {
+                log.warn("{} {} was running when the service stopped: marked interrupted", noun, id.apply(r));
+            } else if (status.apply(r) == RunStatus.QUEUED) {
                 requeue.add(r);
             }
         }
         running = true;
-        requeue.sort(Comparator.comparing(this::createdAt));
+        requeue.sort(Comparator.comparing(createdAt));
         for (T r : requeue) {
             if (!jobs.offer(job(r))) {
-                log.error("{} {} could not be queued again: the queue is full", noun, id(r));
+                log.error("{} {} could not be queued again: the queue is full", noun, id.apply(r));
             }
         }
     }
@@ -164,7 +171,7 @@ public abstract class QueuedService<T> implements SmartLifecycle {
         T r;
         synchronized (this) {
             r = store.find(id).orElse(null);
-            if (r == null || status(r) != RunStatus.QUEUED || !running) {
+            if (r == null || status.apply(r) != RunStatus.QUEUED || !running) {
                 return null;
             }
             currentId = id;
@@ -220,12 +227,12 @@ public abstract class QueuedService<T> implements SmartLifecycle {
     }
 
     private JobQueue.Job job(T record) {
-        String id = id(record);
-        double estimate = estimatedSeconds(record);
+        String key = id.apply(record);
+        double estimate = estimatedSeconds.applyAsDouble(record);
         return new JobQueue.Job() {
             @Override
             public String id() {
-                return id;
+                return key;
             }
 
             @Override
@@ -235,7 +242,7 @@ public abstract class QueuedService<T> implements SmartLifecycle {
 
             @Override
             public void run() {
-                execute(id);
+                execute(key);
             }
         };
     }

@@ -51,7 +51,8 @@ public class MatrixService extends QueuedService<MatrixRecord> {
 
     public MatrixService(MatrixStore store, RunService runs, RunsProperties properties, JobQueue jobs,
                          MatrixEvents events, ObjectMapper json) {
-        super(store, jobs, "matrix");
+        super(store, jobs, "matrix", MatrixRecord::id, MatrixRecord::status, MatrixRecord::estimatedSeconds,
+                MatrixRecord::createdAt);
         this.runs = runs;
         this.properties = properties;
         this.events = events;
@@ -93,26 +94,6 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 runs.system());
         enqueue(m);
         return m;
-    }
-
-    @Override
-    protected String id(MatrixRecord m) {
-        return m.id();
-    }
-
-    @Override
-    protected RunStatus status(MatrixRecord m) {
-        return m.status();
-    }
-
-    @Override
-    protected double estimatedSeconds(MatrixRecord m) {
-        return m.estimatedSeconds();
-    }
-
-    @Override
-    protected Instant createdAt(MatrixRecord m) {
-        return m.createdAt();
     }
 
     @Override

@@ -49,7 +49,8 @@ public class RunService extends QueuedService<RunRecord> {
 
     public RunService(RunStore store, RunsProperties properties, ObjectMapper json, List<RunListener> listeners,
                       JobQueue jobs) {
-        super(store, jobs, "run");
+        super(store, jobs, "run", RunRecord::id, RunRecord::status, RunRecord::estimatedSeconds,
+                RunRecord::createdAt);
         this.properties = properties;
         this.listeners = List.copyOf(listeners);
         this.worker = new ForkedWorker(json, properties.worker().jvmOptions(), properties.worker().graceSeconds());
@@ -102,26 +103,6 @@ public class RunService extends QueuedService<RunRecord> {
                     + spec.transport().label() + ": " + Transports.unavailabilityCause(spec.transport()) + ")"));
         }
         return v;
-    }
-
-    @Override
-    protected String id(RunRecord r) {
-        return r.id();
-    }
-
-    @Override
-    protected RunStatus status(RunRecord r) {
-        return r.status();
-    }
-
-    @Override
-    protected double estimatedSeconds(RunRecord r) {
-        return r.estimatedSeconds();
-    }
-
-    @Override
-    protected Instant createdAt(RunRecord r) {
-        return r.createdAt();
     }
 
     @Override
