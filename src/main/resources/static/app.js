@@ -134,6 +134,34 @@ function showSubmitProblem(form, summary, e, what) {
 
 const STATUS_FALLBACK = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'];
 
+/**
+ * Makes a form POST its values to url: values the form itself refuses are shown without sending; a created run or
+ * matrix opens its view (#/route/id); the service's problem details are shown next to their fields.
+ */
+function submitsTo(el, form, summary, submit, url, route, what) {
+  el.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    summary.hidden = true;
+    const {body, errors} = form.read();
+    if (errors.size) {
+      form.showErrors([...errors].map(([field, message]) => ({field, message})));
+      return;
+    }
+    const label = submit.textContent;
+    submit.disabled = true;
+    submit.textContent = 'Starting…';
+    try {
+      const created = await postJson(url, body);
+      location.hash = `#/${route}/${encodeURIComponent(created.id)}`;
+    } catch (e) {
+      showSubmitProblem(form, summary, e, what);
+    } finally {
+      submit.disabled = false;
+      submit.textContent = label;
+    }
+  });
+}
+
 function homeView(root) {
   const state = {status: '', protocol: '', page: 0};
   const runsBox = h('div', {id: 'runs-list', 'aria-live': 'off'}, h('p', {class: 'muted'}, 'Loading runs…'));
@@ -301,26 +329,7 @@ function newRunView(root, params) {
           form.reset();
           summary.hidden = true;
         }}, 'Reset to defaults')));
-    el.addEventListener('submit', async ev => {
-      ev.preventDefault();
-      summary.hidden = true;
-      const {body, errors} = form.read();
-      if (errors.size) {
-        form.showErrors([...errors].map(([field, message]) => ({field, message})));
-        return;
-      }
-      submit.disabled = true;
-      submit.textContent = 'Starting…';
-      try {
-        const run = await postJson('/api/runs', body);
-        location.hash = `#/runs/${encodeURIComponent(run.id)}`;
-      } catch (e) {
-        showSubmitProblem(form, summary, e, 'The run');
-      } finally {
-        submit.disabled = false;
-        submit.textContent = 'Start run';
-      }
-    });
+    submitsTo(el, form, summary, submit, '/api/runs', 'runs', 'The run');
     fill(root, heading('Start a run'), el);
     refocus(root);
     if (params.get('from')) {
@@ -812,24 +821,7 @@ function newMatrixView(root) {
     el.addEventListener('input', countCases);
     el.addEventListener('change', countCases);
     countCases();
-    el.addEventListener('submit', async ev => {
-      ev.preventDefault();
-      summary.hidden = true;
-      const {body, errors} = form.read();
-      if (errors.size) {
-        form.showErrors([...errors].map(([field, message]) => ({field, message})));
-        return;
-      }
-      submit.disabled = true;
-      try {
-        const m = await postJson('/api/matrices', body);
-        location.hash = `#/matrices/${encodeURIComponent(m.id)}`;
-      } catch (e) {
-        showSubmitProblem(form, summary, e, 'The matrix');
-      } finally {
-        submit.disabled = false;
-      }
-    });
+    submitsTo(el, form, summary, submit, '/api/matrices', 'matrices', 'The matrix');
     fill(root, heading('Start a matrix'), el);
     refocus(root);
   })();
