@@ -20,9 +20,11 @@ public final class EngineTestSupport {
                 .warmupSeconds(0.2).seconds(0.3).repetitions(1).lossTimeoutMillis(5000);
     }
 
-    static long loopThreads() {
+    /** Live event-loop threads of repetitions ({@code loopbench-<transport>-…}), not the service's own threads. */
+    public static long loopThreads() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith(LoopLayout.THREAD_PREFIX) && t.isAlive())
+                .filter(t -> t.isAlive() && java.util.Arrays.stream(Transport.values())
+                        .anyMatch(tr -> t.getName().startsWith(LoopLayout.THREAD_PREFIX + tr.label() + "-")))
                 .count();
     }
 

@@ -160,8 +160,7 @@ class RunServiceTest {
 
         assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(cancelled.repetitions()).isEmpty();
-        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("loopbench-epoll")
-                || t.getName().startsWith("loopbench-nio") || t.getName().startsWith("loopbench-io_uring"));
+        assertThat(io.loopbench.engine.EngineTestSupport.loopThreads()).isZero();
         // 2 clients, their server peers and a listener would hold 5 sockets
         assertThat(io.loopbench.engine.EngineTestSupport.openSockets()).isEqualTo(socketsBefore);
         assertThatThrownBy(() -> s.cancel(queued.id())).isInstanceOf(RunExceptions.Conflict.class);
