@@ -160,7 +160,7 @@ public final class ReportRenderer {
 
                 - **Round trips/s**: validated echoes ÷ measured wall time, the drain after the deadline included.
                 - **MiB/s**: 2 × payload × round trips ÷ time ÷ 2²⁰ (both directions, payload only; no headers or framing).
-                - **p50 / p95 / p99**: closed-loop round-trip time in µs, from just before a message is written to the moment its echo is read, queueing behind the rest of the window included; every observation is kept (HdrHistogram, 3 significant digits). With the batch window mode and window > 1 one observation is a whole batch.
+                - **p50 / p95 / p99**: closed-loop round-trip time in µs, from the moment a message is handed to Netty (it is flushed with the rest of its read batch) to the moment its echo's read batch is handled, queueing behind the rest of the window included; every observation is kept (HdrHistogram, 3 significant digits). With the batch window mode and window > 1 one observation is a whole batch.
                 - **CPU**: process CPU (user + system, all threads, both peers) ÷ wall time of the measured phase and drain; 100 % is one logical CPU. **Machine share** = CPU ÷ logical CPUs.
                 - **Peak RSS**: the measuring process's peak resident memory (VmHWM); with forked isolation, one repetition's JVM.
                 - **Errors**: content, order, unexpected, disconnect, lost (UDP), unfinished (TCP), send failures, exceptions, drain timeouts; any non-zero counter fails the repetition, and a case with a failed repetition shows no figures.
