@@ -77,10 +77,13 @@ public final class MeasureCommand implements Callable<Integer> {
     @Option(names = "--loss-timeout-ms", paramLabel = "MILLIS",
             description = "UDP: wait before a datagram counts as lost, 1 … 60000 (default 1000).")
     Integer lossTimeoutMillis;
+    @Option(names = "--target", paramLabel = "HOST:PORT",
+            description = "Run only the client side against this echo server (default: a loopback pair here).")
+    String target;
 
     /** The command line that makes {@code measure} run exactly this spec (flag names as declared above). */
     public static List<String> arguments(RunSpec s) {
-        return List.of("measure",
+        List<String> args = List.of("measure",
                 "--protocol", s.protocol().label(),
                 "--payload", String.valueOf(s.payloadBytes()),
                 "--clients", String.valueOf(s.clients()),
@@ -95,12 +98,18 @@ public final class MeasureCommand implements Callable<Integer> {
                 "--repetitions", String.valueOf(s.repetitions()),
                 "--address-family", s.addressFamily().label(),
                 "--loss-timeout-ms", String.valueOf(s.lossTimeoutMillis()));
+        if (s.target() == null) {
+            return args;
+        }
+        List<String> withTarget = new java.util.ArrayList<>(args);
+        withTarget.addAll(List.of("--target", s.target()));
+        return withTarget;
     }
 
     /** The spec a parsed command line describes; omitted flags take their defaults. */
     RunSpec spec() {
         return new RunSpec(protocol, payload, clients, window, windowMode, ioModel, ioThreads, transport, work,
-                warmup, seconds, repetitions, addressFamily, lossTimeoutMillis);
+                warmup, seconds, repetitions, addressFamily, lossTimeoutMillis, target);
     }
 
     @CommandLine.Spec

@@ -76,15 +76,20 @@ final class Repetition {
         LoopLayout layout = null;
         try {
             layout = new LoopLayout(spec.ioModel(), spec.ioThreads(), transport);
+            InetSocketAddress target = spec.target() == null ? null
+                    : Target.parse(spec.target()).orElseThrow().address();
             InetAddress host = loopback(spec.addressFamily());
-            for (int shard = 0; shard < layout.shards(); shard++) {
-                servers.add(bind(layout.group(shard), host));
+            if (target == null) {
+                for (int shard = 0; shard < layout.shards(); shard++) {
+                    servers.add(bind(layout.group(shard), host));
+                }
             }
             for (int i = 0; i < spec.clients(); i++) {
                 control.throwIfCancelled();
                 EchoClient client = new EchoClient(i, spec);
-                int port = ((InetSocketAddress) servers.get(i % servers.size()).address()).getPort();
-                connections.add(connect(layout.groupForClient(i), new InetSocketAddress(host, port), client));
+                InetSocketAddress server = target != null ? target : new InetSocketAddress(host,
+                        ((InetSocketAddress) servers.get(i % servers.size()).address()).getPort());
+                connections.add(connect(layout.groupForClient(i), server, client));
                 clients.add(client);
             }
             for (EchoClient c : clients) {
@@ -146,9 +151,11 @@ final class Repetition {
                 micros(all.getValueAtPercentile(99.9)), micros(all.getMaxValue()), all.getMean() / 1000.0);
         double cpuSeconds = measured.cpuNanos() / 1e9;
         Channel client = connections.getFirst().channel();
+        boolean remote = spec.target() != null;
         return new RepetitionResult(index, error == null, error, transport,
-                servers.getFirst().channel().getClass().getSimpleName(), client.getClass().getSimpleName(),
-                spec.ioThreads(), connectionsOnOneThread(), tcpNoDelay(), udpBuffers(),
+                remote ? null : servers.getFirst().channel().getClass().getSimpleName(),
+                client.getClass().getSimpleName(), serverAddresses(), String.valueOf(client.localAddress()), remote,
+                spec.ioThreads(), remote ? null : connectionsOnOneThread(), tcpNoDelay(), udpBuffers(),
                 elapsed, m.messagesSent, m.messages, m.messages / elapsed,
                 2.0 * spec.payloadBytes() * m.messages / elapsed / (1 << 20),
                 latency, new CpuUsage(cpuSeconds, elapsed, cpuSeconds / elapsed * 100), memory,
@@ -255,9 +262,21 @@ final class Repetition {
         return new FixedRecvByteBufAllocator(spec.payloadBytes() + 1);
     }
 
+    /** Where the echoes came from: this repetition's servers, or the target. */
+    private String serverAddresses() {
+        if (spec.target() != null) {
+            return String.valueOf(connections.getFirst().channel().remoteAddress());
+        }
+        StringBuilder b = new StringBuilder();
+        for (DisposableChannel s : servers) {
+            b.append(b.isEmpty() ? "" : ", ").append(s.address());
+        }
+        return b.toString();
+    }
+
     /** TCP: waits until the server has configured every accepted connection, so both ends are known. */
     private void awaitServerChildren() throws InterruptedException {
-        if (spec.protocol() != Protocol.TCP) {
+        if (spec.protocol() != Protocol.TCP || spec.target() != null) {
             return;
         }
         long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
@@ -303,7 +322,7 @@ final class Repetition {
         if (spec.protocol() != Protocol.UDP) {
             return null;
         }
-        var serverConfig = servers.getFirst().channel().config();
+        var serverConfig = servers.isEmpty() ? null : servers.getFirst().channel().config();
         int sendMin = Integer.MAX_VALUE;
         int sendMax = 0;
         int receiveMin = Integer.MAX_VALUE;
@@ -317,7 +336,8 @@ final class Repetition {
             receiveMax = Math.max(receiveMax, receive);
         }
         return new UdpBuffers(UDP_SEND_BUFFER, UDP_RECEIVE_BUFFER,
-                serverConfig.getOption(ChannelOption.SO_SNDBUF), serverConfig.getOption(ChannelOption.SO_RCVBUF),
+                serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_SNDBUF),
+                serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_RCVBUF),
                 sendMin, sendMax, receiveMin, receiveMax);
     }
 

@@ -9,10 +9,15 @@ package io.loopbench.engine;
  * @param ok                    true when every echo was validated and every error counter is zero
  * @param error                 why the repetition failed, or null
  * @param transport             the concrete transport used
- * @param serverChannel         Netty channel class of the server side
+ * @param serverChannel         Netty channel class of the server side; null with a target
  * @param clientChannel         Netty channel class of the client side
+ * @param serverAddress         where the echoes came from: this repetition's servers, or the target
+ * @param clientAddress         the first client's local address
+ * @param remote                true when the client side ran against a target instead of its own loopback servers
+ *                              (absent in records stored before targets existed: those are loopback)
  * @param eventLoops            event-loop threads (ioThreads)
- * @param connectionsOnOneThread connections whose client end and server end run on the same event-loop thread
+ * @param connectionsOnOneThread connections whose client end and server end run on the same event-loop thread; null
+ *                              with a target
  * @param tcpNoDelay            TCP: whether TCP_NODELAY was in effect on every socket of both ends; null for UDP
  * @param udpBuffers            UDP: requested and applied socket buffers; null for TCP
  * @param elapsedSeconds        measured phase wall time, drain and barrier included (as arknet)
@@ -34,6 +39,9 @@ public record RepetitionResult(
         Transport transport,
         String serverChannel,
         String clientChannel,
+        String serverAddress,
+        String clientAddress,
+        Boolean remote,
         int eventLoops,
         Integer connectionsOnOneThread,
         Boolean tcpNoDelay,
@@ -52,7 +60,8 @@ public record RepetitionResult(
 
     /** The same result under another index: a forked worker numbers its single repetition 1. */
     public RepetitionResult withRepetition(int index) {
-        return new RepetitionResult(index, ok, error, transport, serverChannel, clientChannel, eventLoops,
+        return new RepetitionResult(index, ok, error, transport, serverChannel, clientChannel, serverAddress,
+                clientAddress, remote, eventLoops,
                 connectionsOnOneThread, tcpNoDelay, udpBuffers, elapsedSeconds, messagesSent, messages,
                 roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup);
     }
@@ -63,7 +72,7 @@ public record RepetitionResult(
     }
 
     static RepetitionResult setupFailed(int repetition, Transport transport, int eventLoops, String error) {
-        return new RepetitionResult(repetition, false, error, transport, null, null, eventLoops, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null);
+        return new RepetitionResult(repetition, false, error, transport, null, null, null, null, false, eventLoops,
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 }

@@ -24,6 +24,8 @@ import java.util.Locale;
  * @param addressFamily     {@code ipv4} (127.0.0.1) or {@code ipv6} (::1)
  * @param lossTimeoutMillis UDP only: how long a message may go unanswered before it is counted lost and its window
  *                          slot is reused, 1 … 60000
+ * @param target            null: a loopback echo pair in this process; {@code host:port}: only the client side, against
+ *                          the echo server there (which must echo bytes verbatim)
  */
 public record RunSpec(
         Protocol protocol,
@@ -39,7 +41,8 @@ public record RunSpec(
         Double seconds,
         Integer repetitions,
         AddressFamily addressFamily,
-        Integer lossTimeoutMillis) {
+        Integer lossTimeoutMillis,
+        String target) {
 
     public static final int MIN_PAYLOAD = MessageFormat.HEADER_BYTES;
     public static final int MAX_PAYLOAD = 65_507;
@@ -100,6 +103,15 @@ public record RunSpec(
         }
         range(v, "repetitions", repetitions, 1, MAX_REPETITIONS);
         range(v, "lossTimeoutMillis", lossTimeoutMillis, 1, MAX_LOSS_TIMEOUT_MILLIS);
+        if (target != null) {
+            if (Target.parse(target).isEmpty()) {
+                v.add(new Violation("target", target, "host:port with a port of 1 … 65535, e.g. 127.0.0.1:7 or [::1]:7"));
+            }
+            if (work != 0) {
+                v.add(new Violation("work", String.valueOf(work),
+                        "0 with a target: the work runs on the echo server, so set it there"));
+            }
+        }
         long outstanding = (long) clients * window * payloadBytes;
         if (outstanding > MAX_OUTSTANDING_BYTES) {
             v.add(new Violation("clients×window×payloadBytes", String.valueOf(outstanding),
@@ -148,6 +160,7 @@ public record RunSpec(
         private Integer repetitions;
         private AddressFamily addressFamily;
         private Integer lossTimeoutMillis;
+        private String target;
 
         private Builder() {
         }
@@ -167,6 +180,7 @@ public record RunSpec(
             repetitions = s.repetitions;
             addressFamily = s.addressFamily;
             lossTimeoutMillis = s.lossTimeoutMillis;
+            target = s.target;
         }
 
         public Builder protocol(Protocol v) { protocol = v; return this; }
@@ -183,10 +197,11 @@ public record RunSpec(
         public Builder repetitions(Integer v) { repetitions = v; return this; }
         public Builder addressFamily(AddressFamily v) { addressFamily = v; return this; }
         public Builder lossTimeoutMillis(Integer v) { lossTimeoutMillis = v; return this; }
+        public Builder target(String v) { target = v; return this; }
 
         public RunSpec build() {
             return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport,
-                    work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis);
+                    work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target);
         }
     }
 }

@@ -6,15 +6,15 @@ package io.loopbench.engine;
  *
  * @param requestedSendBytes    SO_SNDBUF requested on every socket
  * @param requestedReceiveBytes SO_RCVBUF requested on every socket
- * @param serverSendBytes       SO_SNDBUF applied on the server socket
- * @param serverReceiveBytes    SO_RCVBUF applied on the server socket
+ * @param serverSendBytes       SO_SNDBUF applied on the server socket; null with a target (not ours)
+ * @param serverReceiveBytes    SO_RCVBUF applied on the server socket; null with a target
  * @param clientSendMinBytes    smallest SO_SNDBUF applied on a client socket
  * @param clientSendMaxBytes    largest SO_SNDBUF applied on a client socket
  * @param clientReceiveMinBytes smallest SO_RCVBUF applied on a client socket
  * @param clientReceiveMaxBytes largest SO_RCVBUF applied on a client socket
  */
 public record UdpBuffers(int requestedSendBytes, int requestedReceiveBytes,
-                         int serverSendBytes, int serverReceiveBytes,
+                         Integer serverSendBytes, Integer serverReceiveBytes,
                          int clientSendMinBytes, int clientSendMaxBytes,
                          int clientReceiveMinBytes, int clientReceiveMaxBytes) {
 }

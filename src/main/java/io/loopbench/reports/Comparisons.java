@@ -37,9 +37,10 @@ public final class Comparisons {
      * @param cases       every matched case
      * @param unmatched   cases present on one side only (as {@code baseline: …} or {@code candidate: …})
      * @param failedCases cases left out because one side failed
+     * @param warning     set when the two were not measured alike (one against a remote target, one over loopback)
      */
     public record Comparison(String baselineId, String candidateId, List<CaseComparison> cases,
-                             List<String> unmatched, List<String> failedCases) {
+                             List<String> unmatched, List<String> failedCases, String warning) {
     }
 
     public static boolean overlap(Stat a, Stat b) {
@@ -65,7 +66,13 @@ public final class Comparisons {
             }
             byKey.values().forEach(c -> unmatched.add("candidate: " + describe(c)));
         }
-        return new Comparison(baseline.id(), candidate.id(), out, unmatched, failed);
+        boolean baselineRemote = baseline.cases().stream().anyMatch(c -> c.spec().target() != null);
+        boolean candidateRemote = candidate.cases().stream().anyMatch(c -> c.spec().target() != null);
+        String warning = baselineRemote == candidateRemote ? null
+                : "the " + (baselineRemote ? "baseline" : "candidate") + " ran against a remote target and the "
+                + (baselineRemote ? "candidate" : "baseline") + " over loopback: the ratios compare different "
+                + "things";
+        return new Comparison(baseline.id(), candidate.id(), out, unmatched, failed, warning);
     }
 
     private static void pair(CaseResult b, CaseResult c, List<CaseComparison> out, List<String> failed) {

@@ -227,6 +227,12 @@ public final class ReportRenderer {
         row(md, "Transport", distinct(s.cases().stream().map(c -> c.transport() == null ? "not resolved"
                 : c.transport().label() + (c.spec().transport().label().equals(c.transport().label()) ? ""
                 : " (requested " + c.spec().transport().label() + ")"))));
+        row(md, "Echo server", distinct(specs.stream().map(x -> x.target() == null
+                ? "loopback pair in the measuring process" : "remote target " + x.target())));
+        if (specs.stream().map(x -> x.target() == null).distinct().count() > 1) {
+            row(md, "Warning", "**this report mixes remote and loopback cases; they are not comparable as like "
+                    + "for like**");
+        }
         row(md, "Isolation", "forked".equals(s.isolation()) ? "forked: each repetition in a fresh JVM"
                 : "in-process: repetitions in the service's JVM");
         row(md, "Measurement / warm-up / repetitions",

@@ -56,6 +56,12 @@ public record RunRequest(
         @Schema(description = "UDP: milliseconds before an unanswered datagram counts as lost and its slot is "
                 + "reused.", minimum = "1", maximum = "60000", defaultValue = "1000")
         Integer lossTimeoutMillis,
+        @Schema(description = "host:port of an echo server to run only the client side against (any server that "
+                + "echoes bytes verbatim: another loopbench's standing echo server, or a plain TCP/UDP echo). Omitted: "
+                + "a loopback echo pair in the measuring process. Only loopback targets and targets inside "
+                + "loopbench.network.allowed-cidrs are accepted, since this API generates load.",
+                example = "127.0.0.1:7007")
+        String target,
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
                 allowableValues = {"forked", "in-process"})
@@ -63,7 +69,7 @@ public record RunRequest(
 
     public RunSpec spec() {
         return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport, work,
-                warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis);
+                warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target);
     }
 
     public Isolation isolationOrDefault() {

@@ -8,6 +8,7 @@ import io.loopbench.engine.ProgressListener;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunControl;
 import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Target;
 import io.loopbench.engine.Transports;
 import io.loopbench.engine.Violation;
 import io.loopbench.jobs.JobQueue;
@@ -17,6 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectMapper;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +49,7 @@ public class RunService extends QueuedService<RunRecord> {
     private final List<RunListener> listeners;
     private final ForkedWorker worker;
     private final SystemInfo system = SystemInfo.current();
+    private final List<Cidr> allowedTargets;
 
     public RunService(RunStore store, RunsProperties properties, ObjectMapper json, List<RunListener> listeners,
                       JobQueue jobs) {
@@ -54,6 +58,13 @@ public class RunService extends QueuedService<RunRecord> {
         this.properties = properties;
         this.listeners = List.copyOf(listeners);
         this.worker = new ForkedWorker(json, properties.worker().jvmOptions(), properties.worker().graceSeconds());
+        this.allowedTargets = properties.network().allowedCidrs().stream().map(text -> {
+            try {
+                return Cidr.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("loopbench.network.allowed-cidrs: " + e.getMessage(), e);
+            }
+        }).toList();
     }
 
     public SystemInfo system() {
@@ -98,11 +109,30 @@ public class RunService extends QueuedService<RunRecord> {
             v.add(new Violation("clients", String.valueOf(spec.clients()),
                     "at most " + limits.maxClients() + " (limit loopbench.limits.max-clients)"));
         }
+        Target.parse(spec.target()).ifPresent(t -> targetViolation(t).ifPresent(v::add));
         if (!Transports.isAvailable(spec.transport())) {
             v.add(new Violation("transport", spec.transport().label(), "a transport that loads here ("
                     + spec.transport().label() + ": " + Transports.unavailabilityCause(spec.transport()) + ")"));
         }
         return v;
+    }
+
+    /** A target is refused unless every address it resolves to is loopback or inside the allowed ranges. */
+    private Optional<Violation> targetViolation(Target t) {
+        String allowed = "a loopback address" + (allowedTargets.isEmpty()
+                ? " (loopbench.network.allowed-cidrs is empty)"
+                : " or one inside loopbench.network.allowed-cidrs " + properties.network().allowedCidrs());
+        try {
+            for (InetAddress a : InetAddress.getAllByName(t.host())) {
+                if (!a.isLoopbackAddress() && allowedTargets.stream().noneMatch(c -> c.contains(a))) {
+                    return Optional.of(new Violation("target", t.toString(), allowed + "; " + t.host()
+                            + " is " + a.getHostAddress()));
+                }
+            }
+            return Optional.empty();
+        } catch (UnknownHostException e) {
+            return Optional.of(new Violation("target", t.toString(), "a host that resolves; " + e.getMessage()));
+        }
     }
 
     @Override

@@ -19,6 +19,7 @@ import java.util.List;
  * @param queueCapacity  runs that may wait; a full queue answers 503 with Retry-After
  * @param limits         the largest specs the service accepts
  * @param worker         how forked repetitions are started
+ * @param network        where load may be sent beyond loopback
  */
 @ConfigurationProperties("loopbench")
 @Validated
@@ -26,7 +27,8 @@ public record RunsProperties(
         @NotNull @DefaultValue("./data") Path dataDirectory,
         @Min(1) @Max(100_000) @DefaultValue("100") int queueCapacity,
         @NotNull @Valid @DefaultValue Limits limits,
-        @NotNull @Valid @DefaultValue Worker worker) {
+        @NotNull @Valid @DefaultValue Worker worker,
+        @NotNull @Valid @DefaultValue Network network) {
 
     /**
      * @param maxSecondsPerRepetition the most warmupSeconds + seconds one repetition may take
@@ -39,6 +41,13 @@ public record RunsProperties(
             @Min(1) @Max(100) @DefaultValue("100") int maxRepetitions,
             @Min(1) @Max(1024) @DefaultValue("1024") int maxClients,
             @Positive @DefaultValue("14400") double maxMatrixSeconds) {
+    }
+
+    /**
+     * @param allowedCidrs address ranges (e.g. {@code 10.0.0.0/8}) a run's {@code target} may be in besides
+     *                     loopback; empty by default, because this API generates load
+     */
+    public record Network(@NotNull @DefaultValue({}) List<String> allowedCidrs) {
     }
 
     /**

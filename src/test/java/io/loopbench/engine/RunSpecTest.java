@@ -9,7 +9,8 @@ class RunSpecTest {
 
     @Test
     void omittedFieldsTakeTheIssuesDefaults() {
-        RunSpec s = new RunSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        RunSpec s = new RunSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null);
         assertThat(s).isEqualTo(RunSpec.defaults());
         assertThat(s.protocol()).isEqualTo(Protocol.TCP);
         assertThat(s.payloadBytes()).isEqualTo(1024);

@@ -39,7 +39,7 @@ class MatrixServiceTest {
     @BeforeEach
     void start() {
         RunsProperties p = new RunsProperties(dir, 10, new RunsProperties.Limits(30, 5, 64, 60),
-                new RunsProperties.Worker(List.of("-Xmx256m"), 45));
+                new RunsProperties.Worker(List.of("-Xmx256m"), 45), new RunsProperties.Network(List.of()));
         jobs = new JobQueue(10);
         jobs.start();
         runs = new RunService(new RunStore(dir, JSON), p, JSON, List.of(), jobs);

@@ -105,6 +105,22 @@ class ReportRulesTest {
             assertThat(x.throughputRatio()).isCloseTo(3.0, within(1e-9));
             assertThat(x.p99RangesOverlap()).isTrue();
         });
+        assertThat(c.warning()).isNull();
+    }
+
+    @Test
+    void aRemoteRunComparedWithALoopbackOneSaysSo() {
+        io.loopbench.engine.RunSpec remote = io.loopbench.engine.RunSpec.builder().target("127.0.0.1:7").build();
+        Comparisons.Comparison c = Comparisons.compare(
+                source("b", List.of(ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(100, 90, 110), new Stat(9, 8, 10)))),
+                source("c", List.of(ok(remote, new Stat(100, 90, 110), new Stat(9, 8, 10)))));
+        assertThat(c.warning()).isEqualTo("the candidate ran against a remote target and the baseline over "
+                + "loopback: the ratios compare different things");
+        String md = ReportRenderer.markdown(source("m", List.of(
+                ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(1, 1, 1), new Stat(1, 1, 1)),
+                ok(remote, new Stat(1, 1, 1), new Stat(1, 1, 1)))), "charts/");
+        assertThat(md).contains("| Echo server | loopback pair in the measuring process; remote target 127.0.0.1:7 |")
+                .contains("this report mixes remote and loopback cases");
     }
 
     static ReportSource source(String id, List<CaseResult> cases) {

@@ -31,7 +31,8 @@ class RunServiceTest {
 
     static RunsProperties properties(Path dir, int queueCapacity) {
         return new RunsProperties(dir, queueCapacity, new RunsProperties.Limits(30, 5, 64, 3600),
-                new RunsProperties.Worker(List.of("-Xms32m", "-Xmx256m", "-XX:+UseSerialGC"), 45));
+                new RunsProperties.Worker(List.of("-Xms32m", "-Xmx256m", "-XX:+UseSerialGC"), 45),
+                new RunsProperties.Network(List.of("192.0.2.0/24")));
     }
 
     static RunSpec.Builder quick() {
@@ -201,6 +202,31 @@ class RunServiceTest {
         assertThat(s.get("crashed").error()).contains("the service stopped while this run was running");
         RunRecord ran = await(s, "waiting", r -> r.status().isFinished(), Duration.ofSeconds(30));
         assertThat(ran.status()).as(ran.error()).isEqualTo(RunStatus.SUCCEEDED);
+    }
+
+    @Test
+    void targetsOutsideLoopbackAndTheAllowedRangesAreRefused() {
+        RunService s = start(10);
+        // only validated, never run: 192.0.2.0/24 and 198.51.100.0/24 are documentation ranges (RFC 5737)
+        assertThat(s.violations(quick().target("127.0.0.1:7").build())).isEmpty();
+        assertThat(s.violations(quick().target("[::1]:7").build())).isEmpty();
+        assertThat(s.violations(quick().target("192.0.2.10:7").build())).isEmpty();
+        assertThat(s.violations(quick().target("198.51.100.1:7").build())).singleElement().satisfies(v -> {
+            assertThat(v.field()).isEqualTo("target");
+            assertThat(v.allowed()).contains("loopbench.network.allowed-cidrs [192.0.2.0/24]")
+                    .contains("198.51.100.1");
+        });
+    }
+
+    @Test
+    void cidrRangesMatchByPrefix() throws Exception {
+        Cidr v4 = Cidr.parse("10.1.0.0/16");
+        assertThat(v4.contains(java.net.InetAddress.getByName("10.1.200.3"))).isTrue();
+        assertThat(v4.contains(java.net.InetAddress.getByName("10.2.0.1"))).isFalse();
+        assertThat(v4.contains(java.net.InetAddress.getByName("::1"))).isFalse();
+        assertThat(Cidr.parse("fd00::/8").contains(java.net.InetAddress.getByName("fd12::5"))).isTrue();
+        assertThatThrownBy(() -> Cidr.parse("example.com/8")).hasMessageContaining("is not a CIDR range");
+        assertThatThrownBy(() -> Cidr.parse("10.0.0.0/33")).hasMessageContaining("prefix must be 0 … 32");
     }
 
     @Test
