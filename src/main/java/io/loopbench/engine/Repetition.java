@@ -13,9 +13,7 @@ import org.HdrHistogram.Histogram;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
 import reactor.netty.tcp.TcpClient;
-import reactor.netty.tcp.TcpServer;
 import reactor.netty.udp.UdpClient;
-import reactor.netty.udp.UdpServer;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -43,8 +41,6 @@ final class Repetition {
     static final Duration SETUP_TIMEOUT = Duration.ofSeconds(10);
     static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(2);
     static final long BARRIER_NANOS = TimeUnit.SECONDS.toNanos(5);
-    static final int UDP_SEND_BUFFER = 64 * 1024;
-    static final int UDP_RECEIVE_BUFFER = 4 * 1024 * 1024;
 
     private final RunSpec spec;
     private final int index;
@@ -210,27 +206,8 @@ final class Repetition {
     }
 
     private DisposableChannel bind(EventLoopGroup group, InetAddress host) {
-        InetSocketAddress any = new InetSocketAddress(host, 0);
-        if (spec.protocol() == Protocol.UDP) {
-            return UdpServer.create()
-                    .bindAddress(() -> any)
-                    .runOn(group)
-                    .option(ChannelOption.SO_RCVBUF, UDP_RECEIVE_BUFFER)
-                    .option(ChannelOption.SO_SNDBUF, UDP_SEND_BUFFER)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, datagramAllocator())
-                    .doOnBound(c -> c.addHandlerLast("echo", serverHandler()))
-                    .bindNow(SETUP_TIMEOUT);
-        }
-        return TcpServer.create()
-                .bindAddress(() -> any)
-                .runOn(group)
-                .channelGroup(accepted)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .doOnConnection(c -> {
-                    c.addHandlerLast("echo", serverHandler());
-                    serverChildren.put(c.channel().remoteAddress(), c.channel());
-                })
-                .bindNow(SETUP_TIMEOUT);
+        return EchoServers.bind(spec.protocol(), group, new InetSocketAddress(host, 0), this::serverHandler, accepted,
+                c -> serverChildren.put(c.channel().remoteAddress(), c.channel()), spec.payloadBytes());
     }
 
     private Connection connect(EventLoopGroup group, InetSocketAddress server, EchoClient client) {
@@ -238,9 +215,9 @@ final class Repetition {
             return UdpClient.create()
                     .remoteAddress(() -> server)
                     .runOn(group)
-                    .option(ChannelOption.SO_RCVBUF, UDP_RECEIVE_BUFFER)
-                    .option(ChannelOption.SO_SNDBUF, UDP_SEND_BUFFER)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, datagramAllocator())
+                    .option(ChannelOption.SO_RCVBUF, EchoServers.UDP_RECEIVE_BUFFER)
+                    .option(ChannelOption.SO_SNDBUF, EchoServers.UDP_SEND_BUFFER)
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(spec.payloadBytes() + 1))
                     .doOnConnected(c -> c.addHandlerLast("echo", client))
                     .connectNow(SETUP_TIMEOUT);
         }
@@ -255,11 +232,6 @@ final class Repetition {
 
     private EchoServerHandler serverHandler() {
         return new EchoServerHandler(spec.payloadBytes(), spec.work(), serverStats, fault);
-    }
-
-    /** One byte more than a message, so that a datagram longer than the payload shows as a wrong size. */
-    private FixedRecvByteBufAllocator datagramAllocator() {
-        return new FixedRecvByteBufAllocator(spec.payloadBytes() + 1);
     }
 
     /** Where the echoes came from: this repetition's servers, or the target. */
@@ -335,7 +307,7 @@ final class Repetition {
             receiveMin = Math.min(receiveMin, receive);
             receiveMax = Math.max(receiveMax, receive);
         }
-        return new UdpBuffers(UDP_SEND_BUFFER, UDP_RECEIVE_BUFFER,
+        return new UdpBuffers(EchoServers.UDP_SEND_BUFFER, EchoServers.UDP_RECEIVE_BUFFER,
                 serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_SNDBUF),
                 serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_RCVBUF),
                 sendMin, sendMax, receiveMin, receiveMax);

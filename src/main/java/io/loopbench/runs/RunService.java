@@ -109,7 +109,8 @@ public class RunService extends QueuedService<RunRecord> {
             v.add(new Violation("clients", String.valueOf(spec.clients()),
                     "at most " + limits.maxClients() + " (limit loopbench.limits.max-clients)"));
         }
-        Target.parse(spec.target()).ifPresent(t -> targetViolation(t).ifPresent(v::add));
+        Target.parse(spec.target())
+                .ifPresent(t -> addressViolation("target", t.toString(), t.host()).ifPresent(v::add));
         if (!Transports.isAvailable(spec.transport())) {
             v.add(new Violation("transport", spec.transport().label(), "a transport that loads here ("
                     + spec.transport().label() + ": " + Transports.unavailabilityCause(spec.transport()) + ")"));
@@ -117,21 +118,24 @@ public class RunService extends QueuedService<RunRecord> {
         return v;
     }
 
-    /** A target is refused unless every address it resolves to is loopback or inside the allowed ranges. */
-    private Optional<Violation> targetViolation(Target t) {
+    /**
+     * Load may go only to loopback, or inside {@code loopbench.network.allowed-cidrs}: a violation of {@code field}
+     * unless every address {@code host} resolves to is allowed.
+     */
+    public Optional<Violation> addressViolation(String field, String shown, String host) {
         String allowed = "a loopback address" + (allowedTargets.isEmpty()
                 ? " (loopbench.network.allowed-cidrs is empty)"
                 : " or one inside loopbench.network.allowed-cidrs " + properties.network().allowedCidrs());
         try {
-            for (InetAddress a : InetAddress.getAllByName(t.host())) {
+            for (InetAddress a : InetAddress.getAllByName(host)) {
                 if (!a.isLoopbackAddress() && allowedTargets.stream().noneMatch(c -> c.contains(a))) {
-                    return Optional.of(new Violation("target", t.toString(), allowed + "; " + t.host()
-                            + " is " + a.getHostAddress()));
+                    return Optional.of(new Violation(field, shown, allowed + "; " + host + " is "
+                            + a.getHostAddress()));
                 }
             }
             return Optional.empty();
         } catch (UnknownHostException e) {
-            return Optional.of(new Violation("target", t.toString(), "a host that resolves; " + e.getMessage()));
+            return Optional.of(new Violation(field, shown, "a host that resolves; " + e.getMessage()));
         }
     }
 

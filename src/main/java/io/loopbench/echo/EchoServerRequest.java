@@ -1,0 +1,42 @@
+package io.loopbench.echo;
+
+import io.loopbench.engine.IoModel;
+import io.loopbench.engine.Protocol;
+import io.loopbench.engine.Transport;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+/**
+ * The body of {@code POST /api/echo-servers}: a standing echo server for runs from other hosts. Every field is
+ * optional.
+ *
+ * @param protocol     tcp or udp (tcp)
+ * @param port         0 … 65535; 0 picks a free port (0)
+ * @param bindAddress  the local address to listen on; loopback or inside loopbench.network.allowed-cidrs (127.0.0.1)
+ * @param ioModel      only shared: one listening socket is served by one group (shared)
+ * @param ioThreads    event-loop threads, 1 … 64 (1)
+ * @param transport    auto, nio, epoll or io_uring (auto)
+ * @param work         xorshift iterations per message, 0 … 10,000,000; needs payloadBytes (0)
+ * @param payloadBytes the clients' message size, 16 … 65507: the server then checks each message's header and runs
+ *                     the work per message; omitted, it echoes bytes verbatim
+ */
+@Schema(description = "A standing echo server; omitted fields take their defaults.")
+public record EchoServerRequest(
+        @Schema(defaultValue = "tcp", allowableValues = {"tcp", "udp"}) Protocol protocol,
+        @Schema(minimum = "0", maximum = "65535", defaultValue = "0") Integer port,
+        @Schema(defaultValue = "127.0.0.1") String bindAddress,
+        @Schema(defaultValue = "shared", allowableValues = {"shared"}) IoModel ioModel,
+        @Schema(minimum = "1", maximum = "64", defaultValue = "1") Integer ioThreads,
+        @Schema(defaultValue = "auto", allowableValues = {"auto", "nio", "epoll", "io_uring"}) Transport transport,
+        @Schema(minimum = "0", maximum = "10000000", defaultValue = "0") Integer work,
+        @Schema(minimum = "16", maximum = "65507") Integer payloadBytes) {
+
+    public EchoServerRequest {
+        protocol = protocol != null ? protocol : Protocol.TCP;
+        port = port != null ? port : 0;
+        bindAddress = bindAddress != null ? bindAddress : "127.0.0.1";
+        ioModel = ioModel != null ? ioModel : IoModel.SHARED;
+        ioThreads = ioThreads != null ? ioThreads : 1;
+        transport = transport != null ? transport : Transport.AUTO;
+        work = work != null ? work : 0;
+    }
+}

@@ -1,0 +1,132 @@
+package io.loopbench.echo;
+
+import io.loopbench.engine.InvalidSpecException;
+import io.loopbench.engine.IoModel;
+import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.StandingEchoServer;
+import io.loopbench.engine.Transport;
+import io.loopbench.engine.Transports;
+import io.loopbench.engine.Violation;
+import io.loopbench.runs.RunExceptions;
+import io.loopbench.runs.RunService;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Service;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Standing echo servers: started on request, listed with their counters, stopped on request or when the service
+ * stops. They live in the service's JVM and are not persisted. Thread-safe.
+ */
+@Service
+public class EchoServerService implements DisposableBean {
+
+    /**
+     * A running echo server.
+     *
+     * @param id          its id
+     * @param request     what was asked, defaults filled in
+     * @param port        the port it listens on
+     * @param transport   the concrete transport
+     * @param channel     its Netty channel class
+     * @param startedAt   when it started
+     * @param counts      what it has echoed so far
+     */
+    public record View(String id, EchoServerRequest request, int port, Transport transport, String channel,
+                       Instant startedAt, StandingEchoServer.Snapshot counts) {
+    }
+
+    private record Entry(String id, EchoServerRequest request, StandingEchoServer server, Instant startedAt) {
+        View view() {
+            return new View(id, request, server.port(), server.transport(), server.channelClass(), startedAt,
+                    server.counts());
+        }
+    }
+
+    private final RunService runs;
+    private final Map<String, Entry> servers = new ConcurrentHashMap<>();
+
+    public EchoServerService(RunService runs) {
+        this.runs = runs;
+    }
+
+    /**
+     * @throws InvalidSpecException naming every bad field, or the port when it cannot be bound
+     */
+    public View start(EchoServerRequest r) {
+        List<Violation> v = new ArrayList<>();
+        if (r.port() < 0 || r.port() > 65_535) {
+            v.add(new Violation("port", String.valueOf(r.port()), "0 … 65,535 (0: a free port)"));
+        }
+        if (r.ioModel() != IoModel.SHARED) {
+            v.add(new Violation("ioModel", r.ioModel().label(), "shared: one listening socket is served by one "
+                    + "group; several single-thread loops on one port would need SO_REUSEPORT"));
+        }
+        if (r.ioThreads() < 1 || r.ioThreads() > RunSpec.MAX_IO_THREADS) {
+            v.add(new Violation("ioThreads", String.valueOf(r.ioThreads()), "1 … 64"));
+        }
+        if (r.work() < 0 || r.work() > RunSpec.MAX_WORK) {
+            v.add(new Violation("work", String.valueOf(r.work()), "0 … 10,000,000"));
+        } else if (r.work() > 0 && r.payloadBytes() == null) {
+            v.add(new Violation("work", String.valueOf(r.work()), "0 unless payloadBytes is given (work runs per "
+                    + "message, and messages are cut by size)"));
+        }
+        Integer payload = r.payloadBytes();
+        if (payload != null && (payload < RunSpec.MIN_PAYLOAD || payload > RunSpec.MAX_PAYLOAD)) {
+            v.add(new Violation("payloadBytes", String.valueOf(r.payloadBytes()), "16 … 65,507"));
+        }
+        if (!Transports.isAvailable(r.transport())) {
+            v.add(new Violation("transport", r.transport().label(), "a transport that loads here"));
+        }
+        runs.addressViolation("bindAddress", r.bindAddress(), r.bindAddress()).ifPresent(v::add);
+        if (!v.isEmpty()) {
+            throw new InvalidSpecException(v);
+        }
+        StandingEchoServer server;
+        try {
+            server = StandingEchoServer.start(new StandingEchoServer.Config(r.protocol(),
+                    InetAddress.getByName(r.bindAddress()), r.port(), r.ioThreads(), r.transport(), r.work(),
+                    r.payloadBytes()));
+        } catch (UnknownHostException | RuntimeException e) {
+            throw new InvalidSpecException(List.of(new Violation("port", r.bindAddress() + ":" + r.port(),
+                    "an address that can be bound here (" + e.getMessage() + ")")));
+        }
+        Entry e = new Entry(UUID.randomUUID().toString(), r, server, Instant.now());
+        servers.put(e.id(), e);
+        return e.view();
+    }
+
+    public List<View> list() {
+        return servers.values().stream().sorted(Comparator.comparing(Entry::startedAt).reversed())
+                .map(Entry::view).toList();
+    }
+
+    public View get(String id) {
+        Entry e = servers.get(id);
+        if (e == null) {
+            throw new RunExceptions.NotFound(id);
+        }
+        return e.view();
+    }
+
+    public void stop(String id) {
+        Entry e = servers.remove(id);
+        if (e == null) {
+            throw new RunExceptions.NotFound(id);
+        }
+        e.server().close();
+    }
+
+    @Override
+    public void destroy() {
+        servers.keySet().forEach(this::stop);
+    }
+}

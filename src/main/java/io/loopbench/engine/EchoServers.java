@@ -1,0 +1,63 @@
+package io.loopbench.engine;
+
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.group.ChannelGroup;
+import reactor.netty.Connection;
+import reactor.netty.DisposableChannel;
+import reactor.netty.tcp.TcpServer;
+import reactor.netty.udp.UdpServer;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Binds an echo server on the given loops — a repetition's own, or a standing server's — with the socket options
+ * every loopbench echo server uses: TCP_NODELAY on accepted TCP channels; UDP buffers of 4 MiB (receive) and 64 KiB
+ * (send) requested, and receive buffers one byte larger than the largest datagram expected, so that a longer one
+ * shows as a wrong size instead of being truncated silently. Stateless.
+ */
+final class EchoServers {
+
+    static final Duration BIND_TIMEOUT = Duration.ofSeconds(10);
+    static final int UDP_SEND_BUFFER = 64 * 1024;
+    static final int UDP_RECEIVE_BUFFER = 4 * 1024 * 1024;
+
+    private EchoServers() {
+    }
+
+    /**
+     * @param handler        makes the last handler of each TCP connection, or of the UDP socket
+     * @param accepted       TCP: every accepted channel joins it, so that its owner can close them
+     * @param onConnection   TCP: told of each configured connection
+     * @param datagramBytes  UDP: the largest datagram expected
+     */
+    static DisposableChannel bind(Protocol protocol, EventLoopGroup group, InetSocketAddress address,
+                                  Supplier<ChannelHandler> handler, ChannelGroup accepted,
+                                  Consumer<Connection> onConnection, int datagramBytes) {
+        if (protocol == Protocol.UDP) {
+            return UdpServer.create()
+                    .bindAddress(() -> address)
+                    .runOn(group)
+                    .option(ChannelOption.SO_RCVBUF, UDP_RECEIVE_BUFFER)
+                    .option(ChannelOption.SO_SNDBUF, UDP_SEND_BUFFER)
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(datagramBytes + 1))
+                    .doOnBound(c -> c.addHandlerLast("echo", handler.get()))
+                    .bindNow(BIND_TIMEOUT);
+        }
+        return TcpServer.create()
+                .bindAddress(() -> address)
+                .runOn(group)
+                .channelGroup(accepted)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .doOnConnection(c -> {
+                    c.addHandlerLast("echo", handler.get());
+                    onConnection.accept(c);
+                })
+                .bindNow(BIND_TIMEOUT);
+    }
+}

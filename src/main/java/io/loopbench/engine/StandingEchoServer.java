@@ -1,0 +1,111 @@
+package io.loopbench.engine;
+
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.ImmediateEventExecutor;
+import reactor.netty.DisposableChannel;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * An echo server that stays up until it is closed, for runs from other hosts ({@code target}): on its own loops
+ * (shared model), it echoes bytes verbatim — or, when told the clients' message size, cuts messages, checks their
+ * header and runs the configured work per message, as a repetition's server does. Thread-safe; {@link #close()}
+ * releases every loop and socket.
+ */
+public final class StandingEchoServer implements AutoCloseable {
+
+    /**
+     * @param payloadBytes the clients' message size, needed to run work per message; null echoes raw bytes
+     */
+    public record Config(Protocol protocol, InetAddress bindAddress, int port, int ioThreads, Transport transport,
+                         int work, Integer payloadBytes) {
+    }
+
+    /** What the server has echoed so far; thread-safe. */
+    public static final class Counts {
+        final LongAdder connections = new LongAdder();
+        final LongAdder bytes = new LongAdder();
+        final LongAdder datagrams = new LongAdder();
+        final LongAdder errors = new LongAdder();
+    }
+
+    /**
+     * @param connections TCP connections accepted
+     * @param bytes       bytes echoed (raw mode)
+     * @param datagrams   datagrams echoed (UDP, raw mode)
+     * @param errors      failed writes, exceptions and malformed messages
+     */
+    public record Snapshot(long connections, long bytes, long datagrams, long errors) {
+    }
+
+    private final Config config;
+    private final Transport transport;
+    private final LoopLayout layout;
+    private final ChannelGroup accepted = new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE);
+    private final Counts counts = new Counts();
+    private final ServerStats stats = new ServerStats();
+    private final DisposableChannel server;
+
+    private StandingEchoServer(Config config) {
+        this.config = config;
+        this.transport = Transports.resolve(config.transport());
+        this.layout = new LoopLayout(IoModel.SHARED, config.ioThreads(), transport);
+        try {
+            this.server = EchoServers.bind(config.protocol(), layout.group(0),
+                    new InetSocketAddress(config.bindAddress(), config.port()), this::handler, accepted,
+                    c -> counts.connections.increment(),
+                    config.payloadBytes() != null ? config.payloadBytes() : RunSpec.MAX_PAYLOAD);
+        } catch (RuntimeException e) {
+            layout.close();
+            throw e;
+        }
+    }
+
+    /** Binds and starts a server; throws when the address cannot be bound (the loops are released then). */
+    public static StandingEchoServer start(Config config) {
+        return new StandingEchoServer(config);
+    }
+
+    private ChannelHandler handler() {
+        return config.payloadBytes() == null ? new RawEchoHandler(counts)
+                : new EchoServerHandler(config.payloadBytes(), config.work(), stats, null);
+    }
+
+    /** The port it listens on (the one given, or the ephemeral one chosen for port 0). */
+    public int port() {
+        return ((InetSocketAddress) server.address()).getPort();
+    }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    public String channelClass() {
+        return server.channel().getClass().getSimpleName();
+    }
+
+    public Snapshot counts() {
+        long errors = counts.errors.sum();
+        for (int tag = 0; tag < 2; tag++) {
+            errors += stats.contentErrors[tag].sum() + stats.sendFailures[tag].sum() + stats.exceptions[tag].sum();
+        }
+        return new Snapshot(counts.connections.sum(), counts.bytes.sum(), counts.datagrams.sum(), errors);
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.disposeNow(Duration.ofSeconds(3));
+        } catch (RuntimeException e) {
+            // the loops' shutdown closes whatever is left
+        }
+        accepted.close().awaitUninterruptibly(3, TimeUnit.SECONDS);
+        layout.close();
+    }
+}

@@ -1,0 +1,110 @@
+package io.loopbench.echo;
+
+import io.loopbench.engine.EngineTestSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A standing echo server's life: started, measured against as a run's target, counted, stopped, released. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class EchoServerApiTest {
+
+    @TempDir
+    static Path dataDirectory;
+
+    @DynamicPropertySource
+    static void dataDirectory(DynamicPropertyRegistry registry) {
+        registry.add("loopbench.data-directory", dataDirectory::toString);
+    }
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    ObjectMapper json;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private HttpResponse<String> send(HttpRequest.Builder b) throws Exception {
+        return http.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest.Builder at(String path) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+    }
+
+    private HttpResponse<String> post(String path, String body) throws Exception {
+        return send(at(path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    @Test
+    void aStandingEchoServerServesARunsTargetCountsItAndIsReleasedWhenStopped() throws Exception {
+        long loopsBefore = EngineTestSupport.loopThreads();
+        HttpResponse<String> started = post("/api/echo-servers", "{\"protocol\":\"udp\"}");
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(201);
+        JsonNode server = json.readTree(started.body());
+        String id = server.get("id").asString();
+        int echoPort = server.get("port").asInt();
+        assertThat(echoPort).isPositive();
+        assertThat(server.at("/request/bindAddress").asString()).isEqualTo("127.0.0.1");
+
+        HttpResponse<String> run = post("/api/runs", """
+                {"protocol":"udp","clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0.2,"seconds":0.5,
+                 "repetitions":1,"isolation":"in-process","target":"127.0.0.1:%d"}""".formatted(echoPort));
+        assertThat(run.statusCode()).as(run.body()).isEqualTo(202);
+        String runId = json.readTree(run.body()).get("id").asString();
+        JsonNode done = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            done = json.readTree(send(at("/api/runs/" + runId)).body());
+            if (!done.get("status").asString().matches("queued|running")) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        assertThat(done.get("status").asString()).as(done.toString()).isEqualTo("succeeded");
+        assertThat(done.at("/repetitions/0/remote").asBoolean()).isTrue();
+        assertThat(done.at("/repetitions/0/serverAddress").asString()).endsWith(":" + echoPort);
+
+        JsonNode counted = json.readTree(send(at("/api/echo-servers/" + id)).body());
+        long messages = done.at("/repetitions/0/messages").asLong();
+        assertThat(counted.at("/counts/datagrams").asLong()).isGreaterThanOrEqualTo(messages);
+        assertThat(counted.at("/counts/bytes").asLong()).isEqualTo(256 * counted.at("/counts/datagrams").asLong());
+        assertThat(counted.at("/counts/errors").asLong()).isZero();
+
+        assertThat(send(at("/api/echo-servers/" + id).DELETE()).statusCode()).isEqualTo(204);
+        assertThat(send(at("/api/echo-servers/" + id)).statusCode()).isEqualTo(404);
+        assertThat(EngineTestSupport.loopThreads()).isEqualTo(loopsBefore);
+    }
+
+    @Test
+    void badRequestsNameTheFieldAndStartNothing() throws Exception {
+        HttpResponse<String> r = post("/api/echo-servers",
+                "{\"ioModel\":\"sharded\",\"work\":5,\"bindAddress\":\"198.51.100.1\"}");
+        assertThat(r.statusCode()).isEqualTo(400);
+        JsonNode problem = json.readTree(r.body());
+        assertThat(problem.at("/violations/0/field").asString()).isEqualTo("ioModel");
+        assertThat(problem.at("/violations/1/field").asString()).isEqualTo("work");
+        assertThat(problem.at("/violations/2/field").asString()).isEqualTo("bindAddress");
+        assertThat(json.readTree(send(at("/api/echo-servers")).body()).size()).isZero();
+
+        HttpResponse<String> target = post("/api/runs", "{\"target\":\"198.51.100.1:7\"}");
+        assertThat(target.statusCode()).isEqualTo(400);
+        assertThat(target.body()).contains("\"field\":\"target\"", "loopbench.network.allowed-cidrs is empty");
+    }
+}
