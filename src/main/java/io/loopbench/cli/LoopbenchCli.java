@@ -3,6 +3,7 @@ package io.loopbench.cli;
 import io.loopbench.engine.AddressFamily;
 import io.loopbench.engine.IoModel;
 import io.loopbench.engine.Labeled;
+import io.loopbench.engine.LoadModel;
 import io.loopbench.engine.Protocol;
 import io.loopbench.engine.Transport;
 import io.loopbench.engine.WindowMode;
@@ -42,6 +43,7 @@ public final class LoopbenchCli {
         labels(cli, IoModel.class);
         labels(cli, Transport.class);
         labels(cli, AddressFamily.class);
+        labels(cli, LoadModel.class);
     }
 
     private static <E extends Enum<E> & Labeled> void labels(CommandLine cli, Class<E> type) {

@@ -3,6 +3,7 @@ package io.loopbench.cli;
 import io.loopbench.engine.AddressFamily;
 import io.loopbench.engine.InvalidSpecException;
 import io.loopbench.engine.IoModel;
+import io.loopbench.engine.LoadModel;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.Protocol;
@@ -77,6 +78,12 @@ public final class MeasureCommand implements Callable<Integer> {
     @Option(names = "--loss-timeout-ms", paramLabel = "MILLIS",
             description = "UDP: wait before a datagram counts as lost, 1 … 60000 (default 1000).")
     Integer lossTimeoutMillis;
+    @Option(names = "--load", paramLabel = "closed|open",
+            description = "closed: a new message when one returns; open: messages at --rate (default closed).")
+    LoadModel load;
+    @Option(names = "--rate", paramLabel = "MESSAGES_PER_S",
+            description = "Open load: messages per second, all clients together.")
+    Double rate;
     @Option(names = "--target", paramLabel = "HOST:PORT",
             description = "Run only the client side against this echo server (default: a loopback pair here).")
     String target;
@@ -98,18 +105,21 @@ public final class MeasureCommand implements Callable<Integer> {
                 "--repetitions", String.valueOf(s.repetitions()),
                 "--address-family", s.addressFamily().label(),
                 "--loss-timeout-ms", String.valueOf(s.lossTimeoutMillis()));
-        if (s.target() == null) {
-            return args;
+        List<String> all = new java.util.ArrayList<>(args);
+        all.addAll(List.of("--load", s.load().label()));
+        if (s.rate() != null) {
+            all.addAll(List.of("--rate", String.valueOf(s.rate())));
         }
-        List<String> withTarget = new java.util.ArrayList<>(args);
-        withTarget.addAll(List.of("--target", s.target()));
-        return withTarget;
+        if (s.target() != null) {
+            all.addAll(List.of("--target", s.target()));
+        }
+        return all;
     }
 
     /** The spec a parsed command line describes; omitted flags take their defaults. */
     RunSpec spec() {
         return new RunSpec(protocol, payload, clients, window, windowMode, ioModel, ioThreads, transport, work,
-                warmup, seconds, repetitions, addressFamily, lossTimeoutMillis, target);
+                warmup, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate);
     }
 
     @CommandLine.Spec

@@ -47,9 +47,20 @@ final class EchoClient extends ByteToMessageDecoder {
     private final boolean udp;
     private final boolean batch;
     private final long lossTimeoutNanos;
+    /** Open load: the time between this client's intended sends, and its offset among all clients. */
+    private final boolean open;
+    private final long intervalNanos;
+    private final long offsetNanos;
 
     private final long[] slotSequence;
     private final long[] slotSentAt;
+    private final long[] slotIntendedAt;
+    /** Open load: intended send times that found the window full, oldest first (a ring). */
+    private final long[] backlog;
+    private int backlogHead;
+    private int backlogSize;
+    private long nextIntended;
+    private ScheduledFuture<?> pacer;
     private final boolean[] slotBusy;
     private int inFlight;
     private long maxSentSequence = -1;
@@ -64,6 +75,7 @@ final class EchoClient extends ByteToMessageDecoder {
     private PhaseContext phase;
     private PhaseCounters current;
     private Histogram histogram;
+    private Histogram uncorrected;
     private boolean stopping;
     private boolean finished = true;
     private boolean signalled = true;
@@ -86,6 +98,11 @@ final class EchoClient extends ByteToMessageDecoder {
         this.lossTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(spec.lossTimeoutMillis());
         this.slotSequence = new long[window];
         this.slotSentAt = new long[window];
+        this.slotIntendedAt = new long[window];
+        this.open = spec.load() == LoadModel.OPEN;
+        this.intervalNanos = open ? Math.max(1, (long) (spec.clients() * 1e9 / spec.rate())) : 0;
+        this.offsetNanos = open ? intervalNanos * id / spec.clients() : 0;
+        this.backlog = open ? new long[window] : null;
         this.slotBusy = new boolean[window];
     }
 
@@ -120,6 +137,7 @@ final class EchoClient extends ByteToMessageDecoder {
         phase = p;
         current = counters[p.tag()];
         histogram = p.histogramFor(eventLoop());
+        uncorrected = p.uncorrectedHistograms().get(eventLoop());
         stopping = false;
         finished = false;
         signalled = false;
@@ -134,12 +152,72 @@ final class EchoClient extends ByteToMessageDecoder {
             lossTimer = ctx.executor().scheduleAtFixedRate(this::expireLost, period, period, TimeUnit.NANOSECONDS);
         }
         long now = System.nanoTime();
+        if (open) {
+            nextIntended = p.started() + offsetNanos;
+            pace();
+            return;
+        }
         if (batch) {
             startBatch(now);
         } else {
             fillWindow();
         }
         flushIfPending();
+    }
+
+    /**
+     * Open load: sends every message whose intended time has come — into a free slot, or, when the window is full,
+     * later from the backlog (counted late), or, when the backlog is full too, never (counted dropped) — then waits
+     * for the next intended time.
+     */
+    private void pace() {
+        pacer = null;
+        long now = System.nanoTime();
+        while (nextIntended - now <= 0 && mayStillSend(nextIntended)) {
+            current.intendedMessages++;
+            int slot = freeSlot();
+            if (slot >= 0) {
+                send(slot, nextIntended);
+            } else if (backlogSize < backlog.length) {
+                backlog[(backlogHead + backlogSize++) % backlog.length] = nextIntended;
+                current.lateMessages++;
+            } else {
+                current.droppedMessages++;
+            }
+            nextIntended += intervalNanos;
+        }
+        flushIfPending();
+        if (mayStillSend(nextIntended)) {
+            pacer = ctx.executor().schedule(this::pace, nextIntended - now, TimeUnit.NANOSECONDS);
+        } else {
+            signalIfDrained();
+        }
+    }
+
+    /** Open load: a slot that has just been freed takes the oldest late message, if any. */
+    private void sendFromBacklog(int slot, long now) {
+        if (backlogSize > 0 && mayStillSend(now)) {
+            long intended = backlog[backlogHead];
+            backlogHead = (backlogHead + 1) % backlog.length;
+            backlogSize--;
+            send(slot, intended);
+        } else {
+            signalIfDrained();
+        }
+    }
+
+    /** The slot the next sequence maps to, if free (always, on TCP, where echoes return in order), else any. */
+    private int freeSlot() {
+        int next = (int) Long.remainderUnsigned(maxSentSequence + 1, window);
+        if (!slotBusy[next]) {
+            return next;
+        }
+        for (int slot = 0; slot < window; slot++) {
+            if (!slotBusy[slot]) {
+                return slot;
+            }
+        }
+        return -1;
     }
 
     /** The deadline has passed: send nothing more. Runs on the event loop. */
@@ -166,6 +244,14 @@ final class EchoClient extends ByteToMessageDecoder {
             Arrays.fill(slotBusy, false);
             inFlight = 0;
             nextExpectedSequence = maxSentSequence + 1;
+        }
+        if (open) {
+            current.droppedMessages += backlogSize;
+            backlogSize = 0;
+            if (pacer != null) {
+                pacer.cancel(false);
+                pacer = null;
+            }
         }
         finished = true;
         if (lossTimer != null) {
@@ -241,10 +327,15 @@ final class EchoClient extends ByteToMessageDecoder {
         if (valid) {
             current.messages++;
             if (!batch) {
-                record(now - slotSentAt[slot]);
+                record(now - slotIntendedAt[slot]);
+                if (open && uncorrected != null) {
+                    uncorrected.recordValue(Math.min(Math.max(now - slotSentAt[slot], 1), MAX_TRACKED_NANOS));
+                }
             }
         }
-        if (batch) {
+        if (open) {
+            sendFromBacklog(slot, now);
+        } else if (batch) {
             batchClean &= valid;
             if (--batchPending == 0) {
                 completeBatch(now);
@@ -265,7 +356,9 @@ final class EchoClient extends ByteToMessageDecoder {
                 inFlight--;
                 current.lostMessages++;
                 current.noteError("client " + id + ": datagram of sequence " + slotSequence[slot] + " lost");
-                if (batch) {
+                if (open) {
+                    sendFromBacklog(slot, now);
+                } else if (batch) {
                     batchClean = false;
                     if (--batchPending == 0) {
                         completeBatch(now);
@@ -310,6 +403,14 @@ final class EchoClient extends ByteToMessageDecoder {
     }
 
     private void send(int slot) {
+        send(slot, 0);
+    }
+
+    /**
+     * Writes the next message into a slot. {@code intended}: open load's intended send time, from which its latency
+     * is measured; 0 for closed load, where the send time is the intended time.
+     */
+    private void send(int slot, long intended) {
         long seq = maxSentSequence + 1 + Math.floorMod(slot - (maxSentSequence + 1), (long) window);
         if (udp) {
             ByteBuf datagram = ctx.alloc().ioBuffer(payloadBytes);
@@ -331,6 +432,7 @@ final class EchoClient extends ByteToMessageDecoder {
         maxSentSequence = seq;
         current.messagesSent++;
         slotSentAt[slot] = System.nanoTime();
+        slotIntendedAt[slot] = intended != 0 ? intended : slotSentAt[slot];
         pendingFlush = true;
     }
 

@@ -9,6 +9,7 @@ import io.netty.util.ReferenceCountUtil;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The echo server's last handler, one per accepted TCP connection or per UDP server socket: checks each message's
@@ -101,6 +102,10 @@ final class EchoServerHandler extends ByteToMessageDecoder {
 
     private void echo(ChannelHandlerContext ctx, Object echo, byte tag) {
         if (fault != null) {
+            long stallUntil = System.nanoTime() + fault.stallNanos();
+            while (stallUntil - System.nanoTime() > 0) {
+                LockSupport.parkNanos(stallUntil - System.nanoTime());
+            }
             if (fault.drop()) {
                 ReferenceCountUtil.release(echo);
                 return;

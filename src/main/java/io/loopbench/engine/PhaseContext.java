@@ -13,9 +13,13 @@ import java.util.concurrent.CountDownLatch;
  * @param tag        the phase tag carried in every message of the phase
  * @param deadline   {@link System#nanoTime()} after which no new message is sent
  * @param drained    counted down once by each client when it has nothing in flight after the deadline
- * @param histograms one RTT histogram per event-loop thread, written only by that thread; empty for warm-up
+ * @param started    {@link System#nanoTime()} when the phase began: open load's first intended send
+ * @param histograms one RTT histogram per event-loop thread, written only by that thread; empty for warm-up. For
+ *                   open load, RTT from each message's intended send time
+ * @param uncorrectedHistograms open load: RTT from each message's actual send time, per thread; else empty
  */
-record PhaseContext(byte tag, long deadline, CountDownLatch drained, Map<EventLoop, Histogram> histograms) {
+record PhaseContext(byte tag, long started, long deadline, CountDownLatch drained,
+                    Map<EventLoop, Histogram> histograms, Map<EventLoop, Histogram> uncorrectedHistograms) {
 
     Histogram histogramFor(EventLoop loop) {
         return histograms.get(loop);

@@ -15,6 +15,10 @@ final class PhaseCounters {
     long unfinishedMessages;
     long sendFailures;
     long exceptions;
+    /** Open load: messages whose send time came, those that waited for a window slot, those never sent. */
+    long intendedMessages;
+    long lateMessages;
+    long droppedMessages;
     String firstError;
 
     void noteError(String text) {
@@ -34,6 +38,9 @@ final class PhaseCounters {
         unfinishedMessages += o.unfinishedMessages;
         sendFailures += o.sendFailures;
         exceptions += o.exceptions;
+        intendedMessages += o.intendedMessages;
+        lateMessages += o.lateMessages;
+        droppedMessages += o.droppedMessages;
         noteError(o.firstError);
     }
 }

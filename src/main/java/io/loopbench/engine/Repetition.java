@@ -108,18 +108,22 @@ final class Repetition {
         PhaseOutcome warmup = null;
         if (spec.warmupSeconds() > 0) {
             progress.phaseStarted(index, "warmup", spec.warmupSeconds());
-            warmup = runPhase(MessageFormat.WARMUP_TAG, spec.warmupSeconds(), Map.of());
+            warmup = runPhase(MessageFormat.WARMUP_TAG, spec.warmupSeconds(), Map.of(), Map.of());
         }
+        boolean open = spec.load() == LoadModel.OPEN;
         Map<EventLoop, Histogram> histograms = new HashMap<>();
+        Map<EventLoop, Histogram> uncorrected = new HashMap<>();
         for (EventLoop loop : layout.loops()) {
             histograms.put(loop, new Histogram(EchoClient.MAX_TRACKED_NANOS, 3));
+            if (open) {
+                uncorrected.put(loop, new Histogram(EchoClient.MAX_TRACKED_NANOS, 3));
+            }
         }
         progress.phaseStarted(index, "measured", spec.seconds());
-        PhaseOutcome measured = runPhase(MessageFormat.MEASURED_TAG, spec.seconds(), histograms);
+        PhaseOutcome measured = runPhase(MessageFormat.MEASURED_TAG, spec.seconds(), histograms, uncorrected);
         MemoryUsage memory = ProcessMetrics.memory();
 
-        Histogram all = new Histogram(EchoClient.MAX_TRACKED_NANOS, 3);
-        histograms.values().forEach(all::add);
+        Histogram all = merged(histograms);
         PhaseCounters m = sum(MessageFormat.MEASURED_TAG);
         ErrorCounts errors = errors(m, MessageFormat.MEASURED_TAG, measured.drainTimedOut());
         double elapsed = measured.elapsedNanos() / 1e9;
@@ -141,10 +145,10 @@ final class Repetition {
             error = "measured phase: no echo completed";
         }
         boolean batchRtt = spec.windowMode() == WindowMode.BATCH && spec.window() > 1;
-        Latency latency = new Latency(batchRtt ? LatencyMode.BATCH : LatencyMode.MESSAGE, all.getTotalCount(),
-                micros(all.getValueAtPercentile(50)), micros(all.getValueAtPercentile(90)),
-                micros(all.getValueAtPercentile(95)), micros(all.getValueAtPercentile(99)),
-                micros(all.getValueAtPercentile(99.9)), micros(all.getMaxValue()), all.getMean() / 1000.0);
+        Latency latency = latency(batchRtt ? LatencyMode.BATCH : LatencyMode.MESSAGE, all);
+        Latency uncorrectedLatency = open ? latency(LatencyMode.MESSAGE, merged(uncorrected)) : null;
+        OpenLoad openLoad = open ? new OpenLoad(spec.rate(), m.intendedMessages, m.lateMessages, m.droppedMessages)
+                : null;
         double cpuSeconds = measured.cpuNanos() / 1e9;
         Channel client = connections.getFirst().channel();
         boolean remote = spec.target() != null;
@@ -155,7 +159,21 @@ final class Repetition {
                 elapsed, m.messagesSent, m.messages, m.messages / elapsed,
                 2.0 * spec.payloadBytes() * m.messages / elapsed / (1 << 20),
                 latency, new CpuUsage(cpuSeconds, elapsed, cpuSeconds / elapsed * 100), memory,
-                new GcActivity(measured.gcCollections(), measured.gcMillis()), errors, warmupResult);
+                new GcActivity(measured.gcCollections(), measured.gcMillis()), errors, warmupResult,
+                uncorrectedLatency, openLoad);
+    }
+
+    private static Histogram merged(Map<EventLoop, Histogram> perLoop) {
+        Histogram all = new Histogram(EchoClient.MAX_TRACKED_NANOS, 3);
+        perLoop.values().forEach(all::add);
+        return all;
+    }
+
+    private static Latency latency(LatencyMode mode, Histogram h) {
+        return new Latency(mode, h.getTotalCount(), micros(h.getValueAtPercentile(50)),
+                micros(h.getValueAtPercentile(90)), micros(h.getValueAtPercentile(95)),
+                micros(h.getValueAtPercentile(99)), micros(h.getValueAtPercentile(99.9)), micros(h.getMaxValue()),
+                h.getMean() / 1000.0);
     }
 
     private record PhaseOutcome(long elapsedNanos, long cpuNanos, long gcCollections, long gcMillis,
@@ -167,14 +185,14 @@ final class Repetition {
      * them to drain, then run a barrier task on each client's loop that force-finishes it. Elapsed time and CPU
      * cover the phase, the drain and the barrier.
      */
-    private PhaseOutcome runPhase(byte tag, double seconds, Map<EventLoop, Histogram> histograms)
-            throws Exception {
+    private PhaseOutcome runPhase(byte tag, double seconds, Map<EventLoop, Histogram> histograms,
+                                  Map<EventLoop, Histogram> uncorrected) throws Exception {
         CountDownLatch drained = new CountDownLatch(clients.size());
         long[] gc0 = ProcessMetrics.gc();
         long cpu0 = ProcessMetrics.cpuNanos();
         long started = System.nanoTime();
         long deadline = started + (long) (seconds * 1e9);
-        PhaseContext phase = new PhaseContext(tag, deadline, drained, histograms);
+        PhaseContext phase = new PhaseContext(tag, started, deadline, drained, histograms, uncorrected);
         for (EchoClient c : clients) {
             c.eventLoop().execute(() -> c.begin(phase));
         }

@@ -25,12 +25,15 @@ package io.loopbench.engine;
  * @param messages              validated echoes in the measured phase
  * @param roundTripsPerSecond   messages / elapsedSeconds
  * @param payloadMibPerSecond   2 × payloadBytes × messages / elapsedSeconds / 2^20 (both directions)
- * @param latency               round-trip times of the measured phase, in microseconds
+ * @param latency               round-trip times of the measured phase, in microseconds; with open load measured
+ *                              from each message's intended send time (corrected for coordinated omission)
  * @param cpu                   process CPU over the measured phase and its drain
  * @param memory                resident memory at the end of the measured phase, and its peak
  * @param gc                    garbage collection during the measured phase
  * @param errors                every error counter of the measured phase
  * @param warmup                the warm-up phase; null when warmupSeconds is 0
+ * @param uncorrectedLatency    open load only: round-trip times from each message's actual send time
+ * @param openLoad              open load only: messages due, late and dropped
  */
 public record RepetitionResult(
         int repetition,
@@ -56,14 +59,17 @@ public record RepetitionResult(
         MemoryUsage memory,
         GcActivity gc,
         ErrorCounts errors,
-        WarmupResult warmup) {
+        WarmupResult warmup,
+        Latency uncorrectedLatency,
+        OpenLoad openLoad) {
 
     /** The same result under another index: a forked worker numbers its single repetition 1. */
     public RepetitionResult withRepetition(int index) {
         return new RepetitionResult(index, ok, error, transport, serverChannel, clientChannel, serverAddress,
                 clientAddress, remote, eventLoops,
                 connectionsOnOneThread, tcpNoDelay, udpBuffers, elapsedSeconds, messagesSent, messages,
-                roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup);
+                roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup, uncorrectedLatency,
+                openLoad);
     }
 
     /** A repetition that produced no figures, e.g. a forked worker that died or was killed. */
@@ -73,6 +79,6 @@ public record RepetitionResult(
 
     static RepetitionResult setupFailed(int repetition, Transport transport, int eventLoops, String error) {
         return new RepetitionResult(repetition, false, error, transport, null, null, null, null, false, eventLoops,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 }

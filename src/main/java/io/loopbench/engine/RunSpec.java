@@ -26,6 +26,8 @@ import java.util.Locale;
  *                          slot is reused, 1 … 60000
  * @param target            null: a loopback echo pair in this process; {@code host:port}: only the client side, against
  *                          the echo server there (which must echo bytes verbatim)
+ * @param load              {@code closed} (default) or {@code open}: messages sent at {@code rate} whatever the replies
+ * @param rate              open load only: messages per second, all clients together, more than 0, at most 10,000,000
  */
 public record RunSpec(
         Protocol protocol,
@@ -42,7 +44,9 @@ public record RunSpec(
         Integer repetitions,
         AddressFamily addressFamily,
         Integer lossTimeoutMillis,
-        String target) {
+        String target,
+        LoadModel load,
+        Double rate) {
 
     public static final int MIN_PAYLOAD = MessageFormat.HEADER_BYTES;
     public static final int MAX_PAYLOAD = 65_507;
@@ -53,6 +57,7 @@ public record RunSpec(
     public static final double MAX_SECONDS = 3600;
     public static final int MAX_REPETITIONS = 100;
     public static final int MAX_LOSS_TIMEOUT_MILLIS = 60_000;
+    public static final double MAX_RATE = 10_000_000;
     /** arknet's cross-field limit on the payload bytes a run may have in flight. */
     public static final long MAX_OUTSTANDING_BYTES = 256L * 1024 * 1024;
 
@@ -71,6 +76,7 @@ public record RunSpec(
         repetitions = orDefault(repetitions, 3);
         addressFamily = orDefault(addressFamily, AddressFamily.IPV4);
         lossTimeoutMillis = orDefault(lossTimeoutMillis, 1000);
+        load = orDefault(load, LoadModel.CLOSED);
     }
 
     /** The specification with every field at its default. */
@@ -111,6 +117,17 @@ public record RunSpec(
                 v.add(new Violation("work", String.valueOf(work),
                         "0 with a target: the work runs on the echo server, so set it there"));
             }
+        }
+        if (load == LoadModel.OPEN) {
+            if (rate == null || !(rate > 0 && rate <= MAX_RATE)) {
+                v.add(new Violation("rate", String.valueOf(rate), "more than 0 and at most 10,000,000 messages/s "
+                        + "with open load"));
+            }
+            if (windowMode == WindowMode.BATCH) {
+                v.add(new Violation("windowMode", windowMode.label(), "sliding with open load"));
+            }
+        } else if (rate != null) {
+            v.add(new Violation("rate", String.valueOf(rate), "none with closed load (set load to open)"));
         }
         long outstanding = (long) clients * window * payloadBytes;
         if (outstanding > MAX_OUTSTANDING_BYTES) {
@@ -161,6 +178,8 @@ public record RunSpec(
         private AddressFamily addressFamily;
         private Integer lossTimeoutMillis;
         private String target;
+        private LoadModel load;
+        private Double rate;
 
         private Builder() {
         }
@@ -181,6 +200,8 @@ public record RunSpec(
             addressFamily = s.addressFamily;
             lossTimeoutMillis = s.lossTimeoutMillis;
             target = s.target;
+            load = s.load;
+            rate = s.rate;
         }
 
         public Builder protocol(Protocol v) { protocol = v; return this; }
@@ -198,10 +219,12 @@ public record RunSpec(
         public Builder addressFamily(AddressFamily v) { addressFamily = v; return this; }
         public Builder lossTimeoutMillis(Integer v) { lossTimeoutMillis = v; return this; }
         public Builder target(String v) { target = v; return this; }
+        public Builder load(LoadModel v) { load = v; return this; }
+        public Builder rate(Double v) { rate = v; return this; }
 
         public RunSpec build() {
             return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport,
-                    work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target);
+                    work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate);
         }
     }
 }

@@ -16,4 +16,9 @@ public interface ServerFault {
     default long delayNanos() {
         return 0;
     }
+
+    /** How long to block the server's event loop before this echo, as a GC pause or a slow handler would. */
+    default long stallNanos() {
+        return 0;
+    }
 }

@@ -2,6 +2,7 @@ package io.loopbench.runs;
 
 import io.loopbench.engine.AddressFamily;
 import io.loopbench.engine.IoModel;
+import io.loopbench.engine.LoadModel;
 import io.loopbench.engine.Protocol;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Transport;
@@ -62,6 +63,14 @@ public record RunRequest(
                 + "loopbench.network.allowed-cidrs are accepted, since this API generates load.",
                 example = "127.0.0.1:7007")
         String target,
+        @Schema(description = "closed: each client sends a new message the moment one returns (closed-loop RTT); "
+                + "open: messages are sent at a fixed rate whatever the replies, the window capping what is in flight "
+                + "(latency then measured from each message's intended send time, and also uncorrected).",
+                defaultValue = "closed", allowableValues = {"closed", "open"})
+        LoadModel load,
+        @Schema(description = "Open load only: messages per second, all clients together.", minimum = "0",
+                exclusiveMinimum = true, maximum = "10000000", example = "20000")
+        Double rate,
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
                 allowableValues = {"forked", "in-process"})
@@ -69,7 +78,7 @@ public record RunRequest(
 
     public RunSpec spec() {
         return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport, work,
-                warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target);
+                warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate);
     }
 
     public Isolation isolationOrDefault() {

@@ -77,6 +77,66 @@ class MeasurementTruthTest {
         assertThat((double) dropped / r.messagesSent()).isBetween(0.09, 0.11);
     }
 
+    @Test
+    void anOpenLoopRunShowsAServerStallInTheCorrectedP99AndNotInTheUncorrectedOne() {
+        AtomicLong echoes = new AtomicLong();
+        ServerFault stallOnce = new ServerFault() {
+            @Override
+            public long stallNanos() {
+                return echoes.incrementAndGet() == 2000 ? 200_000_000 : 0;
+            }
+        };
+        // one loop thread: the stall also stops the client, which is what coordinated omission is about
+        RunSpec spec = RunSpec.builder().clients(1).window(1024).payloadBytes(64).ioThreads(1)
+                .load(LoadModel.OPEN).rate(5000.0).warmupSeconds(0.0).seconds(2.0).repetitions(1).build();
+
+        RepetitionResult r = Measurement.of(spec).serverFault(stallOnce).run().repetitions().getFirst();
+
+        assertThat(r.ok()).as(r.error()).isTrue();
+        assertThat(r.openLoad().intendedMessages()).isBetween(9000L, 10_001L);
+        assertThat(r.openLoad().droppedMessages()).isZero();
+        // about 1000 of the 10,000 messages were due during the 200 ms stall and waited for it: over 1 %
+        assertThat(r.latency().p99Us()).isGreaterThan(100_000);
+        assertThat(r.latency().maxUs()).isGreaterThanOrEqualTo(190_000);
+        // measured from when they were actually sent, they were quick: the stall vanishes below the 99th percentile
+        assertThat(r.uncorrectedLatency().p99Us()).isLessThan(50_000);
+        assertThat(r.uncorrectedLatency().observations()).isEqualTo(r.latency().observations());
+        // and a closed loop run hides it the same way: the client does not send while it waits
+        assertThat(r.messages()).isEqualTo(r.latency().observations());
+    }
+
+    @Test
+    void openLoadNeedsARateAndASlidingWindow() {
+        assertThat(RunSpec.builder().load(LoadModel.OPEN).build().violations()).extracting(Violation::field)
+                .containsExactly("rate");
+        assertThat(RunSpec.builder().load(LoadModel.OPEN).rate(10.0).windowMode(WindowMode.BATCH).build()
+                .violations()).extracting(Violation::field).containsExactly("windowMode");
+        assertThat(RunSpec.builder().rate(10.0).build().violations()).extracting(Violation::field)
+                .containsExactly("rate");
+    }
+
+    @Test
+    void anOpenLoopRateBeyondWhatTheWindowAllowsIsCountedLateOrDropped() {
+        // window 1 and a 200 µs echo delay: at most ~5,000/s can complete, and 20,000/s are asked for
+        ServerFault slow = new ServerFault() {
+            @Override
+            public long delayNanos() {
+                return 200_000;
+            }
+        };
+        RunSpec spec = RunSpec.builder().clients(1).window(1).payloadBytes(64).ioThreads(1)
+                .load(LoadModel.OPEN).rate(20_000.0).warmupSeconds(0.0).seconds(1.0).repetitions(1).build();
+
+        RepetitionResult r = Measurement.of(spec).serverFault(slow).run().repetitions().getFirst();
+
+        assertThat(r.ok()).as(r.error()).isTrue();
+        OpenLoad o = r.openLoad();
+        assertThat(o.droppedMessages()).isPositive();
+        // every intended message was sent (on time or late) or dropped: none skipped silently
+        assertThat(r.messagesSent() + o.droppedMessages()).isEqualTo(o.intendedMessages());
+        assertThat(r.roundTripsPerSecond()).isLessThan(6000);
+    }
+
     @ParameterizedTest
     @EnumSource(Protocol.class)
     void shardedRunsPinEachClientAndItsServerPeerToOneThread(Protocol protocol) {

@@ -10,7 +10,7 @@ class RunSpecTest {
     @Test
     void omittedFieldsTakeTheIssuesDefaults() {
         RunSpec s = new RunSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null);
+                null, null, null);
         assertThat(s).isEqualTo(RunSpec.defaults());
         assertThat(s.protocol()).isEqualTo(Protocol.TCP);
         assertThat(s.payloadBytes()).isEqualTo(1024);
