@@ -1,6 +1,7 @@
 package io.loopbench.matrices;
 
 import io.loopbench.engine.IoModel;
+import io.loopbench.engine.LoadModel;
 import io.loopbench.engine.Protocol;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Transport;
@@ -34,6 +35,9 @@ import java.util.Set;
  * @param repetitions   repetitions of every case, each in a fresh fork
  * @param keepGoing     finish the matrix after a failed repetition (it then ends failed) instead of stopping
  * @param isolation     forked (default) or in-process
+ * @param rates         open-load rates, messages per second (all clients): every case then runs at each rate, and
+ *                      the report draws p99 against throughput; omitted, the load is closed
+ * @param p99BoundUs    the p99 bound, µs, under which the report names each IO profile's highest rate (1000)
  */
 @Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
 public record MatrixSpec(
@@ -49,7 +53,9 @@ public record MatrixSpec(
         @Schema(defaultValue = "1") Double warmupSeconds,
         @Schema(defaultValue = "3") Integer repetitions,
         @Schema(defaultValue = "false") Boolean keepGoing,
-        @Schema(defaultValue = "forked", allowableValues = {"forked", "in-process"}) Isolation isolation) {
+        @Schema(defaultValue = "forked", allowableValues = {"forked", "in-process"}) Isolation isolation,
+        @Schema(example = "[5000, 10000, 20000, 40000]") List<Double> rates,
+        @Schema(defaultValue = "1000") Double p99BoundUs) {
 
     /**
      * One load profile.
@@ -80,7 +86,9 @@ public record MatrixSpec(
                 warmupSeconds != null ? warmupSeconds : 1.0,
                 repetitions != null ? repetitions : 3,
                 keepGoing != null && keepGoing,
-                isolation != null ? isolation : Isolation.FORKED);
+                isolation != null ? isolation : Isolation.FORKED,
+                rates == null ? null : List.copyOf(rates),
+                p99BoundUs != null ? p99BoundUs : 1000.0);
     }
 
     private List<Profile> profilesFor(Protocol p) {
@@ -117,11 +125,15 @@ public record MatrixSpec(
                         for (Protocol p : protocols) {
                             for (int payload : payloads) {
                                 for (Profile profile : profilesFor(p)) {
-                                    out.add(RunSpec.builder().protocol(p).payloadBytes(payload)
-                                            .clients(profile.clients()).window(profile.window())
-                                            .ioModel(IoModel.values()[io[0]]).ioThreads(io[1]).work(w).transport(t)
-                                            .windowMode(mode).seconds(seconds).warmupSeconds(warmupSeconds)
-                                            .repetitions(repetitions).build());
+                                    for (Double rate : rates == null ? java.util.Collections.<Double>singletonList(null)
+                                            : rates) {
+                                        out.add(RunSpec.builder().protocol(p).payloadBytes(payload)
+                                                .clients(profile.clients()).window(profile.window())
+                                                .ioModel(IoModel.values()[io[0]]).ioThreads(io[1]).work(w)
+                                                .transport(t).windowMode(mode).seconds(seconds)
+                                                .warmupSeconds(warmupSeconds).repetitions(repetitions)
+                                                .load(rate == null ? null : LoadModel.OPEN).rate(rate).build());
+                                    }
                                 }
                             }
                         }
@@ -162,6 +174,12 @@ public record MatrixSpec(
         unique(v, "work", work);
         unique(v, "transports", transports);
         unique(v, "windowModes", windowModes);
+        if (rates != null) {
+            unique(v, "rates", rates);
+        }
+        if (!(p99BoundUs > 0)) {
+            v.add(new Violation("p99BoundUs", String.valueOf(p99BoundUs), "more than 0"));
+        }
         return v;
     }
 

@@ -42,10 +42,16 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, int
 
     /** Everything but the IO profile and the repetition count: the cases one comparison group holds. */
     public String groupKey() {
+        return curveKey() + "/" + spec.load().label() + "/" + spec.rate();
+    }
+
+    /** Everything but the IO profile, the open-load rate and the repetition count: the cases of one rate curve. */
+    public String curveKey() {
         RunSpec s = spec;
         return String.join("/", s.protocol().label(), String.valueOf(s.payloadBytes()), String.valueOf(s.clients()),
                 String.valueOf(s.window()), s.windowMode().label(), String.valueOf(s.work()), s.transport().label(),
-                s.addressFamily().label(), String.valueOf(s.seconds()), String.valueOf(s.warmupSeconds()));
+                s.addressFamily().label(), String.valueOf(s.seconds()), String.valueOf(s.warmupSeconds()),
+                String.valueOf(s.target()));
     }
 
     /** The case itself, without its repetition count: how comparisons match cases. */
@@ -56,6 +62,12 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, int
     /** "TCP / 1024 B / 16 clients × window 16 / no added computation" (plus window mode and transport when not
      * the defaults). */
     public String groupTitle() {
+        return spec.rate() == null ? curveTitle()
+                : curveTitle() + String.format(Locale.ROOT, " / open load at %,.0f messages/s", spec.rate());
+    }
+
+    /** The group title without the open-load rate: the title of a rate curve. */
+    public String curveTitle() {
         RunSpec s = spec;
         StringBuilder b = new StringBuilder(s.protocol().label().toUpperCase(Locale.ROOT))
                 .append(" / ").append(s.payloadBytes()).append(" B / ")

@@ -11,7 +11,9 @@ import org.commonmark.ext.gfm.tables.TablesExtension;
 import org.commonmark.parser.Parser;
 import org.commonmark.renderer.html.HtmlRenderer;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -31,12 +33,12 @@ public final class ReportRenderer {
     private ReportRenderer() {
     }
 
-    /** Chart names of a source: {@code throughput-N} and {@code p99-N} for each group N. */
+    /** Chart names of a source: {@code throughput-N} and {@code p99-N} per group N, {@code rate-N} per rate curve. */
     public static List<String> chartNames(ReportSource source) {
-        return CaseGroups.of(source.cases()).stream()
-                .flatMap(g -> g.succeeded().isEmpty() ? java.util.stream.Stream.<String>empty()
-                        : java.util.stream.Stream.of("throughput-" + g.index(), "p99-" + g.index()))
-                .toList();
+        return java.util.stream.Stream.concat(CaseGroups.of(source.cases()).stream()
+                        .flatMap(g -> g.succeeded().isEmpty() ? java.util.stream.Stream.<String>empty()
+                                : java.util.stream.Stream.of("throughput-" + g.index(), "p99-" + g.index())),
+                RateCurves.of(source.cases()).stream().map(c -> "rate-" + c.index())).toList();
     }
 
     /**
@@ -50,6 +52,18 @@ public final class ReportRenderer {
             index = parts.length == 1 ? 1 : Integer.parseInt(parts[1]);
         } catch (NumberFormatException e) {
             return Optional.empty();
+        }
+        if (parts[0].equals("rate")) {
+            return RateCurves.of(source.cases()).stream().filter(c -> c.index() == index).findFirst()
+                    .map(c -> {
+                        Map<String, List<double[]>> series = new LinkedHashMap<>();
+                        c.curves().forEach((io, points) -> series.put(io, points.stream()
+                                .map(p -> new double[] {p.summary().roundTripsPerSecond().median(),
+                                        p.summary().latency().p99Us().median()}).toList()));
+                        return ChartRenderer.lineChart("p99 against throughput — " + c.title(),
+                                "round trips per second achieved", "p99 RTT from the intended send time (µs)",
+                                series, source.p99Bound());
+                    });
         }
         boolean throughput = parts[0].equals("throughput");
         if (!throughput && !parts[0].equals("p99")) {
@@ -106,6 +120,21 @@ public final class ReportRenderer {
                     .append(g.index()).append(".svg)\n")
                     .append("![p99 round-trip time, ").append(g.title()).append("](").append(chartBase)
                     .append("p99-").append(g.index()).append(".svg)\n\n");
+        }
+
+        List<RateCurves> curves = RateCurves.of(s.cases());
+        if (!curves.isEmpty()) {
+            md.append("## Latency versus rate\n\n");
+            md.append("Open load: messages are sent at the rate whatever the replies, and RTT is measured from each "
+                    + "message's intended send time, so a stall shows for every message it delays. Each point is "
+                    + "one rate (medians over repetitions); the dashed line is the p99 bound, ")
+                    .append(Format.micros(s.p99Bound())).append(" µs.\n\n");
+            for (RateCurves c : curves) {
+                md.append("### ").append(c.title()).append("\n\n");
+                c.sentences(s.p99Bound()).forEach(x -> md.append("- ").append(x).append('\n'));
+                md.append("\n![p99 against throughput, ").append(c.title()).append("](").append(chartBase)
+                        .append("rate-").append(c.index()).append(".svg)\n\n");
+            }
         }
 
         md.append("## Detailed results\n\n");
@@ -233,6 +262,8 @@ public final class ReportRenderer {
             row(md, "Warning", "**this report mixes remote and loopback cases; they are not comparable as like "
                     + "for like**");
         }
+        row(md, "Load", distinct(specs.stream().map(x -> x.rate() == null ? "closed loop"
+                : String.format(Locale.ROOT, "open loop at %,.0f messages/s", x.rate()))));
         row(md, "Isolation", "forked".equals(s.isolation()) ? "forked: each repetition in a fresh JVM"
                 : "in-process: repetitions in the service's JVM");
         row(md, "Measurement / warm-up / repetitions",

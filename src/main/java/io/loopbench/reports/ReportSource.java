@@ -15,8 +15,14 @@ import java.util.List;
  * @param workerEnvironment the JVM that measured (flags, collector); may be null when nothing ran
  * @param isolation         {@code forked} or {@code in-process}
  * @param rawDataUrl        where the JSON of every repetition is
+ * @param p99BoundUs        open-load rate sweeps: the p99 bound the report names each IO profile's highest rate
+ *                          under; null for the default (1000 µs)
  */
 public record ReportSource(String kind, String id, String status, Instant createdAt, Instant finishedAt,
                            SystemInfo system, Environment workerEnvironment, String isolation,
-                           List<CaseResult> cases, String rawDataUrl) {
+                           List<CaseResult> cases, String rawDataUrl, Double p99BoundUs) {
+
+    public double p99Bound() {
+        return p99BoundUs != null ? p99BoundUs : 1000.0;
+    }
 }

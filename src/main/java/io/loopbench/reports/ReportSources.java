@@ -41,7 +41,8 @@ public class ReportSources {
                 c.repetitions().size(), c.summary() != null ? null : c.error() != null ? c.error()
                 : c.repetitions().size() + " of " + c.spec().repetitions() + " repetitions ran")).toList();
         return new ReportSource("matrix", m.id(), m.status().label(), m.createdAt(), m.finishedAt(), m.system(),
-                m.workerEnvironment(), m.spec().isolation().label(), cases, "/api/matrices/" + m.id());
+                m.workerEnvironment(), m.spec().isolation().label(), cases, "/api/matrices/" + m.id(),
+                m.spec().p99BoundUs());
     }
 
     static ReportSource of(RunRecord r) {
@@ -49,6 +50,6 @@ public class ReportSources {
                 r.summary() == null ? (r.error() == null ? "not finished (" + r.status().label() + ")" : r.error())
                         : null);
         return new ReportSource("run", r.id(), r.status().label(), r.createdAt(), r.finishedAt(), r.system(),
-                r.workerEnvironment(), r.isolation().label(), List.of(c), "/api/runs/" + r.id());
+                r.workerEnvironment(), r.isolation().label(), List.of(c), "/api/runs/" + r.id(), null);
     }
 }

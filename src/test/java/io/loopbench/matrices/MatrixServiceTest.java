@@ -59,7 +59,7 @@ class MatrixServiceTest {
     static MatrixSpec small(int repetitions, double seconds) {
         return new MatrixSpec(List.of(Protocol.TCP), List.of(128), List.of(new MatrixSpec.Profile(2, 2)),
                 List.of(IoModel.SHARED, IoModel.SHARDED), List.of(1, 2), null, null, null, seconds, 0.1, repetitions,
-                false, Isolation.IN_PROCESS);
+                false, Isolation.IN_PROCESS, null, null);
     }
 
     MatrixRecord await(String id, Predicate<MatrixRecord> condition) throws InterruptedException {
@@ -106,7 +106,7 @@ class MatrixServiceTest {
         assertThatThrownBy(() -> matrices.submit(tooLong)).isInstanceOfSatisfying(InvalidSpecException.class,
                 e -> assertThat(e.violations()).extracting(Violation::field).contains("estimatedSeconds"));
         MatrixSpec badCase = new MatrixSpec(List.of(Protocol.TCP), List.of(8, 100_000), null, null, null, null, null,
-                null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null);
         assertThatThrownBy(() -> matrices.submit(badCase)).isInstanceOfSatisfying(InvalidSpecException.class,
                 e -> assertThat(e.violations()).extracting(Violation::value).contains("8", "100000"));
         assertThat(matrices.store().all()).hasSize(1);

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MatrixSpecTest {
 
     private static MatrixSpec empty() {
-        return new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     private static String label(RunSpec s) {
@@ -56,7 +56,7 @@ class MatrixSpecTest {
     @Test
     void shardedWithOneThreadIsDroppedOnlyWhenSharedIsThere() {
         MatrixSpec onlySharded = new MatrixSpec(List.of(Protocol.TCP), List.of(64), null, List.of(IoModel.SHARDED),
-                List.of(1, 2), null, null, null, null, null, null, null, null).effective();
+                List.of(1, 2), null, null, null, null, null, null, null, null, null, null).effective();
         assertThat(onlySharded.cases()).extracting(RunSpec::ioThreads).containsOnly(1, 2);
     }
 
@@ -78,9 +78,24 @@ class MatrixSpecTest {
     }
 
     @Test
+    void aRateSweepRunsEveryCaseAtEveryRateWithOpenLoad() {
+        MatrixSpec sweep = new MatrixSpec(List.of(Protocol.TCP), List.of(64), null, List.of(IoModel.SHARED),
+                List.of(1), null, null, null, null, null, null, null, null, List.of(1000.0, 2000.0), 500.0).effective();
+
+        List<RunSpec> cases = sweep.cases();
+
+        assertThat(cases).hasSize(4); // 2 profiles × 2 rates
+        assertThat(cases).allMatch(s -> s.load() == io.loopbench.engine.LoadModel.OPEN)
+                .extracting(RunSpec::rate).containsExactly(1000.0, 2000.0, 1000.0, 2000.0);
+        assertThat(sweep.p99BoundUs()).isEqualTo(500.0);
+        assertThat(empty().effective().cases()).allMatch(s -> s.rate() == null);
+        assertThat(empty().effective().p99BoundUs()).isEqualTo(1000.0);
+    }
+
+    @Test
     void emptyOrRepeatedListsAreViolations() {
         MatrixSpec bad = new MatrixSpec(List.of(), List.of(64, 64), null, null, null, null, null, null, null, null,
-                null, null, null).effective();
+                null, null, null, null, null).effective();
 
         assertThat(bad.listViolations()).extracting(Violation::field, Violation::allowed).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("protocols", "at least one value"),

@@ -123,8 +123,41 @@ class ReportRulesTest {
                 .contains("this report mixes remote and loopback cases");
     }
 
+    @Test
+    void rateCurvesNameTheHighestRateUnderTheP99BoundPerIoProfile() {
+        java.util.function.BiFunction<Integer, Double, io.loopbench.engine.RunSpec> open = (threads, rate) ->
+                io.loopbench.engine.RunSpec.builder().ioModel(threads == 1 ? IoModel.SHARED : IoModel.SHARDED)
+                        .ioThreads(threads).load(io.loopbench.engine.LoadModel.OPEN).rate(rate).build();
+        List<CaseResult> cases = List.of(
+                ok(open.apply(1, 1000.0), new Stat(1000, 999, 1001), new Stat(200, 190, 210)),
+                ok(open.apply(1, 2000.0), new Stat(1990, 1980, 2000), new Stat(800, 700, 900)),
+                ok(open.apply(1, 4000.0), new Stat(3100, 3000, 3200), new Stat(5000, 4000, 6000)),
+                ok(open.apply(2, 1000.0), new Stat(1000, 999, 1001), new Stat(1200, 1100, 1300)),
+                ok(open.apply(2, 2000.0), new Stat(2000, 1999, 2001), new Stat(1500, 1400, 1600)));
+
+        List<RateCurves> curves = RateCurves.of(cases);
+
+        assertThat(curves).singleElement().satisfies(c -> {
+            assertThat(c.curves()).containsOnlyKeys("shared 1", "sharded 2");
+            assertThat(c.sentences(1000)).containsExactly(
+                    "TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1: p99 stays under "
+                            + "1,000.00 µs up to 2,000 messages/s (1,990 round trips/s achieved, p99 800.00 µs); at "
+                            + "4,000 messages/s it is 5,000.00 µs.",
+                    "TCP / 1024 B / 16 clients × window 16 / no added computation / sharded 2: p99 was at or above "
+                            + "1,000.00 µs at every rate measured (lowest: 1,000 messages/s, p99 1,200.00 µs).");
+        });
+        // every rate is its own table and chart group; the curve joins them
+        assertThat(CaseGroups.of(cases)).hasSize(3);
+        ReportSource source = source("m", cases);
+        assertThat(ReportRenderer.chartNames(source)).contains("rate-1");
+        assertThat(ReportRenderer.chart(source, "rate-1")).get(
+                org.assertj.core.api.InstanceOfAssertFactories.STRING).contains("p99 bound", "shared 1");
+        assertThat(ReportRenderer.markdown(source, "charts/")).contains("## Latency versus rate",
+                "| Load | open loop at 1,000 messages/s; open loop at 2,000 messages/s; open loop at 4,000 messages/s |");
+    }
+
     static ReportSource source(String id, List<CaseResult> cases) {
         return new ReportSource("matrix", id, "succeeded", java.time.Instant.EPOCH, null,
-                io.loopbench.system.SystemInfo.current(), null, "forked", cases, "/api/matrices/" + id);
+                io.loopbench.system.SystemInfo.current(), null, "forked", cases, "/api/matrices/" + id, null);
     }
 }
