@@ -173,10 +173,13 @@ final class EchoClient extends ByteToMessageDecoder {
     private void pace() {
         pacer = null;
         long now = System.nanoTime();
-        while (nextIntended - now <= 0 && mayStillSend(nextIntended)) {
+        while (nextIntended - now <= 0 && nextIntended - phase.deadline() < 0) {
             current.intendedMessages++;
             int slot = freeSlot();
-            if (slot >= 0) {
+            if (!mayStillSend(now)) {
+                // due before the deadline, but the pacer only got to it after: it cannot go out in time
+                current.droppedMessages++;
+            } else if (slot >= 0) {
                 send(slot, nextIntended);
             } else if (backlogSize < backlog.length) {
                 backlog[(backlogHead + backlogSize++) % backlog.length] = nextIntended;
@@ -187,7 +190,7 @@ final class EchoClient extends ByteToMessageDecoder {
             nextIntended += intervalNanos;
         }
         flushIfPending();
-        if (mayStillSend(nextIntended)) {
+        if (mayStillSend(now) && nextIntended - phase.deadline() < 0) {
             pacer = ctx.executor().schedule(this::pace, nextIntended - now, TimeUnit.NANOSECONDS);
         } else {
             signalIfDrained();
