@@ -33,37 +33,47 @@ public record RateCurves(int index, String title, Map<String, List<CaseResult>> 
         return out;
     }
 
-    /** One sentence per IO profile: the highest rate whose p99 stayed under the bound, and what came after it. */
+    /**
+     * One sentence per IO profile: the highest rate up to which p99 stays under the bound (at that rate and at every
+     * lower one measured), and the p99 at the next rate; or, when p99 is over the bound already at the lowest rate,
+     * which rates were under and which over.
+     */
     public List<String> sentences(double boundUs) {
         List<String> out = new ArrayList<>();
         curves.forEach((io, points) -> {
-            CaseResult best = null;
-            CaseResult firstOver = null;
-            for (CaseResult c : points) {
-                if (c.summary().latency().p99Us().median() < boundUs) {
-                    best = c;
-                } else if (firstOver == null && best != null) {
-                    firstOver = c;
-                }
+            int stable = -1;
+            while (stable + 1 < points.size() && p99(points.get(stable + 1)) < boundUs) {
+                stable++;
             }
             String head = title + " / " + io + ": ";
-            if (best == null) {
-                out.add(head + String.format(Locale.ROOT, "p99 was at or above %s µs at every rate measured "
-                        + "(lowest: %,.0f messages/s, p99 %s µs).", Format.micros(boundUs),
-                        points.getFirst().spec().rate(), Format.micros(points.getFirst().summary().latency().p99Us()
-                                .median())));
+            if (stable < 0) {
+                List<String> under = points.stream().filter(c -> p99(c) < boundUs).map(RateCurves::rate).toList();
+                out.add(head + String.format(Locale.ROOT, "p99 is at or above %s µs already at the lowest rate "
+                                + "(%s messages/s: %s µs)", Format.micros(boundUs), rate(points.getFirst()),
+                        Format.micros(p99(points.getFirst())))
+                        + (under.isEmpty() ? ", and at every rate measured." : "; it is under the bound at "
+                        + String.join(", ", under) + " messages/s, so no rate keeps it under from the lowest up."));
                 return;
             }
-            String s = head + String.format(Locale.ROOT, "p99 stays under %s µs up to %,.0f messages/s (%s round "
-                            + "trips/s achieved, p99 %s µs)", Format.micros(boundUs), best.spec().rate(),
-                    Format.count(best.summary().roundTripsPerSecond().median()),
-                    Format.micros(best.summary().latency().p99Us().median()));
-            if (firstOver != null) {
-                s += String.format(Locale.ROOT, "; at %,.0f messages/s it is %s µs", firstOver.spec().rate(),
-                        Format.micros(firstOver.summary().latency().p99Us().median()));
+            CaseResult best = points.get(stable);
+            String s = head + String.format(Locale.ROOT, "p99 stays under %s µs up to %s messages/s (%s round "
+                            + "trips/s achieved, p99 %s µs)", Format.micros(boundUs), rate(best),
+                    Format.count(best.summary().roundTripsPerSecond().median()), Format.micros(p99(best)));
+            if (stable + 1 < points.size()) {
+                CaseResult next = points.get(stable + 1);
+                s += String.format(Locale.ROOT, "; at %s messages/s it is %s µs", rate(next),
+                        Format.micros(p99(next)));
             }
             out.add(s + ".");
         });
         return out;
+    }
+
+    private static double p99(CaseResult c) {
+        return c.summary().latency().p99Us().median();
+    }
+
+    private static String rate(CaseResult c) {
+        return Format.count(c.spec().rate());
     }
 }

@@ -143,9 +143,19 @@ class ReportRulesTest {
                     "TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1: p99 stays under "
                             + "1,000.00 µs up to 2,000 messages/s (1,990 round trips/s achieved, p99 800.00 µs); at "
                             + "4,000 messages/s it is 5,000.00 µs.",
-                    "TCP / 1024 B / 16 clients × window 16 / no added computation / sharded 2: p99 was at or above "
-                            + "1,000.00 µs at every rate measured (lowest: 1,000 messages/s, p99 1,200.00 µs).");
+                    "TCP / 1024 B / 16 clients × window 16 / no added computation / sharded 2: p99 is at or above "
+                            + "1,000.00 µs already at the lowest rate (1,000 messages/s: 1,200.00 µs), and at every "
+                            + "rate measured.");
         });
+        // a curve that dips under the bound only above its lowest rate does not "stay under" anywhere
+        List<CaseResult> noisy = List.of(
+                ok(open.apply(1, 1000.0), new Stat(1000, 999, 1001), new Stat(1500, 1400, 1600)),
+                ok(open.apply(1, 2000.0), new Stat(2000, 1999, 2001), new Stat(800, 700, 900)),
+                ok(open.apply(1, 4000.0), new Stat(3000, 2999, 3001), new Stat(1100, 1000, 1200)));
+        assertThat(RateCurves.of(noisy).getFirst().sentences(1000)).containsExactly(
+                "TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1: p99 is at or above "
+                        + "1,000.00 µs already at the lowest rate (1,000 messages/s: 1,500.00 µs); it is under the "
+                        + "bound at 2,000 messages/s, so no rate keeps it under from the lowest up.");
         // every rate is its own table and chart group; the curve joins them
         assertThat(CaseGroups.of(cases)).hasSize(3);
         ReportSource source = source("m", cases);
