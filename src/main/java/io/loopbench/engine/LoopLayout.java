@@ -23,6 +23,8 @@ final class LoopLayout implements AutoCloseable {
     private final IoModel model;
     private final Transport transport;
     private final List<MultiThreadIoEventLoopGroup> groups = new ArrayList<>();
+    /** Every loop thread, so that close() returns only once they have ended. */
+    private final List<Thread> loopThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     LoopLayout(IoModel model, int threads, Transport transport) {
         this.model = model;
@@ -31,9 +33,12 @@ final class LoopLayout implements AutoCloseable {
             int groupCount = model == IoModel.SHARED ? 1 : threads;
             int threadsPerGroup = model == IoModel.SHARED ? threads : 1;
             for (int g = 0; g < groupCount; g++) {
-                groups.add(new MultiThreadIoEventLoopGroup(threadsPerGroup,
-                        new DefaultThreadFactory(THREAD_PREFIX + transport.label() + "-" + g, true),
-                        Transports.handlerFactory(transport)));
+                DefaultThreadFactory named = new DefaultThreadFactory(THREAD_PREFIX + transport.label() + "-" + g, true);
+                groups.add(new MultiThreadIoEventLoopGroup(threadsPerGroup, task -> {
+                    Thread t = named.newThread(task);
+                    loopThreads.add(t);
+                    return t;
+                }, Transports.handlerFactory(transport)));
             }
         } catch (RuntimeException | Error e) {
             close();
@@ -74,7 +79,10 @@ final class LoopLayout implements AutoCloseable {
         return transport;
     }
 
-    /** Shuts every loop down with no quiet period and waits (bounded) for their threads to end. */
+    /**
+     * Shuts every loop down with no quiet period and waits (bounded) until their threads have ended, not only their
+     * executors: a thread still winding down after its executor terminated would outlive the repetition.
+     */
     @Override
     public void close() {
         for (MultiThreadIoEventLoopGroup g : groups) {
@@ -82,6 +90,14 @@ final class LoopLayout implements AutoCloseable {
         }
         for (MultiThreadIoEventLoopGroup g : groups) {
             g.terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        for (Thread t : loopThreads) {
+            try {
+                t.join(TimeUnit.SECONDS.toMillis(2));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 }
