@@ -1,56 +1,17 @@
 package io.loopbench.echo;
 
 import io.loopbench.engine.EngineTestSupport;
+import io.loopbench.ServiceHttpTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A standing echo server's life: started, measured against as a run's target, counted, stopped, released. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class EchoServerApiTest {
-
-    @TempDir
-    static Path dataDirectory;
-
-    @DynamicPropertySource
-    static void dataDirectory(DynamicPropertyRegistry registry) {
-        registry.add("loopbench.data-directory", dataDirectory::toString);
-    }
-
-    @LocalServerPort
-    int port;
-    @Autowired
-    ObjectMapper json;
-
-    private final HttpClient http = HttpClient.newHttpClient();
-
-    private HttpResponse<String> send(HttpRequest.Builder b) throws Exception {
-        return http.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpRequest.Builder at(String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
-    }
-
-    private HttpResponse<String> post(String path, String body) throws Exception {
-        return send(at(path).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
-    }
+class EchoServerApiTest extends ServiceHttpTest {
 
     @Test
     void aStandingEchoServerServesARunsTargetCountsItAndIsReleasedWhenStopped() throws Exception {

@@ -1,24 +1,15 @@
 package io.loopbench.runs;
 
+import io.loopbench.ServiceHttpTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,35 +17,11 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The service as a user meets it: HTTP on a random port, a real run, SSE to the end, the stored file. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class RunApiEndToEndTest {
-
-    @TempDir
-    static Path dataDirectory;
-
-    @DynamicPropertySource
-    static void dataDirectory(DynamicPropertyRegistry registry) {
-        registry.add("loopbench.data-directory", dataDirectory::toString);
-    }
-
-    @LocalServerPort
-    int port;
-    @Autowired
-    ObjectMapper json;
-
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    private HttpResponse<String> send(HttpRequest.Builder b) throws Exception {
-        return http.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + port + path);
-    }
+class RunApiEndToEndTest extends ServiceHttpTest {
 
     @Test
     void aShortInProcessRunIsFollowedOverSseToSucceededAndItsStoredFileIsWhatTheApiReturns() throws Exception {
-        HttpResponse<String> posted = send(HttpRequest.newBuilder(uri("/api/runs"))
+        HttpResponse<String> posted = send(at("/api/runs")
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("""
                         {"protocol":"tcp","clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0.3,
@@ -67,7 +34,7 @@ class RunApiEndToEndTest {
 
         List<String> events = new ArrayList<>();
         String finished = null;
-        HttpResponse<java.io.InputStream> stream = http.send(HttpRequest.newBuilder(uri("/api/runs/" + id + "/events"))
+        HttpResponse<java.io.InputStream> stream = http.send(at("/api/runs/" + id + "/events")
                 .header("Accept", "text/event-stream").timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         try (BufferedReader r = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8))) {
@@ -86,7 +53,7 @@ class RunApiEndToEndTest {
         JsonNode outcome = json.readTree(finished);
         assertThat(outcome.get("status").asString()).as(outcome.toString()).isEqualTo("succeeded");
 
-        HttpResponse<String> got = send(HttpRequest.newBuilder(uri("/api/runs/" + id)));
+        HttpResponse<String> got = send(at("/api/runs/" + id));
         JsonNode api = json.readTree(got.body());
         JsonNode stored = json.readTree(Files.readString(dataDirectory.resolve(id + ".json")));
         assertThat(stored).isEqualTo(api);
@@ -94,10 +61,10 @@ class RunApiEndToEndTest {
         assertThat(stored.at("/summary/roundTripsPerSecond/median").asDouble()).isPositive();
         assertThat(stored.at("/system/logicalCpus").asInt()).isPositive();
 
-        HttpResponse<String> late = send(HttpRequest.newBuilder(uri("/api/runs/" + id + "/events")));
+        HttpResponse<String> late = send(at("/api/runs/" + id + "/events"));
         assertThat(late.body()).startsWith("event:finished");
 
-        JsonNode page = json.readTree(send(HttpRequest.newBuilder(uri("/api/runs?status=succeeded&protocol=tcp")))
+        JsonNode page = json.readTree(send(at("/api/runs?status=succeeded&protocol=tcp"))
                 .body());
         assertThat(page.get("items").get(0).get("id").asString()).isEqualTo(id);
         assertThat(page.get("items").get(0).at("/roundTripsPerSecond/median").asDouble()).isPositive();
@@ -105,24 +72,24 @@ class RunApiEndToEndTest {
 
     @Test
     void operationsEndpointsDescribeTheService() throws Exception {
-        JsonNode health = json.readTree(send(HttpRequest.newBuilder(uri("/actuator/health"))).body());
+        JsonNode health = json.readTree(send(at("/actuator/health")).body());
         assertThat(health.get("status").asString()).isEqualTo("UP");
         assertThat(health.at("/components/runStore/details/dataDirectory").asString())
                 .isEqualTo(dataDirectory.toAbsolutePath().toString());
         assertThat(health.at("/components/runStore/details/nativeTransports").has("epoll")).isTrue();
 
-        JsonNode info = json.readTree(send(HttpRequest.newBuilder(uri("/actuator/info"))).body());
+        JsonNode info = json.readTree(send(at("/actuator/info")).body());
         assertThat(info.at("/build/version").asString()).isNotEmpty();
         assertThat(info.at("/java/version").asString()).isNotEmpty();
 
-        String prometheus = send(HttpRequest.newBuilder(uri("/actuator/prometheus"))).body();
+        String prometheus = send(at("/actuator/prometheus")).body();
         assertThat(prometheus).contains("loopbench_runs{", "loopbench_queue_length");
 
-        JsonNode system = json.readTree(send(HttpRequest.newBuilder(uri("/api/system"))).body());
+        JsonNode system = json.readTree(send(at("/api/system")).body());
         assertThat(system.get("logicalCpus").asInt()).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(system.get("nettyVersion").asString()).startsWith("4.2");
 
-        JsonNode api = json.readTree(send(HttpRequest.newBuilder(uri("/v3/api-docs"))).body());
+        JsonNode api = json.readTree(send(at("/v3/api-docs")).body());
         assertThat(api.at("/paths").has("/api/runs")).isTrue();
         assertThat(api.at("/paths").has("/api/runs/{id}/cancel")).isTrue();
         assertThat(api.at("/components/schemas/RunRequest/properties/payloadBytes/maximum").asInt()).isEqualTo(65507);
@@ -134,6 +101,6 @@ class RunApiEndToEndTest {
         assertThat(api.at("/paths/~1api~1runs/post/requestBody/content/application~1json/examples")
                 .has("tcp-1024B-16x16-shared1")).isTrue();
 
-        assertThat(send(HttpRequest.newBuilder(uri("/swagger-ui/index.html"))).statusCode()).isEqualTo(200);
+        assertThat(send(at("/swagger-ui/index.html")).statusCode()).isEqualTo(200);
     }
 }
