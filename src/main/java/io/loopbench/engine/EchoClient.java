@@ -98,8 +98,8 @@ final class EchoClient extends ByteToMessageDecoder {
         this.lossTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(spec.lossTimeoutMillis());
         this.slotSequence = new long[window];
         this.slotSentAt = new long[window];
-        this.slotIntendedAt = new long[window];
         this.open = spec.load() == LoadModel.OPEN;
+        this.slotIntendedAt = open ? new long[window] : null;
         this.intervalNanos = open ? Math.max(1, (long) (spec.clients() * 1e9 / spec.rate())) : 0;
         this.offsetNanos = open ? intervalNanos * id / spec.clients() : 0;
         this.backlog = open ? new long[window] : null;
@@ -330,9 +330,11 @@ final class EchoClient extends ByteToMessageDecoder {
         if (valid) {
             current.messages++;
             if (!batch) {
-                record(now - slotIntendedAt[slot]);
-                if (open && uncorrected != null) {
-                    uncorrected.recordValue(Math.min(Math.max(now - slotSentAt[slot], 1), MAX_TRACKED_NANOS));
+                if (open) {
+                    record(histogram, now - slotIntendedAt[slot]);
+                    record(uncorrected, now - slotSentAt[slot]);
+                } else {
+                    record(histogram, now - slotSentAt[slot]);
                 }
             }
         }
@@ -392,7 +394,7 @@ final class EchoClient extends ByteToMessageDecoder {
 
     private void completeBatch(long now) {
         if (batchClean) {
-            record(now - batchStartedAt);
+            record(histogram, now - batchStartedAt);
         }
         if (mayStillSend(now)) {
             startBatch(now);
@@ -405,15 +407,14 @@ final class EchoClient extends ByteToMessageDecoder {
         return !stopping && !finished && now - phase.deadline() < 0;
     }
 
-    private void send(int slot) {
-        send(slot, 0);
+    /** Open load: writes a message into a slot and keeps its intended send time, from which its RTT counts. */
+    private void send(int slot, long intended) {
+        send(slot);
+        slotIntendedAt[slot] = intended;
     }
 
-    /**
-     * Writes the next message into a slot. {@code intended}: open load's intended send time, from which its latency
-     * is measured; 0 for closed load, where the send time is the intended time.
-     */
-    private void send(int slot, long intended) {
+    /** Writes the next message into a slot. */
+    private void send(int slot) {
         long seq = maxSentSequence + 1 + Math.floorMod(slot - (maxSentSequence + 1), (long) window);
         if (udp) {
             ByteBuf datagram = ctx.alloc().ioBuffer(payloadBytes);
@@ -435,7 +436,6 @@ final class EchoClient extends ByteToMessageDecoder {
         maxSentSequence = seq;
         current.messagesSent++;
         slotSentAt[slot] = System.nanoTime();
-        slotIntendedAt[slot] = intended != 0 ? intended : slotSentAt[slot];
         pendingFlush = true;
     }
 
@@ -446,9 +446,10 @@ final class EchoClient extends ByteToMessageDecoder {
         }
     }
 
-    private void record(long rttNanos) {
-        if (histogram != null) {
-            histogram.recordValue(Math.min(Math.max(rttNanos, 1), MAX_TRACKED_NANOS));
+    /** Records an RTT, clamped to what a histogram tracks; warm-up has no histogram. */
+    private static void record(Histogram h, long rttNanos) {
+        if (h != null) {
+            h.recordValue(Math.min(Math.max(rttNanos, 1), MAX_TRACKED_NANOS));
         }
     }
 
