@@ -3,6 +3,7 @@ package io.loopbench.cli;
 import io.loopbench.engine.AddressFamily;
 import io.loopbench.engine.IoModel;
 import io.loopbench.engine.Labeled;
+import io.loopbench.engine.Execution;
 import io.loopbench.engine.LoadModel;
 import io.loopbench.engine.Protocol;
 import io.loopbench.engine.Transport;
@@ -44,6 +45,7 @@ public final class LoopbenchCli {
         labels(cli, Transport.class);
         labels(cli, AddressFamily.class);
         labels(cli, LoadModel.class);
+        labels(cli, Execution.class);
     }
 
     private static <E extends Enum<E> & Labeled> void labels(CommandLine cli, Class<E> type) {

@@ -1,6 +1,7 @@
 package io.loopbench.cli;
 
 import io.loopbench.engine.AddressFamily;
+import io.loopbench.engine.Execution;
 import io.loopbench.engine.InvalidSpecException;
 import io.loopbench.engine.IoModel;
 import io.loopbench.engine.LoadModel;
@@ -84,6 +85,10 @@ public final class MeasureCommand implements Callable<Integer> {
     @Option(names = "--rate", paramLabel = "MESSAGES_PER_S",
             description = "Open load: messages per second, all clients together.")
     Double rate;
+    @Option(names = "--execution", paramLabel = "netty|reactive|virtual-threads",
+            description = "netty handlers, Reactor Netty pipelines per message, or blocking sockets on virtual "
+                    + "threads over --io-threads carriers (default netty).")
+    Execution execution;
     @Option(names = "--target", paramLabel = "HOST:PORT",
             description = "Run only the client side against this echo server (default: a loopback pair here).")
     String target;
@@ -106,7 +111,7 @@ public final class MeasureCommand implements Callable<Integer> {
                 "--address-family", s.addressFamily().label(),
                 "--loss-timeout-ms", String.valueOf(s.lossTimeoutMillis()));
         List<String> all = new java.util.ArrayList<>(args);
-        all.addAll(List.of("--load", s.load().label()));
+        all.addAll(List.of("--load", s.load().label(), "--execution", s.execution().label()));
         if (s.rate() != null) {
             all.addAll(List.of("--rate", String.valueOf(s.rate())));
         }
@@ -119,7 +124,8 @@ public final class MeasureCommand implements Callable<Integer> {
     /** The spec a parsed command line describes; omitted flags take their defaults. */
     RunSpec spec() {
         return new RunSpec(protocol, payload, clients, window, windowMode, ioModel, ioThreads, transport, work,
-                warmup, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate);
+                warmup, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
+                execution);
     }
 
     @CommandLine.Spec

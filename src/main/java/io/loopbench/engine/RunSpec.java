@@ -28,6 +28,8 @@ import java.util.Locale;
  *                          the echo server there (which must echo bytes verbatim)
  * @param load              {@code closed} (default) or {@code open}: messages sent at {@code rate} whatever the replies
  * @param rate              open load only: messages per second, all clients together, more than 0, at most 10,000,000
+ * @param execution         {@code netty} (default), {@code reactive} or {@code virtual-threads}: how both ends are
+ *                          programmed
  */
 public record RunSpec(
         Protocol protocol,
@@ -46,7 +48,8 @@ public record RunSpec(
         Integer lossTimeoutMillis,
         String target,
         LoadModel load,
-        Double rate) {
+        Double rate,
+        Execution execution) {
 
     public static final int MIN_PAYLOAD = MessageFormat.HEADER_BYTES;
     public static final int MAX_PAYLOAD = 65_507;
@@ -60,6 +63,8 @@ public record RunSpec(
     public static final double MAX_RATE = 10_000_000;
     /** arknet's cross-field limit on the payload bytes a run may have in flight. */
     public static final long MAX_OUTSTANDING_BYTES = 256L * 1024 * 1024;
+    /** Virtual-threads execution on TCP: most bytes one connection may have in flight (arknet's largest case). */
+    public static final long MAX_BLOCKING_WINDOW_BYTES = 256L * 1024;
 
     public RunSpec {
         protocol = orDefault(protocol, Protocol.TCP);
@@ -77,6 +82,7 @@ public record RunSpec(
         addressFamily = orDefault(addressFamily, AddressFamily.IPV4);
         lossTimeoutMillis = orDefault(lossTimeoutMillis, 1000);
         load = orDefault(load, LoadModel.CLOSED);
+        execution = orDefault(execution, Execution.NETTY);
     }
 
     /** The specification with every field at its default. */
@@ -129,12 +135,37 @@ public record RunSpec(
         } else if (rate != null) {
             v.add(new Violation("rate", String.valueOf(rate), "none with closed load (set load to open)"));
         }
+        if (execution == Execution.VIRTUAL_THREADS) {
+            virtualThreadRules(v);
+        }
         long outstanding = (long) clients * window * payloadBytes;
         if (outstanding > MAX_OUTSTANDING_BYTES) {
             v.add(new Violation("clients×window×payloadBytes", String.valueOf(outstanding),
                     "at most " + MAX_OUTSTANDING_BYTES + " (256 MiB)"));
         }
         return v;
+    }
+
+    /**
+     * A virtual thread owns each connection end and blocks in its socket calls: one shared set of carriers (no
+     * shards), no timer to pace open load, and — on TCP, where an end that blocks writing reads nothing meanwhile —
+     * no more bytes in flight per connection than the loopback socket buffers hold, lest both ends block writing.
+     */
+    private void virtualThreadRules(List<Violation> v) {
+        if (ioModel == IoModel.SHARDED) {
+            v.add(new Violation("ioModel", ioModel.label(), "shared with virtual-threads execution: virtual threads "
+                    + "run on one pool of ioThreads carriers, so there are no per-thread shards"));
+        }
+        if (load == LoadModel.OPEN) {
+            v.add(new Violation("load", load.label(), "closed with virtual-threads execution: a client's one "
+                    + "thread blocks reading its echoes and cannot also send on a schedule"));
+        }
+        long perConnection = (long) window * payloadBytes;
+        if (protocol == Protocol.TCP && perConnection > MAX_BLOCKING_WINDOW_BYTES) {
+            v.add(new Violation("window×payloadBytes", String.valueOf(perConnection), "at most "
+                    + MAX_BLOCKING_WINDOW_BYTES + " (256 KiB) on TCP with virtual-threads execution: each end is "
+                    + "one blocking thread, so more in flight could fill every socket buffer and block both ends"));
+        }
     }
 
     /** Throws {@link InvalidSpecException} listing every violation, if there is any. */
@@ -180,6 +211,7 @@ public record RunSpec(
         private String target;
         private LoadModel load;
         private Double rate;
+        private Execution execution;
 
         private Builder() {
         }
@@ -202,6 +234,7 @@ public record RunSpec(
             target = s.target;
             load = s.load;
             rate = s.rate;
+            execution = s.execution;
         }
 
         public Builder protocol(Protocol v) { protocol = v; return this; }
@@ -221,10 +254,12 @@ public record RunSpec(
         public Builder target(String v) { target = v; return this; }
         public Builder load(LoadModel v) { load = v; return this; }
         public Builder rate(Double v) { rate = v; return this; }
+        public Builder execution(Execution v) { execution = v; return this; }
 
         public RunSpec build() {
             return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport,
-                    work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate);
+                    work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
+                    execution);
         }
     }
 }

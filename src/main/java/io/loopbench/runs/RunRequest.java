@@ -2,6 +2,7 @@ package io.loopbench.runs;
 
 import io.loopbench.engine.AddressFamily;
 import io.loopbench.engine.IoModel;
+import io.loopbench.engine.Execution;
 import io.loopbench.engine.LoadModel;
 import io.loopbench.engine.Protocol;
 import io.loopbench.engine.RunSpec;
@@ -71,6 +72,12 @@ public record RunRequest(
         @Schema(description = "Open load only: messages per second, all clients together.", minimum = "0",
                 exclusiveMinimum = true, maximum = "10000000", example = "20000")
         Double rate,
+        @Schema(description = "How both ends are programmed. netty: handlers on the run's event loops; reactive: "
+                + "the same loops, each echo and each client send a Reactor Netty pipeline (operators per message); "
+                + "virtual-threads: blocking JDK sockets, one virtual thread per connection end, on ioThreads "
+                + "carrier threads (shared ioModel and closed load only).", defaultValue = "netty",
+                allowableValues = {"netty", "reactive", "virtual-threads"})
+        Execution execution,
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
                 allowableValues = {"forked", "in-process"})
@@ -78,7 +85,8 @@ public record RunRequest(
 
     public RunSpec spec() {
         return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport, work,
-                warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate);
+                warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
+                execution);
     }
 
     public Isolation isolationOrDefault() {

@@ -10,8 +10,9 @@ class RunSpecTest {
     @Test
     void omittedFieldsTakeTheIssuesDefaults() {
         RunSpec s = new RunSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null);
+                null, null, null, null);
         assertThat(s).isEqualTo(RunSpec.defaults());
+        assertThat(s.execution()).isEqualTo(Execution.NETTY);
         assertThat(s.protocol()).isEqualTo(Protocol.TCP);
         assertThat(s.payloadBytes()).isEqualTo(1024);
         assertThat(s.clients()).isEqualTo(16);
