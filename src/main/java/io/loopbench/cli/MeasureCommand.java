@@ -40,7 +40,8 @@ public final class MeasureCommand implements Callable<Integer> {
     private static final Map<String, String> FLAGS = Map.of(
             "payloadBytes", "--payload", "warmupSeconds", "--warmup", "lossTimeoutMillis", "--loss-timeout-ms",
             "ioThreads", "--io-threads", "windowMode", "--window-mode", "ioModel", "--io-model",
-            "addressFamily", "--address-family", "clients×window×payloadBytes", "--clients × --window × --payload");
+            "addressFamily", "--address-family", "clients×window×payloadBytes", "--clients × --window × --payload",
+            "window×payloadBytes", "--window × --payload");
 
     static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
@@ -59,10 +60,11 @@ public final class MeasureCommand implements Callable<Integer> {
     @Option(names = "--io-model", paramLabel = "shared|sharded",
             description = "Event-loop layout (default shared).")
     IoModel ioModel;
-    @Option(names = "--io-threads", description = "Event-loop threads, 1 … 64 (default 1).")
+    @Option(names = "--io-threads",
+            description = "Event-loop threads (virtual-threads: carrier threads), 1 … 64 (default 1).")
     Integer ioThreads;
-    @Option(names = "--transport", paramLabel = "auto|nio|epoll|io_uring",
-            description = "Netty transport (default auto).")
+    @Option(names = "--transport", paramLabel = "auto|nio|epoll|io_uring|jdk",
+            description = "Netty transport, or jdk with --execution virtual-threads (default auto).")
     Transport transport;
     @Option(names = "--work", paramLabel = "ITERATIONS",
             description = "Server xorshift iterations per echo, 0 … 10000000 (default 0).")

@@ -83,8 +83,8 @@ public class EchoServerService implements DisposableBean {
         if (payload != null && (payload < RunSpec.MIN_PAYLOAD || payload > RunSpec.MAX_PAYLOAD)) {
             v.add(new Violation("payloadBytes", String.valueOf(r.payloadBytes()), "16 … 65,507"));
         }
-        if (!Transports.isAvailable(r.transport())) {
-            v.add(new Violation("transport", r.transport().label(), "a transport that loads here"));
+        if (r.transport() == Transport.JDK || !Transports.isAvailable(r.transport())) {
+            v.add(new Violation("transport", r.transport().label(), "a Netty transport that loads here"));
         }
         runs.addressViolation("bindAddress", r.bindAddress(), r.bindAddress()).ifPresent(v::add);
         if (!v.isEmpty()) {

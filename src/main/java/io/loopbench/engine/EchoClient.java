@@ -1,39 +1,33 @@
 package io.loopbench.engine;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.EventLoop;
-import io.netty.channel.socket.DatagramPacket;
-import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.util.concurrent.ScheduledFuture;
 import org.HdrHistogram.Histogram;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One client connection (TCP) or client socket (UDP) and its window of in-flight messages, as the last handler
- * of its channel's pipeline. It sends, validates every echo (size, magic, client id, in-flight slot, content,
+ * One client connection (TCP) or client socket (UDP) and its window of in-flight messages, whatever owns the
+ * socket ({@link ClientIo}: a Netty handler, a Reactor Netty connection or a virtual thread). It sends, validates every echo (size, magic, client id, in-flight slot, content,
  * order — arknet's checks, in arknet's order), attributes it to its phase by the tag byte and records its RTT.
  *
- * <p>TCP frames are cut from Netty's cumulation buffer in place (no slice per message), and the messages sent
- * while one read batch is handled are written into one buffer: one write, one promise and one flush per batch,
- * as a flush-per-batch pipeline would do with separate buffers, minus their per-message allocations. UDP needs one
- * datagram per message.
+ * <p>TCP frames are read in place from the received buffer (no slice per message), and, where the owner
+ * {@link ClientIo#gathers() gathers}, the messages sent while one read batch is handled are written into one
+ * buffer: one write, one promise and one flush per batch, as a flush-per-batch pipeline would do with separate
+ * buffers, minus their per-message allocations. UDP needs one datagram per message.
  *
- * <p>Thread ownership: after the channel is registered, every field is read and written only on the channel's
- * event loop; the repetition reaches it only by tasks submitted there ({@link #begin}, {@link #stop},
- * {@link #finish}) and reads the counters after the {@code finish} task has completed.
+ * <p>Thread ownership: once attached, every field is read and written only on the owner's thread
+ * ({@link ClientIo#executor()}); the repetition reaches it only by tasks submitted there ({@link #begin},
+ * {@link #stop}, {@link #finish}) and reads the counters after the {@code finish} task has completed.
  *
  * <p>Slots: message {@code seq} lives in slot {@code seq mod window}, so an echo finds its slot in O(1). A freed
  * slot is refilled with the smallest sequence above every one sent so far that maps to it: on TCP, where echoes
  * return in order, that is always the next sequence; on UDP, where a lost datagram's slot is refilled after
  * {@code lossTimeoutMillis}, sequences keep increasing and gaps are allowed.
  */
-final class EchoClient extends ByteToMessageDecoder {
+final class EchoClient {
 
     /** Most bytes of TCP messages gathered into one outgoing buffer before it is written. */
     static final int OUTGOING_BUFFER_BYTES = 64 * 1024;
@@ -60,7 +54,7 @@ final class EchoClient extends ByteToMessageDecoder {
     private int backlogHead;
     private int backlogSize;
     private long nextIntended;
-    private ScheduledFuture<?> pacer;
+    private ClientIo.Cancellable pacer;
     private final boolean[] slotBusy;
     private int inFlight;
     private long maxSentSequence = -1;
@@ -68,10 +62,9 @@ final class EchoClient extends ByteToMessageDecoder {
     private long lastSeenSequence = -1;
 
     private final PhaseCounters[] counters = {new PhaseCounters(), new PhaseCounters()};
-    private final ChannelFutureListener[] sendListeners = {sendListener(0), sendListener(1)};
 
-    private final CountDownLatch added = new CountDownLatch(1);
-    private ChannelHandlerContext ctx;
+    private final CountDownLatch attached = new CountDownLatch(1);
+    private ClientIo io;
     private PhaseContext phase;
     private PhaseCounters current;
     private Histogram histogram;
@@ -85,7 +78,7 @@ final class EchoClient extends ByteToMessageDecoder {
     private long batchStartedAt;
     private int batchPending;
     private boolean batchClean;
-    private ScheduledFuture<?> lossTimer;
+    private ClientIo.Cancellable lossTimer;
     /** Set by the repetition (from its own thread) before it closes the channel on purpose. */
     private volatile boolean closing;
 
@@ -106,22 +99,32 @@ final class EchoClient extends ByteToMessageDecoder {
         this.slotBusy = new boolean[window];
     }
 
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        this.ctx = ctx;
-        // Reactor Netty turns auto-read off for channels it manages; this handler consumes every message itself,
-        // so let the channel read as fast as data comes (also avoids io_uring's manual-read pitfall).
-        ctx.channel().config().setAutoRead(true);
-        added.countDown();
+    /** Called once, on the owner's thread, when the socket is ready. */
+    void attach(ClientIo owner) {
+        this.io = owner;
+        attached.countDown();
     }
 
-    /** Waits until the handler is in its pipeline (Reactor Netty may add it just after connectNow returns). */
-    boolean awaitAdded(long timeout, TimeUnit unit) throws InterruptedException {
-        return added.await(timeout, unit);
+    /** Waits until the client is attached (Reactor Netty may add a handler just after connectNow returns). */
+    boolean awaitAttached(long timeout, TimeUnit unit) throws InterruptedException {
+        return attached.await(timeout, unit);
     }
 
-    EventLoop eventLoop() {
-        return ctx.channel().eventLoop();
+    Executor executor() {
+        return io.executor();
+    }
+
+    Object histogramOwner() {
+        return io.histogramOwner();
+    }
+
+    int payloadBytes() {
+        return payloadBytes;
+    }
+
+    /** Whether messages are in flight, i.e. echoes are still to be read. */
+    boolean awaitsEchoes() {
+        return inFlight > 0;
     }
 
     PhaseCounters counters(byte tag) {
@@ -136,12 +139,12 @@ final class EchoClient extends ByteToMessageDecoder {
     void begin(PhaseContext p) {
         phase = p;
         current = counters[p.tag()];
-        histogram = p.histogramFor(eventLoop());
-        uncorrected = p.uncorrectedHistograms().get(eventLoop());
+        histogram = p.histograms().get(io.histogramOwner());
+        uncorrected = p.uncorrectedHistograms().get(io.histogramOwner());
         stopping = false;
         finished = false;
         signalled = false;
-        if (!ctx.channel().isActive()) {
+        if (!io.isActive()) {
             current.disconnectErrors++;
             current.noteError("client " + id + " was not connected when the phase began");
             finish();
@@ -149,7 +152,7 @@ final class EchoClient extends ByteToMessageDecoder {
         }
         if (udp) {
             long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), lossTimeoutNanos / 4);
-            lossTimer = ctx.executor().scheduleAtFixedRate(this::expireLost, period, period, TimeUnit.NANOSECONDS);
+            lossTimer = io.every(this::expireLost, period);
         }
         long now = System.nanoTime();
         if (open) {
@@ -191,7 +194,7 @@ final class EchoClient extends ByteToMessageDecoder {
         }
         flushIfPending();
         if (mayStillSend(now) && nextIntended - phase.deadline() < 0) {
-            pacer = ctx.executor().schedule(this::pace, nextIntended - now, TimeUnit.NANOSECONDS);
+            pacer = io.schedule(this::pace, nextIntended - now);
         } else {
             signalIfDrained();
         }
@@ -252,48 +255,33 @@ final class EchoClient extends ByteToMessageDecoder {
             current.droppedMessages += backlogSize;
             backlogSize = 0;
             if (pacer != null) {
-                pacer.cancel(false);
+                pacer.cancel();
                 pacer = null;
             }
         }
         finished = true;
         if (lossTimer != null) {
-            lossTimer.cancel(false);
+            lossTimer.cancel();
             lossTimer = null;
         }
         signalIfDrained();
     }
 
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (msg instanceof DatagramPacket p) {
-            try {
-                onEcho(p.content(), p.content().readerIndex(), p.content().readableBytes(), System.nanoTime());
-            } finally {
-                p.release();
-            }
-        } else {
-            super.channelRead(ctx, msg);
-        }
-    }
-
-    /** TCP: handles every complete frame in the cumulation; a partial one waits for more bytes. */
-    @Override
-    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        long now = System.nanoTime();
+    /** TCP: handles every complete frame in the buffer, consuming it; a partial one waits for more bytes. */
+    void frames(ByteBuf in, long now) {
         while (in.readableBytes() >= payloadBytes) {
-            onEcho(in, in.readerIndex(), payloadBytes, now);
+            echoed(in, in.readerIndex(), payloadBytes, now);
             in.skipBytes(payloadBytes);
         }
     }
 
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+    /** A read batch has been handled: sends what it made ready. */
+    void readComplete() {
         flushIfPending();
-        super.channelReadComplete(ctx);
     }
 
-    private void onEcho(ByteBuf m, int at, int length, long now) {
+    /** One echoed message (a datagram, or a frame) of {@code length} bytes at {@code at}. */
+    void echoed(ByteBuf m, int at, int length, long now) {
         if (length != payloadBytes || !MessageFormat.hasValidHeader(m, at) || MessageFormat.clientId(m, at) != id) {
             currentOrMeasured().contentErrors++;
             currentOrMeasured().noteError("client " + id + ": malformed echo of " + length + " bytes");
@@ -416,16 +404,16 @@ final class EchoClient extends ByteToMessageDecoder {
     /** Writes the next message into a slot. */
     private void send(int slot) {
         long seq = maxSentSequence + 1 + Math.floorMod(slot - (maxSentSequence + 1), (long) window);
-        if (udp) {
-            ByteBuf datagram = ctx.alloc().ioBuffer(payloadBytes);
-            MessageFormat.write(datagram, phase.tag(), id, seq, payloadBytes);
-            ctx.write(datagram).addListener(sendListeners[phase.tag()]);
+        if (udp || !io.gathers()) {
+            ByteBuf message = io.allocate(payloadBytes);
+            MessageFormat.write(message, phase.tag(), id, seq, payloadBytes);
+            io.write(message, phase.tag());
         } else {
             if (outgoing != null && outgoing.writableBytes() < payloadBytes) {
                 writeOutgoing();
             }
             if (outgoing == null) {
-                outgoing = ctx.alloc().ioBuffer(Math.max(payloadBytes,
+                outgoing = io.allocate(Math.max(payloadBytes,
                         Math.min(window * payloadBytes, OUTGOING_BUFFER_BYTES) / payloadBytes * payloadBytes));
             }
             MessageFormat.write(outgoing, phase.tag(), id, seq, payloadBytes);
@@ -441,7 +429,7 @@ final class EchoClient extends ByteToMessageDecoder {
 
     private void writeOutgoing() {
         if (outgoing != null) {
-            ctx.write(outgoing).addListener(sendListeners[phase.tag()]);
+            io.write(outgoing, phase.tag());
             outgoing = null;
         }
     }
@@ -457,7 +445,7 @@ final class EchoClient extends ByteToMessageDecoder {
         if (pendingFlush) {
             pendingFlush = false;
             writeOutgoing();
-            ctx.flush();
+            io.flush();
         }
     }
 
@@ -473,35 +461,29 @@ final class EchoClient extends ByteToMessageDecoder {
         return current != null ? current : counters[MessageFormat.MEASURED_TAG];
     }
 
-    private ChannelFutureListener sendListener(int tag) {
-        return f -> {
-            if (!f.isSuccess()) {
-                counters[tag].sendFailures++;
-                counters[tag].noteError("client " + id + ": send failed: " + f.cause());
-            }
-        };
+    void sendFailed(byte tag, Throwable cause) {
+        counters[tag].sendFailures++;
+        counters[tag].noteError("client " + id + ": send failed: " + cause);
     }
 
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    /** The connection or socket went away; an error unless the repetition is closing it. */
+    void disconnected() {
         if (!closing && phase != null && !finished) {
             current.disconnectErrors++;
             current.noteError("client " + id + " disconnected during the phase");
             finish();
         }
-        super.channelInactive(ctx);
     }
 
-    @Override
-    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+    /** The owner is done with the socket: frees what the client still holds. */
+    void released() {
         if (outgoing != null) {
             outgoing.release();
             outgoing = null;
         }
     }
 
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    void exception(Throwable cause) {
         PhaseCounters c = currentOrMeasured();
         c.exceptions++;
         c.noteError("client " + id + ": " + cause);

@@ -22,16 +22,16 @@ import java.util.concurrent.locks.LockSupport;
 final class EchoServerHandler extends ByteToMessageDecoder {
 
     private final int payloadBytes;
-    private final int work;
+    private final ServerCheck check;
     private final ServerStats stats;
     private final ServerFault fault;
     private final ChannelFutureListener[] sendListeners = {sendListener(0), sendListener(1)};
     private boolean pendingFlush;
 
-    EchoServerHandler(int payloadBytes, int work, ServerStats stats, ServerFault fault) {
+    EchoServerHandler(int payloadBytes, ServerCheck check, ServerFault fault) {
         this.payloadBytes = payloadBytes;
-        this.work = work;
-        this.stats = stats;
+        this.check = check;
+        this.stats = check.stats();
         this.fault = fault;
     }
 
@@ -45,7 +45,7 @@ final class EchoServerHandler extends ByteToMessageDecoder {
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (msg instanceof DatagramPacket p) {
             ByteBuf m = p.content();
-            if (!accept(m, m.readerIndex(), m.readableBytes())) {
+            if (!check.accept(m)) {
                 p.release();
                 return;
             }
@@ -67,7 +67,7 @@ final class EchoServerHandler extends ByteToMessageDecoder {
         int good = 0;
         for (int i = 0; i < frames; i++) {
             int at = start + i * payloadBytes;
-            if (accept(in, at, payloadBytes)) {
+            if (check.accept(in, at, payloadBytes)) {
                 tag = MessageFormat.tag(in, at);
                 good++;
             }
@@ -85,19 +85,6 @@ final class EchoServerHandler extends ByteToMessageDecoder {
         } else {
             echo(ctx, in.readRetainedSlice(frames * payloadBytes), tag);
         }
-    }
-
-    /** Checks a message's header and runs the work for it; counts a malformed one. */
-    private boolean accept(ByteBuf m, int at, int length) {
-        if (length < MessageFormat.HEADER_BYTES || !MessageFormat.hasValidHeader(m, at)) {
-            stats.contentErrors[MessageFormat.MEASURED_TAG].increment();
-            stats.noteError("server: malformed message of " + length + " bytes");
-            return false;
-        }
-        if (work > 0) {
-            Work.run(work, m.getByte(at + length - 1));
-        }
-        return true;
     }
 
     private void echo(ChannelHandlerContext ctx, Object echo, byte tag) {
@@ -132,8 +119,7 @@ final class EchoServerHandler extends ByteToMessageDecoder {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        stats.exceptions[MessageFormat.MEASURED_TAG].increment();
-        stats.noteError("server: " + cause);
+        check.exception(cause);
     }
 
     private ChannelFutureListener sendListener(int tag) {

@@ -1,10 +1,13 @@
 package io.loopbench.engine;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.handler.codec.FixedLengthFrameDecoder;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
 import reactor.netty.tcp.TcpServer;
@@ -40,24 +43,63 @@ final class EchoServers {
                                   Supplier<ChannelHandler> handler, ChannelGroup accepted,
                                   Consumer<Connection> onConnection, int datagramBytes) {
         if (protocol == Protocol.UDP) {
-            return UdpServer.create()
-                    .bindAddress(() -> address)
-                    .runOn(group)
-                    .option(ChannelOption.SO_RCVBUF, UDP_RECEIVE_BUFFER)
-                    .option(ChannelOption.SO_SNDBUF, UDP_SEND_BUFFER)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(datagramBytes + 1))
+            return udp(group, address, datagramBytes)
                     .doOnBound(c -> c.addHandlerLast("echo", handler.get()))
                     .bindNow(BIND_TIMEOUT);
         }
-        return TcpServer.create()
-                .bindAddress(() -> address)
-                .runOn(group)
-                .channelGroup(accepted)
-                .childOption(ChannelOption.TCP_NODELAY, true)
+        return tcp(group, address, accepted)
                 .doOnConnection(c -> {
                     c.addHandlerLast("echo", handler.get());
                     onConnection.accept(c);
                 })
                 .bindNow(BIND_TIMEOUT);
+    }
+
+    /**
+     * {@code reactive} execution: the echo as a Reactor Netty pipeline, operators per message. TCP messages are cut
+     * by a {@link FixedLengthFrameDecoder}; each one that passes the check is retained and sent back, the rest are
+     * released by Reactor Netty. Sends flush as Reactor Netty's {@code send} decides.
+     */
+    static DisposableChannel bindReactive(Protocol protocol, EventLoopGroup group, InetSocketAddress address,
+                                          ServerCheck check, ChannelGroup accepted,
+                                          Consumer<Connection> onConnection, int payloadBytes) {
+        if (protocol == Protocol.UDP) {
+            return udp(group, address, payloadBytes)
+                    .handle((in, out) -> out.sendObject(in.receiveObject()
+                            .cast(DatagramPacket.class)
+                            .filter(p -> check.accept(p.content()))
+                            .map(p -> new DatagramPacket(p.content().retain(), p.sender())))
+                            .then()
+                            .doOnError(check::exception))
+                    .bindNow(BIND_TIMEOUT);
+        }
+        return tcp(group, address, accepted)
+                .doOnConnection(c -> {
+                    c.addHandlerLast("frames", new FixedLengthFrameDecoder(payloadBytes));
+                    onConnection.accept(c);
+                })
+                .handle((in, out) -> out.send(in.receive()
+                                .filter(check::accept)
+                                .map(ByteBuf::retain))
+                        .then()
+                        .doOnError(check::exception))
+                .bindNow(BIND_TIMEOUT);
+    }
+
+    private static UdpServer udp(EventLoopGroup group, InetSocketAddress address, int datagramBytes) {
+        return UdpServer.create()
+                .bindAddress(() -> address)
+                .runOn(group)
+                .option(ChannelOption.SO_RCVBUF, UDP_RECEIVE_BUFFER)
+                .option(ChannelOption.SO_SNDBUF, UDP_SEND_BUFFER)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(datagramBytes + 1));
+    }
+
+    private static TcpServer tcp(EventLoopGroup group, InetSocketAddress address, ChannelGroup accepted) {
+        return TcpServer.create()
+                .bindAddress(() -> address)
+                .runOn(group)
+                .channelGroup(accepted)
+                .childOption(ChannelOption.TCP_NODELAY, true);
     }
 }

@@ -23,7 +23,7 @@ public final class Measurement {
 
     private Measurement(RunSpec spec) {
         this.spec = spec;
-        this.transport = Transports.resolve(spec.transport());
+        this.transport = Transports.resolve(spec);
     }
 
     /**

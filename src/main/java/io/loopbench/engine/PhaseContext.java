@@ -1,6 +1,5 @@
 package io.loopbench.engine;
 
-import io.netty.channel.EventLoop;
 import org.HdrHistogram.Histogram;
 
 import java.util.Map;
@@ -14,14 +13,10 @@ import java.util.concurrent.CountDownLatch;
  * @param deadline   {@link System#nanoTime()} after which no new message is sent
  * @param drained    counted down once by each client when it has nothing in flight after the deadline
  * @param started    {@link System#nanoTime()} when the phase began: open load's first intended send
- * @param histograms one RTT histogram per event-loop thread, written only by that thread; empty for warm-up. For
- *                   open load, RTT from each message's intended send time
+ * @param histograms one RTT histogram per client thread ({@link ClientIo#histogramOwner()}), written only by
+ *                   that thread; empty for warm-up. For open load, RTT from each message's intended send time
  * @param uncorrectedHistograms open load: RTT from each message's actual send time, per thread; else empty
  */
 record PhaseContext(byte tag, long started, long deadline, CountDownLatch drained,
-                    Map<EventLoop, Histogram> histograms, Map<EventLoop, Histogram> uncorrectedHistograms) {
-
-    Histogram histogramFor(EventLoop loop) {
-        return histograms.get(loop);
-    }
+                    Map<Object, Histogram> histograms, Map<Object, Histogram> uncorrectedHistograms) {
 }

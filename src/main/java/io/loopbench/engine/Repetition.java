@@ -1,23 +1,8 @@
 package io.loopbench.engine;
 
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.util.concurrent.ImmediateEventExecutor;
-import io.netty.resolver.DefaultAddressResolverGroup;
 import org.HdrHistogram.Histogram;
-import reactor.netty.Connection;
-import reactor.netty.DisposableChannel;
-import reactor.netty.tcp.TcpClient;
-import reactor.netty.udp.UdpClient;
 
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,16 +10,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One repetition, run by one thread from start to end: builds its own loops, binds its servers on port 0,
- * connects its clients one at a time, runs warm-up then the measured phase, and releases everything it created
- * — on success, failure and cancellation alike.
+ * One repetition, run by one thread from start to end: opens its {@link EchoPair} (its own loops or carrier
+ * threads, servers bound on port 0, clients connected one at a time), runs warm-up then the measured phase, and
+ * closes the pair — on success, failure and cancellation alike.
  */
 final class Repetition {
 
@@ -50,13 +35,7 @@ final class Repetition {
     private final RunControl control;
 
     private final ServerStats serverStats = new ServerStats();
-    private final List<DisposableChannel> servers = new ArrayList<>();
-    private final List<Connection> connections = new ArrayList<>();
-    private final List<EchoClient> clients = new ArrayList<>();
-    /** TCP: server-side child channels by their remote (= the client's local) address. */
-    private final Map<SocketAddress, Channel> serverChildren = new ConcurrentHashMap<>();
-    /** TCP: every accepted channel, so that release() closes them (disposing a server closes only its listener). */
-    private final ChannelGroup accepted = new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE);
+    private List<EchoClient> clients = List.of();
 
     Repetition(RunSpec spec, int index, Transport transport, ServerFault fault, ProgressListener progress,
                RunControl control) {
@@ -69,54 +48,35 @@ final class Repetition {
     }
 
     RepetitionResult run() {
-        LoopLayout layout = null;
+        ServerCheck check = new ServerCheck(spec.work(), serverStats);
+        EchoPair pair = spec.execution() == Execution.VIRTUAL_THREADS
+                ? new BlockingEchoPair(spec, check, control)
+                : new NettyEchoPair(spec, transport, check, fault, control);
         try {
-            layout = new LoopLayout(spec.ioModel(), spec.ioThreads(), transport);
-            InetSocketAddress target = spec.target() == null ? null
-                    : Target.parse(spec.target()).orElseThrow().address();
-            InetAddress host = loopback(spec.addressFamily());
-            if (target == null) {
-                for (int shard = 0; shard < layout.shards(); shard++) {
-                    servers.add(bind(layout.group(shard), host));
-                }
-            }
-            for (int i = 0; i < spec.clients(); i++) {
-                control.throwIfCancelled();
-                EchoClient client = new EchoClient(i, spec);
-                InetSocketAddress server = target != null ? target : new InetSocketAddress(host,
-                        ((InetSocketAddress) servers.get(i % servers.size()).address()).getPort());
-                connections.add(connect(layout.groupForClient(i), server, client));
-                clients.add(client);
-            }
-            for (EchoClient c : clients) {
-                if (!c.awaitAdded(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                    throw new IllegalStateException("a client pipeline was not ready within " + SETUP_TIMEOUT);
-                }
-            }
-            awaitServerChildren();
-            return measure(layout);
+            clients = pair.open();
+            return measure(pair);
         } catch (CancellationException e) {
             throw e;
         } catch (Exception e) {
             return RepetitionResult.setupFailed(index, transport, spec.ioThreads(), "set-up failed: " + e);
         } finally {
-            release(layout);
+            pair.close();
         }
     }
 
-    private RepetitionResult measure(LoopLayout layout) throws Exception {
+    private RepetitionResult measure(EchoPair pair) throws Exception {
         PhaseOutcome warmup = null;
         if (spec.warmupSeconds() > 0) {
             progress.phaseStarted(index, "warmup", spec.warmupSeconds());
             warmup = runPhase(MessageFormat.WARMUP_TAG, spec.warmupSeconds(), Map.of(), Map.of());
         }
         boolean open = spec.load() == LoadModel.OPEN;
-        Map<EventLoop, Histogram> histograms = new HashMap<>();
-        Map<EventLoop, Histogram> uncorrected = new HashMap<>();
-        for (EventLoop loop : layout.loops()) {
-            histograms.put(loop, new Histogram(EchoClient.MAX_TRACKED_NANOS, 3));
+        Map<Object, Histogram> histograms = new HashMap<>();
+        Map<Object, Histogram> uncorrected = new HashMap<>();
+        for (EchoClient c : clients) {
+            histograms.computeIfAbsent(c.histogramOwner(), k -> new Histogram(EchoClient.MAX_TRACKED_NANOS, 3));
             if (open) {
-                uncorrected.put(loop, new Histogram(EchoClient.MAX_TRACKED_NANOS, 3));
+                uncorrected.computeIfAbsent(c.histogramOwner(), k -> new Histogram(EchoClient.MAX_TRACKED_NANOS, 3));
             }
         }
         progress.phaseStarted(index, "measured", spec.seconds());
@@ -150,12 +110,9 @@ final class Repetition {
         OpenLoad openLoad = open ? new OpenLoad(spec.rate(), m.intendedMessages, m.lateMessages, m.droppedMessages)
                 : null;
         double cpuSeconds = measured.cpuNanos() / 1e9;
-        Channel client = connections.getFirst().channel();
-        boolean remote = spec.target() != null;
-        return new RepetitionResult(index, error == null, error, transport,
-                remote ? null : servers.getFirst().channel().getClass().getSimpleName(),
-                client.getClass().getSimpleName(), serverAddresses(), String.valueOf(client.localAddress()), remote,
-                spec.ioThreads(), remote ? null : connectionsOnOneThread(), tcpNoDelay(), udpBuffers(),
+        return new RepetitionResult(index, error == null, error, transport, pair.serverChannel(),
+                pair.clientChannel(), pair.serverAddresses(), pair.clientAddress(), spec.target() != null,
+                pair.threads(), pair.connectionsOnOneThread(), pair.tcpNoDelay(), pair.udpBuffers(),
                 elapsed, m.messagesSent, m.messages, m.messages / elapsed,
                 2.0 * spec.payloadBytes() * m.messages / elapsed / (1 << 20),
                 latency, new CpuUsage(cpuSeconds, elapsed, cpuSeconds / elapsed * 100), memory,
@@ -163,7 +120,7 @@ final class Repetition {
                 uncorrectedLatency, openLoad);
     }
 
-    private static Histogram merged(Map<EventLoop, Histogram> perLoop) {
+    private static Histogram merged(Map<Object, Histogram> perLoop) {
         Histogram all = new Histogram(EchoClient.MAX_TRACKED_NANOS, 3);
         perLoop.values().forEach(all::add);
         return all;
@@ -182,11 +139,11 @@ final class Repetition {
 
     /**
      * arknet's phase: start every client, sleep to the deadline, tell the clients to stop, wait at most 2 s for
-     * them to drain, then run a barrier task on each client's loop that force-finishes it. Elapsed time and CPU
+     * them to drain, then run a barrier task on each client's thread that force-finishes it. Elapsed time and CPU
      * cover the phase, the drain and the barrier.
      */
-    private PhaseOutcome runPhase(byte tag, double seconds, Map<EventLoop, Histogram> histograms,
-                                  Map<EventLoop, Histogram> uncorrected) throws Exception {
+    private PhaseOutcome runPhase(byte tag, double seconds, Map<Object, Histogram> histograms,
+                                  Map<Object, Histogram> uncorrected) throws Exception {
         CountDownLatch drained = new CountDownLatch(clients.size());
         long[] gc0 = ProcessMetrics.gc();
         long cpu0 = ProcessMetrics.cpuNanos();
@@ -194,20 +151,20 @@ final class Repetition {
         long deadline = started + (long) (seconds * 1e9);
         PhaseContext phase = new PhaseContext(tag, started, deadline, drained, histograms, uncorrected);
         for (EchoClient c : clients) {
-            c.eventLoop().execute(() -> c.begin(phase));
+            c.executor().execute(() -> c.begin(phase));
         }
         try {
             control.sleepUntil(deadline);
         } finally {
             for (EchoClient c : clients) {
-                c.eventLoop().execute(c::stop);
+                c.executor().execute(c::stop);
             }
         }
         boolean drainTimedOut = !drained.await(Math.max(0, deadline + DRAIN_NANOS - System.nanoTime()),
                 TimeUnit.NANOSECONDS);
         List<Future<?>> barrier = new ArrayList<>();
         for (EchoClient c : clients) {
-            barrier.add(c.eventLoop().submit(c::finish));
+            barrier.add(CompletableFuture.runAsync(c::finish, c.executor()));
         }
         long barrierDeadline = System.nanoTime() + BARRIER_NANOS;
         for (Future<?> f : barrier) {
@@ -221,114 +178,6 @@ final class Repetition {
         long cpu1 = ProcessMetrics.cpuNanos();
         long[] gc1 = ProcessMetrics.gc();
         return new PhaseOutcome(elapsed, cpu1 - cpu0, gc1[0] - gc0[0], gc1[1] - gc0[1], drainTimedOut);
-    }
-
-    private DisposableChannel bind(EventLoopGroup group, InetAddress host) {
-        return EchoServers.bind(spec.protocol(), group, new InetSocketAddress(host, 0), this::serverHandler, accepted,
-                c -> serverChildren.put(c.channel().remoteAddress(), c.channel()), spec.payloadBytes());
-    }
-
-    private Connection connect(EventLoopGroup group, InetSocketAddress server, EchoClient client) {
-        if (spec.protocol() == Protocol.UDP) {
-            return UdpClient.create()
-                    .remoteAddress(() -> server)
-                    .runOn(group)
-                    .option(ChannelOption.SO_RCVBUF, EchoServers.UDP_RECEIVE_BUFFER)
-                    .option(ChannelOption.SO_SNDBUF, EchoServers.UDP_SEND_BUFFER)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(spec.payloadBytes() + 1))
-                    .doOnConnected(c -> c.addHandlerLast("echo", client))
-                    .connectNow(SETUP_TIMEOUT);
-        }
-        return TcpClient.newConnection()
-                .remoteAddress(() -> server)
-                .resolver(DefaultAddressResolverGroup.INSTANCE)
-                .runOn(group)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .doOnConnected(c -> c.addHandlerLast("echo", client))
-                .connectNow(SETUP_TIMEOUT);
-    }
-
-    private EchoServerHandler serverHandler() {
-        return new EchoServerHandler(spec.payloadBytes(), spec.work(), serverStats, fault);
-    }
-
-    /** Where the echoes came from: this repetition's servers, or the target. */
-    private String serverAddresses() {
-        if (spec.target() != null) {
-            return String.valueOf(connections.getFirst().channel().remoteAddress());
-        }
-        StringBuilder b = new StringBuilder();
-        for (DisposableChannel s : servers) {
-            b.append(b.isEmpty() ? "" : ", ").append(s.address());
-        }
-        return b.toString();
-    }
-
-    /** TCP: waits until the server has configured every accepted connection, so both ends are known. */
-    private void awaitServerChildren() throws InterruptedException {
-        if (spec.protocol() != Protocol.TCP || spec.target() != null) {
-            return;
-        }
-        long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
-        while (serverChildren.size() < clients.size()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("server accepted " + serverChildren.size() + " of "
-                        + clients.size() + " connections within " + SETUP_TIMEOUT.toSeconds() + " s");
-            }
-            control.throwIfCancelled();
-            Thread.sleep(1);
-        }
-    }
-
-    private int connectionsOnOneThread() {
-        int same = 0;
-        for (int i = 0; i < connections.size(); i++) {
-            Channel client = connections.get(i).channel();
-            Channel server = spec.protocol() == Protocol.TCP
-                    ? serverChildren.get(client.localAddress())
-                    : servers.get(i % servers.size()).channel();
-            if (server != null && server.eventLoop() == client.eventLoop()) {
-                same++;
-            }
-        }
-        return same;
-    }
-
-    private Boolean tcpNoDelay() {
-        if (spec.protocol() != Protocol.TCP) {
-            return null;
-        }
-        boolean all = true;
-        for (Connection c : connections) {
-            all &= Boolean.TRUE.equals(c.channel().config().getOption(ChannelOption.TCP_NODELAY));
-        }
-        for (Channel c : serverChildren.values()) {
-            all &= Boolean.TRUE.equals(c.config().getOption(ChannelOption.TCP_NODELAY));
-        }
-        return all;
-    }
-
-    private UdpBuffers udpBuffers() {
-        if (spec.protocol() != Protocol.UDP) {
-            return null;
-        }
-        var serverConfig = servers.isEmpty() ? null : servers.getFirst().channel().config();
-        int sendMin = Integer.MAX_VALUE;
-        int sendMax = 0;
-        int receiveMin = Integer.MAX_VALUE;
-        int receiveMax = 0;
-        for (Connection c : connections) {
-            int send = c.channel().config().getOption(ChannelOption.SO_SNDBUF);
-            int receive = c.channel().config().getOption(ChannelOption.SO_RCVBUF);
-            sendMin = Math.min(sendMin, send);
-            sendMax = Math.max(sendMax, send);
-            receiveMin = Math.min(receiveMin, receive);
-            receiveMax = Math.max(receiveMax, receive);
-        }
-        return new UdpBuffers(EchoServers.UDP_SEND_BUFFER, EchoServers.UDP_RECEIVE_BUFFER,
-                serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_SNDBUF),
-                serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_RCVBUF),
-                sendMin, sendMax, receiveMin, receiveMax);
     }
 
     private PhaseCounters sum(byte tag) {
@@ -349,31 +198,6 @@ final class Repetition {
     private String firstError(PhaseCounters c) {
         String first = c.firstError != null ? c.firstError : serverStats.firstError();
         return first == null ? "" : " (first: " + first + ")";
-    }
-
-    /** Closes clients, then servers, then the loops; each step bounded, none skipped when another fails. */
-    private void release(LoopLayout layout) {
-        for (EchoClient c : clients) {
-            c.markClosing();
-        }
-        for (Connection c : connections) {
-            dispose(c);
-        }
-        for (DisposableChannel s : servers) {
-            dispose(s);
-        }
-        accepted.close().awaitUninterruptibly(3, TimeUnit.SECONDS);
-        if (layout != null) {
-            layout.close();
-        }
-    }
-
-    private static void dispose(DisposableChannel c) {
-        try {
-            c.disposeNow(Duration.ofSeconds(3));
-        } catch (RuntimeException e) {
-            // The loops' shutdown closes whatever is left; a slow close must not stop the rest of the clean-up.
-        }
     }
 
     private static double micros(long nanos) {

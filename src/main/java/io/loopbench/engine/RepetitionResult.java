@@ -15,7 +15,8 @@ package io.loopbench.engine;
  * @param clientAddress         the first client's local address
  * @param remote                true when the client side ran against a target instead of its own loopback servers
  *                              (absent in records stored before targets existed: those are loopback)
- * @param eventLoops            event-loop threads (ioThreads)
+ * @param eventLoops            event-loop threads (ioThreads); virtual-threads execution: the carrier threads that
+ *                              ran, counted
  * @param connectionsOnOneThread connections whose client end and server end run on the same event-loop thread; null
  *                              with a target
  * @param tcpNoDelay            TCP: whether TCP_NODELAY was in effect on every socket of both ends; null for UDP

@@ -16,7 +16,8 @@ import java.util.Locale;
  * @param windowMode        {@code sliding} or {@code batch}
  * @param ioModel           {@code shared} or {@code sharded}
  * @param ioThreads         event-loop threads, 1 … 64
- * @param transport         {@code auto}, {@code nio}, {@code epoll} or {@code io_uring}
+ * @param transport         {@code auto}, {@code nio}, {@code epoll} or {@code io_uring}; {@code jdk} (the JDK's
+ *                          sockets) with virtual-threads execution, where {@code auto} means it
  * @param work              xorshift iterations the server runs per echoed message, 0 … 10,000,000
  * @param warmupSeconds     warm-up phase before each measured phase, 0 … 3600 (0 skips it)
  * @param seconds           measured phase, more than 0 and at most 3600
@@ -137,6 +138,9 @@ public record RunSpec(
         }
         if (execution == Execution.VIRTUAL_THREADS) {
             virtualThreadRules(v);
+        } else if (transport == Transport.JDK) {
+            v.add(new Violation("transport", transport.label(), "auto, nio, epoll or io_uring: jdk (the JDK's own "
+                    + "sockets) goes only with virtual-threads execution"));
         }
         long outstanding = (long) clients * window * payloadBytes;
         if (outstanding > MAX_OUTSTANDING_BYTES) {
@@ -159,6 +163,10 @@ public record RunSpec(
         if (load == LoadModel.OPEN) {
             v.add(new Violation("load", load.label(), "closed with virtual-threads execution: a client's one "
                     + "thread blocks reading its echoes and cannot also send on a schedule"));
+        }
+        if (transport != Transport.AUTO && transport != Transport.JDK) {
+            v.add(new Violation("transport", transport.label(), "auto or jdk with virtual-threads execution: it uses "
+                    + "the JDK's own sockets, not a Netty transport"));
         }
         long perConnection = (long) window * payloadBytes;
         if (protocol == Protocol.TCP && perConnection > MAX_BLOCKING_WINDOW_BYTES) {

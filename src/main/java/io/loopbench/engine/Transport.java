@@ -1,6 +1,10 @@
 package io.loopbench.engine;
 
-/** Netty IO transport; {@code auto} resolves to the fastest native transport available here (see {@link Transports}). */
+/**
+ * IO transport: a Netty transport, or {@code jdk} (the JDK's own sockets, which only virtual-threads execution
+ * uses). {@code auto} resolves to the fastest native Netty transport available here (see {@link Transports}), or to
+ * {@code jdk} under virtual-threads execution.
+ */
 public enum Transport implements Labeled {
-    AUTO, NIO, EPOLL, IO_URING
+    AUTO, NIO, EPOLL, IO_URING, JDK
 }

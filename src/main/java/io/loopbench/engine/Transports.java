@@ -25,7 +25,7 @@ public final class Transports {
 
     public static boolean isAvailable(Transport t) {
         return switch (t) {
-            case AUTO, NIO -> true;
+            case AUTO, NIO, JDK -> true;
             case EPOLL -> Epoll.isAvailable();
             case IO_URING -> IoUring.isAvailable();
         };
@@ -34,7 +34,7 @@ public final class Transports {
     /** Why a transport does not load here, or {@code null} when it does. */
     public static String unavailabilityCause(Transport t) {
         Throwable cause = switch (t) {
-            case AUTO, NIO -> null;
+            case AUTO, NIO, JDK -> null;
             case EPOLL -> Epoll.unavailabilityCause();
             case IO_URING -> IoUring.unavailabilityCause();
         };
@@ -50,7 +50,12 @@ public final class Transports {
         return m;
     }
 
-    /** The concrete transport a run uses: {@code auto} becomes the first available of {@link #AUTO_PREFERENCE}. */
+    /** The concrete transport a run uses: {@code jdk} under virtual-threads execution, else as below. */
+    public static Transport resolve(RunSpec spec) {
+        return spec.execution() == Execution.VIRTUAL_THREADS ? Transport.JDK : resolve(spec.transport());
+    }
+
+    /** The concrete Netty transport: {@code auto} becomes the first available of {@link #AUTO_PREFERENCE}. */
     public static Transport resolve(Transport requested) {
         if (requested != Transport.AUTO) {
             return requested;
@@ -64,6 +69,7 @@ public final class Transports {
             case EPOLL -> EpollIoHandler.newFactory();
             case IO_URING -> IoUringIoHandler.newFactory();
             case AUTO -> throw new IllegalArgumentException("resolve 'auto' first");
+            case JDK -> throw new IllegalArgumentException("jdk is not a Netty transport");
         };
     }
 }

@@ -119,6 +119,7 @@ public final class ForkedWorker {
         cmd.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         cmd.addAll(jvmOptions);
         cmd.add("--enable-native-access=ALL-UNNAMED");
+        cmd.addAll(List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED"));
         String classpath = System.getProperty("java.class.path");
         if (isBootJar(classpath)) {
             // Running from the executable jar: its classes are nested, so let Boot's launcher start the CLI.

@@ -34,10 +34,11 @@ public record RunRequest(
                 + "single-thread loops, client i and its server peer on shard i mod ioThreads.",
                 defaultValue = "shared", allowableValues = {"shared", "sharded"})
         IoModel ioModel,
-        @Schema(description = "Event-loop threads.", minimum = "1", maximum = "64", defaultValue = "1")
+        @Schema(description = "Event-loop threads (virtual-threads execution: carrier threads).", minimum = "1", maximum = "64", defaultValue = "1")
         Integer ioThreads,
-        @Schema(description = "Netty transport; auto is epoll here, then io_uring, then NIO.", defaultValue = "auto",
-                allowableValues = {"auto", "nio", "epoll", "io_uring"})
+        @Schema(description = "Netty transport; auto is epoll here, then io_uring, then NIO. jdk (the JDK's own "
+                + "sockets) is what virtual-threads execution uses, and what auto means there.", defaultValue = "auto",
+                allowableValues = {"auto", "nio", "epoll", "io_uring", "jdk"})
         Transport transport,
         @Schema(description = "Xorshift iterations the server runs per echoed message (CPU work).", minimum = "0",
                 maximum = "10000000", defaultValue = "0")

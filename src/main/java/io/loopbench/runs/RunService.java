@@ -153,7 +153,7 @@ public class RunService extends QueuedService<RunRecord> {
     @Override
     protected void execute(String id) {
         RunControl control = new RunControl();
-        RunRecord r = begin(id, control, x -> x.started(Instant.now(), Transports.resolve(x.spec().transport())));
+        RunRecord r = begin(id, control, x -> x.started(Instant.now(), Transports.resolve(x.spec())));
         if (r == null) {
             return;
         }

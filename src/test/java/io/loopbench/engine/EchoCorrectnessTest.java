@@ -45,15 +45,53 @@ class EchoCorrectnessTest {
             case NIO -> "Nio";
             case EPOLL -> "Epoll";
             case IO_URING -> "IoUring";
-            case AUTO -> throw new AssertionError();
+            case AUTO, JDK -> throw new AssertionError();
         };
         assertThat(r.clientChannel()).startsWith(prefix)
                 .endsWith(protocol == Protocol.TCP ? "SocketChannel" : "DatagramChannel");
         assertThat(r.serverChannel().toLowerCase(Locale.ROOT)).startsWith(prefix.toLowerCase(Locale.ROOT));
+        assertEchoedEverything(spec, r);
+    }
+
+    static List<Arguments> executions() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Execution e : List.of(Execution.REACTIVE, Execution.VIRTUAL_THREADS)) {
+            for (Protocol p : Protocol.values()) {
+                for (WindowMode w : WindowMode.values()) {
+                    cases.add(Arguments.of(e, p, w));
+                }
+            }
+        }
+        return cases;
+    }
+
+    /** The other executions: same messages, same checks, same figures; only the code moving the bytes differs. */
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("executions")
+    void everyExecutionEchoesAndValidatesEveryMessage(Execution execution, Protocol protocol, WindowMode mode) {
+        RunSpec spec = quick().execution(execution).protocol(protocol).windowMode(mode).build();
+
+        MeasurementResult result = Measurement.of(spec).run();
+
+        assertThat(result.ok()).as(result.error()).isTrue();
+        RepetitionResult r = result.repetitions().getFirst();
+        if (execution == Execution.VIRTUAL_THREADS) {
+            assertThat(r.transport()).isEqualTo(Transport.JDK);
+            assertThat(r.clientChannel()).isEqualTo(protocol == Protocol.TCP ? "Socket" : "DatagramSocket");
+            assertThat(r.serverChannel()).isEqualTo(protocol == Protocol.TCP ? "ServerSocket" : "DatagramSocket");
+            assertThat(r.connectionsOnOneThread()).isNull();
+        } else {
+            assertThat(r.transport()).isEqualTo(Transports.resolve(Transport.AUTO));
+        }
+        assertEchoedEverything(spec, r);
+    }
+
+    private static void assertEchoedEverything(RunSpec spec, RepetitionResult r) {
+        Protocol protocol = spec.protocol();
         assertThat(r.errors().total()).isZero();
         assertThat(r.warmup().messages()).isPositive();
         assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
-        if (mode == WindowMode.SLIDING) {
+        if (spec.windowMode() == WindowMode.SLIDING) {
             assertThat(r.latency().mode()).isEqualTo(LatencyMode.MESSAGE);
             assertThat(r.latency().observations()).isEqualTo(r.messages());
         } else {

@@ -20,11 +20,15 @@ public final class EngineTestSupport {
                 .warmupSeconds(0.2).seconds(0.3).repetitions(1).lossTimeoutMillis(5000);
     }
 
-    /** Live event-loop threads of repetitions ({@code loopbench-<transport>-…}), not the service's own threads. */
+    /**
+     * Live event-loop threads ({@code loopbench-<transport>-…}) and carrier threads ({@code loopbench-carrier-…}) of
+     * repetitions, not the service's own threads.
+     */
     public static long loopThreads() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && java.util.Arrays.stream(Transport.values())
-                        .anyMatch(tr -> t.getName().startsWith(LoopLayout.THREAD_PREFIX + tr.label() + "-")))
+                .filter(t -> t.isAlive() && (t.getName().startsWith(Carriers.THREAD_PREFIX)
+                        || java.util.Arrays.stream(Transport.values())
+                        .anyMatch(tr -> t.getName().startsWith(LoopLayout.THREAD_PREFIX + tr.label() + "-"))))
                 .count();
     }
 

@@ -14,9 +14,11 @@ import static org.assertj.core.data.Percentage.withPercentage;
 /** Tests that prove the figures right: known delays, Little's law, counted losses, pinned shards. */
 class MeasurementTruthTest {
 
-    @Test
-    void littlesLawHoldsForSixteenClientsWithWindowSixteen() {
-        RunSpec spec = RunSpec.builder().clients(16).window(16).warmupSeconds(0.5).seconds(1.5).repetitions(1).build();
+    @ParameterizedTest
+    @EnumSource(Execution.class)
+    void littlesLawHoldsForSixteenClientsWithWindowSixteen(Execution execution) {
+        RunSpec spec = RunSpec.builder().clients(16).window(16).warmupSeconds(0.5).seconds(1.5).repetitions(1)
+                .execution(execution).build();
 
         RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
 

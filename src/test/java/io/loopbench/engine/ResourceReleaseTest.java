@@ -3,6 +3,8 @@ package io.loopbench.engine;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,18 +19,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ResourceReleaseTest {
 
     @Test
-    void twentyConsecutiveRepetitionsLeakNoThreadSocketOrDirectMemory() throws Exception {
+    void twentyConsecutiveRepetitionsOfEveryExecutionLeakNoThreadSocketOrDirectMemory() throws Exception {
         long socketsAfterFirst = -1;
         long directAfterFirst = -1;
         for (int i = 1; i <= 20; i++) {
             Protocol protocol = i % 2 == 0 ? Protocol.TCP : Protocol.UDP;
-            IoModel model = i % 4 < 2 ? IoModel.SHARED : IoModel.SHARDED;
-            RunSpec spec = quick().protocol(protocol).ioModel(model).warmupSeconds(0.0).seconds(0.1).build();
+            Execution execution = Execution.values()[i % 3];
+            IoModel model = i % 4 < 2 || execution == Execution.VIRTUAL_THREADS ? IoModel.SHARED : IoModel.SHARDED;
+            RunSpec spec = quick().protocol(protocol).ioModel(model).execution(execution)
+                    .warmupSeconds(0.0).seconds(0.1).build();
 
             RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
 
             assertThat(r.ok()).as(r.error()).isTrue();
-            assertThat(loopThreads()).as("event-loop threads after repetition %d", i).isZero();
+            assertThat(loopThreads()).as("event-loop and carrier threads after repetition %d", i).isZero();
             // the first repetition may open what the JVM keeps for good (its netlink socket); none after may
             if (i == 1) {
                 socketsAfterFirst = openSockets();
@@ -42,12 +46,14 @@ class ResourceReleaseTest {
         assertThat(usedDirectMemory()).isLessThanOrEqualTo(directAfterFirst + 4L * 1024 * 1024);
     }
 
-    @Test
-    void cancellationStopsARunPromptlyKeepsFinishedRepetitionsAndReleasesEverything() throws Exception {
-        Measurement.of(quick().build()).run(); // opens what the JVM keeps for good
+    @ParameterizedTest
+    @EnumSource(Execution.class)
+    void cancellationStopsARunPromptlyKeepsFinishedRepetitionsAndReleasesEverything(Execution execution)
+            throws Exception {
+        Measurement.of(quick().execution(execution).build()).run(); // opens what the JVM keeps for good
         long socketsBefore = openSockets();
         RunControl control = new RunControl();
-        RunSpec spec = quick().repetitions(3).warmupSeconds(0.0).seconds(0.4).build();
+        RunSpec spec = quick().execution(execution).repetitions(3).warmupSeconds(0.0).seconds(0.4).build();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
         try {
             // cancel in the middle of the second repetition's 0.4 s measured phase

@@ -66,6 +66,25 @@ class RunSpecTest {
     }
 
     @Test
+    void virtualThreadsRefuseWhatABlockingThreadPerConnectionEndCannotDo() {
+        RunSpec s = RunSpec.builder().execution(Execution.VIRTUAL_THREADS).ioModel(IoModel.SHARDED)
+                .transport(Transport.EPOLL).window(32).payloadBytes(16384).build();
+
+        assertThat(s.violations()).extracting(Violation::field)
+                .containsExactly("ioModel", "transport", "window×payloadBytes");
+        assertThat(s.violations().getFirst().allowed()).contains("shared");
+        assertThat(RunSpec.builder().execution(Execution.VIRTUAL_THREADS).load(LoadModel.OPEN).rate(1000.0).build()
+                .violations()).extracting(Violation::field).containsExactly("load");
+        // arknet's largest case (16 × 16 KiB) fits; UDP has no such limit; jdk goes only with virtual threads
+        assertThat(RunSpec.builder().execution(Execution.VIRTUAL_THREADS).window(16).payloadBytes(16384).build()
+                .violations()).isEmpty();
+        assertThat(RunSpec.builder().execution(Execution.VIRTUAL_THREADS).protocol(Protocol.UDP).window(64)
+                .payloadBytes(16384).build().violations()).isEmpty();
+        assertThat(RunSpec.builder().transport(Transport.JDK).build().violations()).extracting(Violation::field)
+                .containsExactly("transport");
+    }
+
+    @Test
     void labelsParseBackAndRejectUnknownValuesNamingTheAllowedOnes() {
         assertThat(Labeled.parse(Transport.class, "io_uring")).isEqualTo(Transport.IO_URING);
         assertThat(IoModel.SHARDED.label()).isEqualTo("sharded");
