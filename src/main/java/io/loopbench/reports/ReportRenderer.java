@@ -217,7 +217,8 @@ public final class ReportRenderer {
         md.append("## Executions, matched\n\n");
         md.append("Each ratio is an execution's figure ÷ the baseline execution's (the first listed) in the same "
                 + "repetition, the two having run back to back in an order that alternated between repetitions; "
-                + "medians (min–max) over those pairs, and a range that contains 1.00× is not established.\n\n");
+                + "medians (min–max) are over the repetitions both passed, and a range that contains 1.00× is not "
+                + "established.\n\n");
         md.append("| Case | Execution vs baseline | Pairs | Throughput ratio median (min–max) "
                 + "| CPU ratio median (min–max) | CPU/round-trip ratio median (min–max) |\n");
         md.append("| --- | --- | --- | --- | --- | --- |\n");
