@@ -84,6 +84,8 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
                 .contains("repetition indexes");
         assertThat(api.at("/components/schemas/MatrixSpec/properties/executions/description").asString())
                 .contains("baseline");
+        assertThat(api.at("/components/schemas/MatrixSpec/properties/executions/items/enum").toString())
+                .isEqualTo("[\"netty\",\"reactive\",\"virtual-threads\"]");
 
         JsonNode page = json.readTree(send(at("/api/matrices?status=succeeded")).body());
         assertThat(page.at("/items/0/id").asString()).isEqualTo(id);
@@ -99,6 +101,12 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
         JsonNode problem = json.readTree(r.body());
         assertThat(problem.at("/violations/0/field").asString()).isEqualTo("protocols");
         assertThat(problem.at("/violations/1/field").asString()).isEqualTo("payloads");
+
+        HttpResponse<String> nothingLeft = post("/api/matrices", """
+                {"executions":["virtual-threads"],"ioModels":["sharded"]}""");
+        assertThat(nothingLeft.statusCode()).isEqualTo(400);
+        assertThat(json.readTree(nothingLeft.body()).at("/violations/0/field").asString())
+                .isEqualTo("executions×ioModels");
 
         HttpResponse<String> tooLong = post("/api/matrices", "{\"seconds\":500,\"repetitions\":100}");
         assertThat(tooLong.statusCode()).isEqualTo(400);
