@@ -773,7 +773,8 @@ function plannedMatrixSchema(docs) {
  * belongs to one of the matrix's lists.
  */
 const CASE_FIELD_TO_MATRIX_LIST = {protocol: 'protocols', payloadBytes: 'payloads', clients: 'profiles',
-  window: 'profiles', ioModel: 'ioModels', transport: 'transports', windowMode: 'windowModes'};
+  window: 'profiles', ioModel: 'ioModels', transport: 'transports', windowMode: 'windowModes',
+  execution: 'executions', load: 'rates', rate: 'rates'};
 
 function newMatrixView(root) {
   fill(root, heading('Start a matrix'), h('p', {class: 'muted'}, 'Reading the fields from the API description…'));
@@ -944,7 +945,7 @@ function matrixSpecLine(m) {
     list('protocols', s.protocols), list('payloads', s.payloads),
     s.profiles ? list('profiles', s.profiles) : 'default profiles',
     list('IO models', s.ioModels), list('IO threads', s.ioThreads), list('work', s.work),
-    list('transports', s.transports), list('window modes', s.windowModes),
+    list('transports', s.transports), list('window modes', s.windowModes), list('executions', s.executions),
     fmt.isNum(s.seconds) ? `${s.seconds} s measured` : null,
     fmt.isNum(s.warmupSeconds) ? `${s.warmupSeconds} s warm-up` : null,
     fmt.isNum(s.repetitions) ? `${s.repetitions} repetition${s.repetitions === 1 ? '' : 's'}` : null,

@@ -76,6 +76,7 @@ export function specLine(spec) {
     spec.transport && spec.transport !== 'auto' ? spec.transport : null,
     spec.work ? `work ${int(spec.work)}` : null,
     spec.addressFamily && spec.addressFamily !== 'ipv4' ? spec.addressFamily : null,
+    spec.execution && spec.execution !== 'netty' ? spec.execution : null,
   ];
   return parts.filter(Boolean).join(' ');
 }

@@ -33,8 +33,9 @@ import java.util.concurrent.CancellationException;
 
 /**
  * Accepts matrices, validates every case before anything runs, and executes them on the shared {@link JobQueue}
- * (so they never overlap a run): repetitions outermost, cases rotated per repetition, each (case, repetition) in
- * its own forked worker. Every finished step is stored before it is announced. On start, matrices found running
+ * (so they never overlap a run): repetitions outermost, cases rotated per repetition, the executions of a case back
+ * to back in an order alternated between repetitions ({@link MatrixSpec#steps}), each (case, repetition) in its own
+ * forked worker. Every finished step is stored before it is announced. On start, matrices found running
  * are marked interrupted (keeping their finished steps) and queued ones are queued again (see
  * {@link QueuedService}).
  */
@@ -124,7 +125,8 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         String failure = null;
         try {
             int n = m.cases().size();
-            List<int[]> steps = MatrixSpec.steps(n, m.spec().repetitions());
+            List<int[]> steps = MatrixSpec.steps(m.cases().stream().map(MatrixRecord.Case::spec).toList(),
+                    m.spec().repetitions());
             for (int s = 0; s < steps.size() && !stopRequested(); s++) {
                 int caseIndex = steps.get(s)[0];
                 int repetition = steps.get(s)[1];

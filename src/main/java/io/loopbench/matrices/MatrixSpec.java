@@ -1,6 +1,8 @@
 package io.loopbench.matrices;
 
+import io.loopbench.engine.Execution;
 import io.loopbench.engine.IoModel;
+import io.loopbench.engine.Labeled;
 import io.loopbench.engine.LoadModel;
 import io.loopbench.engine.Protocol;
 import io.loopbench.engine.RunSpec;
@@ -14,13 +16,14 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A matrix: lists of values whose every combination is one case. Every field is optional; omitted ones take
  * arknet's baseline: TCP and UDP; payloads 64, 1024 and 16384 B; profiles 1 client × window 1 and 16 clients ×
  * window 16 (UDP forced to window 1 when the profiles are defaulted); IO models shared and sharded with 1, 2 and 4
- * threads (sharded with 1 thread dropped as a duplicate of shared 1); work 0; transport auto; sliding window;
- * 3 s measured after 1 s of warm-up, 3 repetitions; keepGoing false; forked isolation.
+ * threads (sharded with 1 thread dropped as a duplicate of shared 1); work 0; transport auto; sliding window; netty
+ * execution; 3 s measured after 1 s of warm-up, 3 repetitions; keepGoing false; forked isolation.
  *
  * @param protocols     tcp, udp
  * @param payloads      bytes per message, each 16 … 65507
@@ -30,6 +33,9 @@ import java.util.Set;
  * @param work          xorshift iterations per echo, each 0 … 10,000,000
  * @param transports    auto, nio, epoll, io_uring
  * @param windowModes   sliding, batch
+ * @param executions    netty, reactive, virtual-threads: how both ends are programmed; the first listed is the
+ *                      baseline of the report's matched comparison. Virtual-threads with the sharded IO model is
+ *                      dropped (virtual threads run on one shared pool of carriers: there are no shards)
  * @param seconds       measured seconds per repetition
  * @param warmupSeconds warm-up seconds per repetition
  * @param repetitions   repetitions of every case, each in a fresh fork
@@ -49,6 +55,7 @@ public record MatrixSpec(
         @Schema(example = "[0]") List<Integer> work,
         @Schema(example = "[\"auto\"]") List<Transport> transports,
         @Schema(example = "[\"sliding\"]") List<WindowMode> windowModes,
+        @Schema(example = "[\"netty\"]") List<Execution> executions,
         @Schema(defaultValue = "3") Double seconds,
         @Schema(defaultValue = "1") Double warmupSeconds,
         @Schema(defaultValue = "3") Integer repetitions,
@@ -82,6 +89,7 @@ public record MatrixSpec(
                 or(work, List.of(0)),
                 or(transports, List.of(Transport.AUTO)),
                 or(windowModes, List.of(WindowMode.SLIDING)),
+                or(executions, List.of(Execution.NETTY)),
                 seconds != null ? seconds : 3.0,
                 warmupSeconds != null ? warmupSeconds : 1.0,
                 repetitions != null ? repetitions : 3,
@@ -114,11 +122,13 @@ public record MatrixSpec(
 
     /**
      * Every case, in arknet's runner order: IO profile (IO model, threads, work, transport, window mode) → protocol
-     * → payload → profile. Call on an {@link #effective()} spec.
+     * → payload → profile → rate, then execution innermost, so that the cases differing only by execution are
+     * adjacent. Virtual-threads execution is left out of sharded IO profiles. Call on an {@link #effective()} spec.
      */
     public List<RunSpec> cases() {
         List<RunSpec> out = new ArrayList<>();
         for (int[] io : ioProfiles()) {
+            IoModel model = IoModel.values()[io[0]];
             for (int w : work) {
                 for (Transport t : transports) {
                     for (WindowMode mode : windowModes) {
@@ -127,12 +137,18 @@ public record MatrixSpec(
                                 for (Profile profile : profilesFor(p)) {
                                     for (Double rate : rates == null ? java.util.Collections.<Double>singletonList(null)
                                             : rates) {
-                                        out.add(RunSpec.builder().protocol(p).payloadBytes(payload)
-                                                .clients(profile.clients()).window(profile.window())
-                                                .ioModel(IoModel.values()[io[0]]).ioThreads(io[1]).work(w)
-                                                .transport(t).windowMode(mode).seconds(seconds)
-                                                .warmupSeconds(warmupSeconds).repetitions(repetitions)
-                                                .load(rate == null ? null : LoadModel.OPEN).rate(rate).build());
+                                        for (Execution e : executions) {
+                                            if (e == Execution.VIRTUAL_THREADS && model == IoModel.SHARDED) {
+                                                continue;
+                                            }
+                                            out.add(RunSpec.builder().protocol(p).payloadBytes(payload)
+                                                    .clients(profile.clients()).window(profile.window())
+                                                    .ioModel(model).ioThreads(io[1]).work(w)
+                                                    .transport(t).windowMode(mode).seconds(seconds)
+                                                    .warmupSeconds(warmupSeconds).repetitions(repetitions)
+                                                    .load(rate == null ? null : LoadModel.OPEN).rate(rate)
+                                                    .execution(e).build());
+                                        }
                                     }
                                 }
                             }
@@ -145,23 +161,43 @@ public record MatrixSpec(
     }
 
     /**
-     * The order in which (case, repetition) steps run: repetitions outermost, and each repetition starts at another
-     * case (rotated by cases ÷ repetitions), so that no case always runs first or in the same position.
+     * The order in which (case, repetition) steps run: repetitions outermost; within a repetition the cases that
+     * differ only by execution run back to back, in the listed order of executions in odd repetitions and in the
+     * reverse order in even ones, so that none always runs first and drift (heat, JIT, neighbours) falls on each
+     * alike in the matched comparison; and each repetition starts at another such block of cases (rotated by
+     * blocks ÷ repetitions), so that no case always runs first or in the same position.
      *
+     * @param cases the cases as {@link #cases()} orders them (executions innermost)
      * @return pairs {case index, repetition (1-based)}
      */
-    public static List<int[]> steps(int cases, int repetitions) {
+    public static List<int[]> steps(List<RunSpec> cases, int repetitions) {
+        List<List<Integer>> blocks = new ArrayList<>();
+        RunSpec previous = null;
+        for (int i = 0; i < cases.size(); i++) {
+            RunSpec besidesExecution = cases.get(i).toBuilder().execution(null).build();
+            if (!besidesExecution.equals(previous)) {
+                blocks.add(new ArrayList<>());
+            }
+            blocks.getLast().add(i);
+            previous = besidesExecution;
+        }
         List<int[]> out = new ArrayList<>();
         for (int r = 1; r <= repetitions; r++) {
-            int offset = (int) ((long) (r - 1) * cases / repetitions);
-            for (int k = 0; k < cases; k++) {
-                out.add(new int[] {(k + offset) % cases, r});
+            int offset = (int) ((long) (r - 1) * blocks.size() / repetitions);
+            for (int k = 0; k < blocks.size(); k++) {
+                List<Integer> block = blocks.get((k + offset) % blocks.size());
+                for (int j = 0; j < block.size(); j++) {
+                    out.add(new int[] {block.get(r % 2 == 1 ? j : block.size() - 1 - j), r});
+                }
             }
         }
         return out;
     }
 
-    /** Rules on the lists themselves: none empty, no value twice. Call on an {@link #effective()} spec. */
+    /**
+     * Rules on the lists themselves: none empty, no value twice, not every case dropped (virtual-threads with only
+     * the sharded IO model). Call on an {@link #effective()} spec.
+     */
     List<Violation> listViolations() {
         List<Violation> v = new ArrayList<>();
         unique(v, "protocols", protocols);
@@ -174,6 +210,13 @@ public record MatrixSpec(
         unique(v, "work", work);
         unique(v, "transports", transports);
         unique(v, "windowModes", windowModes);
+        unique(v, "executions", executions);
+        if (List.of(Execution.VIRTUAL_THREADS).equals(executions) && List.of(IoModel.SHARDED).equals(ioModels)) {
+            // every case would be dropped: say why rather than accept a matrix of nothing
+            v.add(new Violation("executions×ioModels", executions.getFirst().label() + " × "
+                    + ioModels.getFirst().label(), "virtual-threads runs only with the shared IO model: list shared, "
+                    + "or another execution"));
+        }
         if (rates != null) {
             unique(v, "rates", rates);
         }
@@ -191,10 +234,16 @@ public record MatrixSpec(
         Set<Object> seen = new HashSet<>();
         for (Object o : values) {
             if (!seen.add(o)) {
-                v.add(new Violation(field, String.valueOf(values), "each value once (" + o + " repeats)"));
+                v.add(new Violation(field, values.stream().map(MatrixSpec::text).collect(Collectors.joining(", ",
+                        "[", "]")), "each value once (" + text(o) + " repeats)"));
                 return;
             }
         }
+    }
+
+    /** A value as the API writes it: an enum by its label. */
+    private static String text(Object value) {
+        return value instanceof Labeled l ? l.label() : String.valueOf(value);
     }
 
     private static <T> List<T> or(List<T> value, List<T> fallback) {

@@ -1,10 +1,13 @@
 package io.loopbench.reports;
 
+import io.loopbench.engine.Execution;
 import io.loopbench.engine.IoModel;
+import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Summary;
 import io.loopbench.engine.Transport;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -13,10 +16,15 @@ import java.util.Locale;
  * @param spec        the case's specification
  * @param transport   the concrete transport used
  * @param summary     median/min/max over repetitions; null when the case failed
- * @param repetitions how many repetitions ran
+ * @param repetitions the repetitions that ran, failed ones included, in index order
  * @param error       why the case failed, or null
  */
-public record CaseResult(RunSpec spec, Transport transport, Summary summary, int repetitions, String error) {
+public record CaseResult(RunSpec spec, Transport transport, Summary summary, List<RepetitionResult> repetitions,
+                         String error) {
+
+    public CaseResult {
+        repetitions = List.copyOf(repetitions);
+    }
 
     public boolean ok() {
         return summary != null;
@@ -42,16 +50,12 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, int
 
     /** Everything but the IO profile and the repetition count: the cases one comparison group holds. */
     public String groupKey() {
-        return curveKey() + "/" + spec.load().label() + "/" + spec.rate();
+        return curveKey() + "/" + loadKey();
     }
 
     /** Everything but the IO profile, the open-load rate and the repetition count: the cases of one rate curve. */
     public String curveKey() {
-        RunSpec s = spec;
-        return String.join("/", s.protocol().label(), String.valueOf(s.payloadBytes()), String.valueOf(s.clients()),
-                String.valueOf(s.window()), s.windowMode().label(), String.valueOf(s.work()), s.transport().label(),
-                s.addressFamily().label(), String.valueOf(s.seconds()), String.valueOf(s.warmupSeconds()),
-                String.valueOf(s.target()));
+        return conditionsKey() + "/" + spec.execution().label();
     }
 
     /** The case itself, without its repetition count: how comparisons match cases. */
@@ -59,15 +63,46 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, int
         return groupKey() + "/" + ioLabel();
     }
 
-    /** "TCP / 1024 B / 16 clients × window 16 / no added computation" (plus window mode and transport when not
-     * the defaults). */
+    /** The case without its execution and repetition count: how a matched comparison of executions pairs cases. */
+    String pairKey() {
+        return conditionsKey() + "/" + loadKey() + "/" + ioLabel();
+    }
+
+    private String conditionsKey() {
+        RunSpec s = spec;
+        return String.join("/", s.protocol().label(), String.valueOf(s.payloadBytes()), String.valueOf(s.clients()),
+                String.valueOf(s.window()), s.windowMode().label(), String.valueOf(s.work()), s.transport().label(),
+                s.addressFamily().label(), String.valueOf(s.seconds()), String.valueOf(s.warmupSeconds()),
+                String.valueOf(s.target()));
+    }
+
+    private String loadKey() {
+        return spec.load().label() + "/" + spec.rate();
+    }
+
+    /** "TCP / 1024 B / 16 clients × window 16 / no added computation" (plus window mode, transport and execution
+     * when not the defaults, and the open-load rate). */
     public String groupTitle() {
-        return spec.rate() == null ? curveTitle()
-                : curveTitle() + String.format(Locale.ROOT, " / open load at %,.0f messages/s", spec.rate());
+        return withRate(curveTitle());
     }
 
     /** The group title without the open-load rate: the title of a rate curve. */
     public String curveTitle() {
+        return spec.execution() == Execution.NETTY ? conditionsTitle()
+                : conditionsTitle() + " / " + spec.execution().label() + " execution";
+    }
+
+    /** The case without its execution: "TCP / 1024 B / … / shared 2", the row of a matched comparison. */
+    String pairTitle() {
+        return withRate(conditionsTitle()) + " / " + ioLabel();
+    }
+
+    private String withRate(String title) {
+        return spec.rate() == null ? title
+                : title + String.format(Locale.ROOT, " / open load at %,.0f messages/s", spec.rate());
+    }
+
+    private String conditionsTitle() {
         RunSpec s = spec;
         StringBuilder b = new StringBuilder(s.protocol().label().toUpperCase(Locale.ROOT))
                 .append(" / ").append(s.payloadBytes()).append(" B / ")

@@ -2,6 +2,8 @@ package io.loopbench.reports;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -69,6 +71,20 @@ public class ReportController {
                     + "runs are compared whatever their specs; otherwise cases are matched by their specification.")
     public Comparisons.Comparison compare(@RequestParam String baseline, @RequestParam String candidate) {
         return Comparisons.compare(sources.any(baseline), sources.any(candidate));
+    }
+
+    @GetMapping(path = "/api/matrices/{id}/execution-comparison", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "A matrix's executions, matched: each execution against the first listed, case by case",
+            description = "Cases that differ only by execution are paired repetition by repetition (they ran back "
+                    + "to back, in an order alternated between repetitions); per pair the ratio other ÷ baseline of "
+                    + "round trips/s, of process CPU and of CPU seconds per round trip, then each ratio's median, "
+                    + "min and max over the pairs, not established when min … max contains 1. A failed repetition "
+                    + "leaves its index out of the pairs. Empty cases when the matrix has one execution.",
+            responses = {@ApiResponse(responseCode = "200", description = "The comparison"),
+                    @ApiResponse(responseCode = "404", description = "No matrix with this id",
+                            content = @Content(mediaType = "application/problem+json"))})
+    public ExecutionComparisons.ExecutionComparison executionComparison(@PathVariable String id) {
+        return ExecutionComparisons.of(sources.matrix(id));
     }
 
     static ResponseEntity<String> report(ReportSource source, String format, String accept) {

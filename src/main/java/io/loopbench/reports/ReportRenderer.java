@@ -19,10 +19,10 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * Renders a report as Markdown — test conditions, computed key results, charts, a table per case group, the
- * "choosing an IO model" guidance, metric definitions, scope and caveats, raw data — and as HTML, which is the same
- * Markdown rendered by commonmark inside a page that reads in light and dark mode. Every figure comes from the
- * source; nothing is written by hand. Stateless and thread-safe.
+ * Renders a report as Markdown — test conditions, computed key results, the matched comparison of executions,
+ * charts, a table per case group, the "choosing an IO model" guidance, metric definitions, scope and caveats, raw
+ * data — and as HTML, which is the same Markdown rendered by commonmark inside a page that reads in light and dark
+ * mode. Every figure comes from the source; nothing is written by hand. Stateless and thread-safe.
  */
 public final class ReportRenderer {
 
@@ -108,6 +108,8 @@ public final class ReportRenderer {
             keys.forEach(k -> md.append("- ").append(k).append('\n'));
             md.append("\nThe highest median applies only to the stated load; complete results appear below.\n\n");
         }
+
+        executionsMatched(md, s);
 
         md.append("## Charts\n\n");
         md.append("Bars are medians over repetitions; whiskers are min and max, not confidence intervals.\n\n");
@@ -206,6 +208,37 @@ public final class ReportRenderer {
         return md.toString();
     }
 
+    /** The matched comparison of executions, when the source has cases that differ only by execution. */
+    private static void executionsMatched(StringBuilder md, ReportSource s) {
+        List<ExecutionComparisons.ExecutionRatios> rows = ExecutionComparisons.of(s.cases(), s.executions());
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("## Executions, matched\n\n");
+        md.append("Each ratio is an execution's figure ÷ the baseline execution's (the first listed) in the same "
+                + "repetition, the two having run back to back in an order that alternated between repetitions; "
+                + "medians (min–max) are over the repetitions both passed, and a range that contains 1.00× is not "
+                + "established.\n\n");
+        md.append("| Case | Execution vs baseline | Pairs | Throughput ratio median (min–max) "
+                + "| CPU ratio median (min–max) | CPU/round-trip ratio median (min–max) |\n");
+        md.append("| --- | --- | --- | --- | --- | --- |\n");
+        for (ExecutionComparisons.ExecutionRatios r : rows) {
+            md.append("| ").append(escape(r.caseTitle())).append(" | ").append(r.execution().label()).append(" vs ")
+                    .append(r.baseline().label()).append(" | ").append(r.pairs()).append(" of ")
+                    .append(r.repetitions()).append(" | ").append(ratio(r.throughput())).append(" | ")
+                    .append(ratio(r.cpu())).append(" | ").append(ratio(r.cpuPerRoundTrip())).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static String ratio(ExecutionComparisons.Ratio r) {
+        if (r == null) {
+            return "no pair";
+        }
+        return String.format(Locale.ROOT, "%s (%.2f–%.2f)%s", Format.ratio(r.median()), r.min(), r.max(),
+                r.established() ? "" : ", not established");
+    }
+
     public static String html(ReportSource s, String chartBase) {
         String body = HTML.render(PARSER.parse(markdown(s, chartBase)));
         return """
@@ -256,6 +289,7 @@ public final class ReportRenderer {
         row(md, "Transport", distinct(s.cases().stream().map(c -> c.transport() == null ? "not resolved"
                 : c.transport().label() + (c.spec().transport().label().equals(c.transport().label()) ? ""
                 : " (requested " + c.spec().transport().label() + ")"))));
+        row(md, "Execution", distinct(specs.stream().map(x -> x.execution().label())));
         row(md, "Echo server", distinct(specs.stream().map(x -> x.target() == null
                 ? "loopback pair in the measuring process" : "remote target " + x.target())));
         if (specs.stream().map(x -> x.target() == null).distinct().count() > 1) {

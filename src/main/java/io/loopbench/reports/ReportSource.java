@@ -1,6 +1,7 @@
 package io.loopbench.reports;
 
 import io.loopbench.engine.Environment;
+import io.loopbench.engine.Execution;
 import io.loopbench.system.SystemInfo;
 
 import java.time.Instant;
@@ -14,13 +15,16 @@ import java.util.List;
  * @param system            the host that measured
  * @param workerEnvironment the JVM that measured (flags, collector); may be null when nothing ran
  * @param isolation         {@code forked} or {@code in-process}
+ * @param executions        the executions as the matrix lists them (a run: its one); the first is the baseline of
+ *                          the matched comparison of executions
  * @param rawDataUrl        where the JSON of every repetition is
  * @param p99BoundUs        open-load rate sweeps: the p99 bound the report names each IO profile's highest rate
  *                          under; null for the default (1000 µs)
  */
 public record ReportSource(String kind, String id, String status, Instant createdAt, Instant finishedAt,
                            SystemInfo system, Environment workerEnvironment, String isolation,
-                           List<CaseResult> cases, String rawDataUrl, Double p99BoundUs) {
+                           List<CaseResult> cases, List<Execution> executions, String rawDataUrl,
+                           Double p99BoundUs) {
 
     public double p99Bound() {
         return p99BoundUs != null ? p99BoundUs : 1000.0;

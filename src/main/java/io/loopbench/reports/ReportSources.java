@@ -38,18 +38,20 @@ public class ReportSources {
 
     static ReportSource of(MatrixRecord m) {
         List<CaseResult> cases = m.cases().stream().map(c -> new CaseResult(c.spec(), c.transport(), c.summary(),
-                c.repetitions().size(), c.summary() != null ? null : c.error() != null ? c.error()
+                c.repetitions(), c.summary() != null ? null : c.error() != null ? c.error()
                 : c.repetitions().size() + " of " + c.spec().repetitions() + " repetitions ran")).toList();
+        // effective(): a matrix stored before executions were a dimension lists none, and ran netty
         return new ReportSource("matrix", m.id(), m.status().label(), m.createdAt(), m.finishedAt(), m.system(),
-                m.workerEnvironment(), m.spec().isolation().label(), cases, "/api/matrices/" + m.id(),
-                m.spec().p99BoundUs());
+                m.workerEnvironment(), m.spec().isolation().label(), cases, m.spec().effective().executions(),
+                "/api/matrices/" + m.id(), m.spec().p99BoundUs());
     }
 
     static ReportSource of(RunRecord r) {
-        CaseResult c = new CaseResult(r.spec(), r.transport(), r.summary(), r.repetitions().size(),
+        CaseResult c = new CaseResult(r.spec(), r.transport(), r.summary(), r.repetitions(),
                 r.summary() == null ? (r.error() == null ? "not finished (" + r.status().label() + ")" : r.error())
                         : null);
         return new ReportSource("run", r.id(), r.status().label(), r.createdAt(), r.finishedAt(), r.system(),
-                r.workerEnvironment(), r.isolation().label(), List.of(c), "/api/runs/" + r.id(), null);
+                r.workerEnvironment(), r.isolation().label(), List.of(c), List.of(r.spec().execution()),
+                "/api/runs/" + r.id(), null);
     }
 }

@@ -10,19 +10,23 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A matrix over HTTP: queued, followed to the end, stored, reported, charted and compared. */
+/**
+ * A matrix over HTTP: queued, followed to the end, stored, reported, charted, compared with itself, and its
+ * executions compared with each other.
+ */
 class MatrixApiEndToEndTest extends ServiceHttpTest {
 
     @Test
     void aMatrixRunsToTheEndAndIsReportedChartedAndCompared() throws Exception {
         HttpResponse<String> posted = post("/api/matrices", """
                 {"protocols":["tcp"],"payloads":[256],"profiles":[{"clients":2,"window":2}],
-                 "ioModels":["shared","sharded"],"ioThreads":[1,2],"seconds":0.3,"warmupSeconds":0.1,
-                 "repetitions":2,"isolation":"in-process"}""");
+                 "ioModels":["shared","sharded"],"ioThreads":[1,2],"executions":["netty","reactive"],
+                 "seconds":0.3,"warmupSeconds":0.1,"repetitions":2,"isolation":"in-process"}""");
         assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
         JsonNode queued = json.readTree(posted.body());
         String id = queued.get("id").asString();
-        assertThat(queued.get("cases").size()).isEqualTo(3);
+        assertThat(queued.get("cases").size()).isEqualTo(6);
+        assertThat(queued.at("/cases/1/spec/execution").asString()).isEqualTo("reactive");
         assertThat(posted.headers().firstValue("Location")).contains("/api/matrices/" + id);
 
         JsonNode done = null;
@@ -41,7 +45,8 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
         HttpResponse<String> md = send(at("/api/matrices/" + id + "/report"));
         assertThat(md.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v)
                 .startsWith("text/markdown"));
-        assertThat(md.body()).contains("## Key results", "has this group's highest throughput median");
+        assertThat(md.body()).contains("## Key results", "has this group's highest throughput median",
+                "## Executions, matched", "| reactive vs netty | 2 of 2 |");
         HttpResponse<String> html = send(at("/api/matrices/" + id + "/report").header("Accept", "text/html"));
         assertThat(html.body()).startsWith("<!doctype html>").contains("<img src=\"charts/throughput-1.svg\"");
         HttpResponse<String> svg = send(at("/api/matrices/" + id + "/charts/p99-1.svg"));
@@ -50,13 +55,41 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
         assertThat(send(at("/api/matrices/" + id + "/charts/bogus.svg")).statusCode()).isEqualTo(404);
 
         JsonNode compared = json.readTree(send(at("/api/compare?baseline=" + id + "&candidate=" + id)).body());
-        assertThat(compared.get("cases").size()).isEqualTo(3);
+        assertThat(compared.get("cases").size()).isEqualTo(6);
         assertThat(compared.at("/cases/0/throughputRatio").asDouble()).isEqualTo(1.0);
         assertThat(compared.at("/cases/0/throughputRangesOverlap").asBoolean()).isTrue();
 
+        JsonNode matched = json.readTree(send(at("/api/matrices/" + id + "/execution-comparison")).body());
+        assertThat(matched.get("matrixId").asString()).isEqualTo(id);
+        assertThat(matched.get("executions").toString()).isEqualTo("[\"netty\",\"reactive\"]");
+        assertThat(matched.get("cases").size()).isEqualTo(3);
+        JsonNode first = matched.at("/cases/0");
+        assertThat(first.get("caseTitle").asString()).isEqualTo(
+                "TCP / 256 B / 2 clients × window 2 / no added computation / shared 1");
+        assertThat(first.get("execution").asString()).isEqualTo("reactive");
+        assertThat(first.get("baseline").asString()).isEqualTo("netty");
+        assertThat(first.get("pairs").asInt()).isEqualTo(2);
+        for (String ratio : new String[] {"throughput", "cpu", "cpuPerRoundTrip"}) {
+            JsonNode r = first.get(ratio);
+            assertThat(r.get("min").asDouble()).isPositive().isLessThanOrEqualTo(r.get("median").asDouble());
+            assertThat(r.get("max").asDouble()).isGreaterThanOrEqualTo(r.get("median").asDouble());
+            assertThat(r.get("established").isBoolean()).isTrue();
+        }
+        HttpResponse<String> unknown = send(at("/api/matrices/no-such-matrix/execution-comparison"));
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(unknown.headers().firstValue("Content-Type")).contains("application/problem+json");
+        JsonNode api = json.readTree(send(at("/v3/api-docs")).body());
+        assertThat(api.at("/paths").has("/api/matrices/{id}/execution-comparison")).isTrue();
+        assertThat(api.at("/components/schemas/ExecutionRatios/properties/pairs/description").asString())
+                .contains("repetition indexes");
+        assertThat(api.at("/components/schemas/MatrixSpec/properties/executions/description").asString())
+                .contains("baseline");
+        assertThat(api.at("/components/schemas/MatrixSpec/properties/executions/items/enum").toString())
+                .isEqualTo("[\"netty\",\"reactive\",\"virtual-threads\"]");
+
         JsonNode page = json.readTree(send(at("/api/matrices?status=succeeded")).body());
         assertThat(page.at("/items/0/id").asString()).isEqualTo(id);
-        assertThat(page.at("/items/0/completedCases").asInt()).isEqualTo(3);
+        assertThat(page.at("/items/0/completedCases").asInt()).isEqualTo(6);
     }
 
     @Test
@@ -68,6 +101,12 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
         JsonNode problem = json.readTree(r.body());
         assertThat(problem.at("/violations/0/field").asString()).isEqualTo("protocols");
         assertThat(problem.at("/violations/1/field").asString()).isEqualTo("payloads");
+
+        HttpResponse<String> nothingLeft = post("/api/matrices", """
+                {"executions":["virtual-threads"],"ioModels":["sharded"]}""");
+        assertThat(nothingLeft.statusCode()).isEqualTo(400);
+        assertThat(json.readTree(nothingLeft.body()).at("/violations/0/field").asString())
+                .isEqualTo("executions×ioModels");
 
         HttpResponse<String> tooLong = post("/api/matrices", "{\"seconds\":500,\"repetitions\":100}");
         assertThat(tooLong.statusCode()).isEqualTo(400);

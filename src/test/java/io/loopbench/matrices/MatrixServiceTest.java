@@ -1,5 +1,6 @@
 package io.loopbench.matrices;
 
+import io.loopbench.engine.Execution;
 import io.loopbench.engine.InvalidSpecException;
 import io.loopbench.engine.IoModel;
 import io.loopbench.engine.Protocol;
@@ -58,7 +59,7 @@ class MatrixServiceTest {
 
     static MatrixSpec small(int repetitions, double seconds) {
         return new MatrixSpec(List.of(Protocol.TCP), List.of(128), List.of(new MatrixSpec.Profile(2, 2)),
-                List.of(IoModel.SHARED, IoModel.SHARDED), List.of(1, 2), null, null, null, seconds, 0.1, repetitions,
+                List.of(IoModel.SHARED, IoModel.SHARDED), List.of(1, 2), null, null, null, null, seconds, 0.1, repetitions,
                 false, Isolation.IN_PROCESS, null, null);
     }
 
@@ -106,9 +107,28 @@ class MatrixServiceTest {
         assertThatThrownBy(() -> matrices.submit(tooLong)).isInstanceOfSatisfying(InvalidSpecException.class,
                 e -> assertThat(e.violations()).extracting(Violation::field).contains("estimatedSeconds"));
         MatrixSpec badCase = new MatrixSpec(List.of(Protocol.TCP), List.of(8, 100_000), null, null, null, null, null,
-                null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null);
         assertThatThrownBy(() -> matrices.submit(badCase)).isInstanceOfSatisfying(InvalidSpecException.class,
                 e -> assertThat(e.violations()).extracting(Violation::value).contains("8", "100000"));
         assertThat(matrices.store().all()).hasSize(1);
+    }
+
+    @Test
+    void virtualThreadsLeaveShardedOutButTheirOtherRulesAreViolationsOfTheCases() {
+        MatrixSpec sharedAndSharded = new MatrixSpec(List.of(Protocol.TCP), List.of(1024),
+                List.of(new MatrixSpec.Profile(16, 16)), List.of(IoModel.SHARED, IoModel.SHARDED), List.of(2), null,
+                null, null, List.of(Execution.NETTY, Execution.VIRTUAL_THREADS), 0.2, 0.1, 1, false,
+                Isolation.IN_PROCESS, null, null);
+        MatrixRecord queued = matrices.submit(sharedAndSharded);
+        assertThat(queued.cases()).extracting(c -> c.spec().ioModel() + " " + c.spec().execution())
+                .containsExactly("SHARED NETTY", "SHARED VIRTUAL_THREADS", "SHARDED NETTY");
+
+        // 32 × 16 KiB in flight per connection is more than blocking ends may have on TCP
+        MatrixSpec tooMuchInFlight = new MatrixSpec(List.of(Protocol.TCP), List.of(16384),
+                List.of(new MatrixSpec.Profile(16, 32)), List.of(IoModel.SHARED), List.of(1), null, null, null,
+                List.of(Execution.NETTY, Execution.VIRTUAL_THREADS), null, null, null, null, null, null, null);
+        assertThatThrownBy(() -> matrices.submit(tooMuchInFlight)).isInstanceOfSatisfying(
+                InvalidSpecException.class, e -> assertThat(e.violations()).extracting(Violation::field)
+                        .containsExactly("window×payloadBytes"));
     }
 }

@@ -1,5 +1,6 @@
 package io.loopbench.matrices;
 
+import io.loopbench.engine.Execution;
 import io.loopbench.engine.IoModel;
 import io.loopbench.engine.Protocol;
 import io.loopbench.engine.RunSpec;
@@ -15,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MatrixSpecTest {
 
     private static MatrixSpec empty() {
-        return new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null);
     }
 
     private static String label(RunSpec s) {
@@ -56,13 +58,13 @@ class MatrixSpecTest {
     @Test
     void shardedWithOneThreadIsDroppedOnlyWhenSharedIsThere() {
         MatrixSpec onlySharded = new MatrixSpec(List.of(Protocol.TCP), List.of(64), null, List.of(IoModel.SHARDED),
-                List.of(1, 2), null, null, null, null, null, null, null, null, null, null).effective();
+                List.of(1, 2), null, null, null, null, null, null, null, null, null, null, null).effective();
         assertThat(onlySharded.cases()).extracting(RunSpec::ioThreads).containsOnly(1, 2);
     }
 
     @Test
     void everyRepetitionRunsEveryCaseOnceStartingFromAnotherCase() {
-        List<int[]> steps = MatrixSpec.steps(10, 3);
+        List<int[]> steps = MatrixSpec.steps(empty().effective().cases().subList(0, 10), 3);
 
         assertThat(steps).hasSize(30);
         for (int r = 1; r <= 3; r++) {
@@ -77,10 +79,62 @@ class MatrixSpecTest {
         assertThat(steps.subList(0, 10)).allMatch(s -> s[1] == 1);
     }
 
+    private static MatrixSpec executions(List<Execution> executions, List<IoModel> ioModels) {
+        return new MatrixSpec(List.of(Protocol.TCP), List.of(1024), List.of(new MatrixSpec.Profile(1, 1)), ioModels,
+                List.of(2), null, null, null, executions, null, null, null, null, null, null, null).effective();
+    }
+
+    @Test
+    void executionIsInnermostAndVirtualThreadsAreLeftOutOfShardedProfiles() {
+        List<RunSpec> cases = executions(List.of(Execution.NETTY, Execution.REACTIVE, Execution.VIRTUAL_THREADS),
+                List.of(IoModel.SHARED, IoModel.SHARDED)).cases();
+
+        assertThat(cases).extracting(s -> s.ioModel().label() + " " + s.execution().label()).containsExactly(
+                "shared netty", "shared reactive", "shared virtual-threads", "sharded netty", "sharded reactive");
+        assertThat(empty().effective().executions()).containsExactly(Execution.NETTY);
+        assertThat(empty().effective().cases()).allMatch(s -> s.execution() == Execution.NETTY);
+    }
+
+    @Test
+    void anExecutionListIsValidatedAndMayNotDropEveryCase() {
+        assertThat(executions(List.of(Execution.REACTIVE, Execution.REACTIVE), List.of(IoModel.SHARED))
+                .listViolations()).extracting(Violation::field, Violation::allowed).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("executions", "each value once (reactive repeats)"));
+        assertThat(executions(List.of(), List.of(IoModel.SHARED)).listViolations())
+                .extracting(Violation::field).containsExactly("executions");
+        assertThat(executions(List.of(Execution.VIRTUAL_THREADS), List.of(IoModel.SHARDED)).listViolations())
+                .singleElement().satisfies(v -> {
+                    assertThat(v.field()).isEqualTo("executions×ioModels");
+                    assertThat(v.value()).isEqualTo("virtual-threads × sharded");
+                });
+        assertThat(executions(List.of(Execution.VIRTUAL_THREADS), List.of(IoModel.SHARED, IoModel.SHARDED))
+                .listViolations()).isEmpty();
+    }
+
+    @Test
+    void theExecutionsOfACaseRunBackToBackInAnOrderAlternatedBetweenRepetitions() {
+        // cases 0-2: shared 2 netty, reactive, virtual-threads; cases 3-4: sharded 2 netty, reactive
+        List<RunSpec> cases = executions(List.of(Execution.NETTY, Execution.REACTIVE, Execution.VIRTUAL_THREADS),
+                List.of(IoModel.SHARED, IoModel.SHARDED)).cases();
+
+        List<int[]> steps = MatrixSpec.steps(cases, 3);
+
+        assertThat(steps).extracting(s -> s[1] + ":" + s[0]).containsExactly(
+                "1:0", "1:1", "1:2", "1:3", "1:4",
+                "2:2", "2:1", "2:0", "2:4", "2:3",
+                // the third repetition starts at the other block of cases, forward again
+                "3:3", "3:4", "3:0", "3:1", "3:2");
+        // over many repetitions, each execution runs first as often as the other
+        List<int[]> many = MatrixSpec.steps(cases.subList(3, 5), 6);
+        assertThat(java.util.stream.IntStream.range(0, 6).map(r -> many.get(2 * r)[0]))
+                .containsExactly(0, 1, 0, 1, 0, 1);
+    }
+
     @Test
     void aRateSweepRunsEveryCaseAtEveryRateWithOpenLoad() {
         MatrixSpec sweep = new MatrixSpec(List.of(Protocol.TCP), List.of(64), null, List.of(IoModel.SHARED),
-                List.of(1), null, null, null, null, null, null, null, null, List.of(1000.0, 2000.0), 500.0).effective();
+                List.of(1), null, null, null, null, null, null, null, null, null, List.of(1000.0, 2000.0), 500.0)
+                .effective();
 
         List<RunSpec> cases = sweep.cases();
 
@@ -95,7 +149,7 @@ class MatrixSpecTest {
     @Test
     void emptyOrRepeatedListsAreViolations() {
         MatrixSpec bad = new MatrixSpec(List.of(), List.of(64, 64), null, null, null, null, null, null, null, null,
-                null, null, null, null, null).effective();
+                null, null, null, null, null, null).effective();
 
         assertThat(bad.listViolations()).extracting(Violation::field, Violation::allowed).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("protocols", "at least one value"),

@@ -1,18 +1,23 @@
 package io.loopbench.reports;
 
+import io.loopbench.engine.Execution;
 import io.loopbench.engine.IoModel;
 import io.loopbench.engine.Protocol;
+import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Stat;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static io.loopbench.reports.ReportFixtures.failed;
+import static io.loopbench.reports.ReportFixtures.failedRepetition;
+import static io.loopbench.reports.ReportFixtures.measured;
 import static io.loopbench.reports.ReportFixtures.ok;
+import static io.loopbench.reports.ReportFixtures.repetition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/** Key results and comparisons on fixed inputs. */
+/** Key results, comparisons and matched comparisons of executions on fixed inputs. */
 class ReportRulesTest {
 
     @Test
@@ -166,8 +171,84 @@ class ReportRulesTest {
                 "| Load | open loop at 1,000 messages/s; open loop at 2,000 messages/s; open loop at 4,000 messages/s |");
     }
 
+    @Test
+    void executionsArePairedRepetitionByRepetitionAgainstTheFirstListed() {
+        RunSpec.Builder shared1 = RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(1);
+        CaseResult netty = measured(shared1.execution(Execution.NETTY).build(),
+                repetition(1, 1000, 100), repetition(2, 1100, 100), repetition(3, 900, 90));
+        CaseResult reactive = measured(shared1.execution(Execution.REACTIVE).build(),
+                repetition(1, 800, 110), repetition(2, 990, 100), repetition(3, 630, 117));
+        // repetition 2 failed: its index pairs with nothing, whatever its figures
+        CaseResult virtual = measured(shared1.execution(Execution.VIRTUAL_THREADS).build(),
+                repetition(1, 1050, 100), failedRepetition(2), repetition(3, 945, 99));
+        List<Execution> listed = List.of(Execution.NETTY, Execution.REACTIVE, Execution.VIRTUAL_THREADS);
+
+        List<ExecutionComparisons.ExecutionRatios> rows = ExecutionComparisons.of(List.of(netty, reactive, virtual),
+                listed);
+
+        assertThat(rows).extracting(ExecutionComparisons.ExecutionRatios::execution)
+                .containsExactly(Execution.REACTIVE, Execution.VIRTUAL_THREADS);
+        ExecutionComparisons.ExecutionRatios r = rows.getFirst();
+        assertThat(r.caseTitle()).isEqualTo("TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1");
+        assertThat(r.baseline()).isEqualTo(Execution.NETTY);
+        assertThat(r.pairs()).isEqualTo(3);
+        assertRatio(r.throughput(), 0.8, 0.7, 0.9, true);
+        assertRatio(r.cpu(), 1.1, 1.0, 1.3, false);
+        assertRatio(r.cpuPerRoundTrip(), 1.1 / 0.8, 1.0 / 0.9, 1.3 / 0.7, true);
+        ExecutionComparisons.ExecutionRatios v = rows.get(1);
+        assertThat(v.pairs()).isEqualTo(2);
+        assertRatio(v.throughput(), 1.05, 1.05, 1.05, true);
+        assertRatio(v.cpu(), 1.05, 1.0, 1.1, false);
+
+        // pairs are found by repetition index, whichever execution ran first and in whatever order cases come
+        assertThat(ExecutionComparisons.of(List.of(virtual, reactive, netty), listed)).isEqualTo(rows);
+        // the first listed execution is the baseline
+        ExecutionComparisons.ExecutionRatios inverse = ExecutionComparisons.of(List.of(netty, reactive),
+                List.of(Execution.REACTIVE, Execution.NETTY)).getFirst();
+        assertThat(inverse.baseline()).isEqualTo(Execution.REACTIVE);
+        assertRatio(inverse.throughput(), 1.25, 1 / 0.9, 1 / 0.7, true);
+        // a case without the first listed execution (sharded has no virtual-threads) compares with the next listed
+        assertThat(ExecutionComparisons.of(List.of(reactive, netty), List.of(Execution.VIRTUAL_THREADS,
+                Execution.NETTY, Execution.REACTIVE))).singleElement().extracting(
+                ExecutionComparisons.ExecutionRatios::baseline).isEqualTo(Execution.NETTY);
+        // a case alone, or cases of other conditions, pair with nothing
+        CaseResult otherPayload = measured(shared1.payloadBytes(64).execution(Execution.REACTIVE).build(),
+                repetition(1, 1, 1));
+        assertThat(ExecutionComparisons.of(List.of(netty, otherPayload), listed)).isEmpty();
+    }
+
+    @Test
+    void theReportShowsExecutionsMatchedOnlyWhenCasesDifferByExecution() {
+        RunSpec.Builder spec = RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(1);
+        CaseResult netty = measured(spec.execution(Execution.NETTY).build(), repetition(1, 1000, 100),
+                repetition(2, 1000, 100));
+        CaseResult reactive = measured(spec.execution(Execution.REACTIVE).build(), repetition(1, 900, 100),
+                failedRepetition(2));
+        CaseResult failedVirtual = measured(spec.execution(Execution.VIRTUAL_THREADS).build(), failedRepetition(1));
+
+        String md = ReportRenderer.markdown(source("m", List.of(netty, reactive, failedVirtual)), "charts/");
+
+        assertThat(md).contains("## Executions, matched\n\nEach ratio is an execution's figure ÷ the baseline "
+                        + "execution's (the first listed) in the same repetition",
+                "| TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1 | reactive vs netty | 1 of 3 "
+                        + "| 0.90× (0.90–0.90) | 1.00× (1.00–1.00), not established | 1.11× (1.11–1.11) |",
+                "| virtual-threads vs netty | 0 of 3 | no pair | no pair | no pair |",
+                "#### TCP / 1024 B / 16 clients × window 16 / no added computation / reactive execution",
+                "| Execution | netty; reactive; virtual-threads |");
+        assertThat(ReportRenderer.markdown(source("n", List.of(netty)), "charts/")).doesNotContain("Executions, matched");
+    }
+
+    private static void assertRatio(ExecutionComparisons.Ratio r, double median, double min, double max,
+                                    boolean established) {
+        assertThat(r.median()).isCloseTo(median, within(1e-9));
+        assertThat(r.min()).isCloseTo(min, within(1e-9));
+        assertThat(r.max()).isCloseTo(max, within(1e-9));
+        assertThat(r.established()).isEqualTo(established);
+    }
+
     static ReportSource source(String id, List<CaseResult> cases) {
         return new ReportSource("matrix", id, "succeeded", java.time.Instant.EPOCH, null,
-                io.loopbench.system.SystemInfo.current(), null, "forked", cases, "/api/matrices/" + id, null);
+                io.loopbench.system.SystemInfo.current(), null, "forked", cases,
+                cases.stream().map(c -> c.spec().execution()).distinct().toList(), "/api/matrices/" + id, null);
     }
 }

@@ -236,7 +236,8 @@ class WebPageBrowserTest {
         browser.get(url("/#/matrices/new"));
         wait(browser, UI).until(d -> !d.findElements(By.id("matrix-form")).isEmpty());
         // one case: every list given one value
-        for (String box : List.of("protocols-tcp", "ioModels-shared", "transports-auto", "windowModes-sliding")) {
+        for (String box : List.of("protocols-tcp", "ioModels-shared", "transports-auto", "windowModes-sliding",
+                "executions-netty")) {
             browser.findElement(By.id("matrix-input-" + box)).click();
         }
         typeInto(browser, "matrix-input-payloads", "256");
@@ -281,6 +282,25 @@ class WebPageBrowserTest {
         wait(browser, UI).until(d -> Boolean.TRUE.equals(js(d).executeScript(
                 "return arguments[0].complete && arguments[0].naturalWidth > 0", chart)));
         browser.switchTo().defaultContent();
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void aMatrixRuleOnTwoListsIsShownNextToBoth() {
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/matrices/new"));
+        wait(browser, UI).until(d -> !d.findElements(By.id("matrix-form")).isEmpty());
+        browser.findElement(By.id("matrix-input-executions-virtual-threads")).click();
+        browser.findElement(By.id("matrix-input-ioModels-sharded")).click();
+        browser.findElement(By.id("matrix-submit")).click();
+
+        WebElement error = wait(browser, UI).until(d -> {
+            WebElement e = d.findElement(By.id("matrix-error-executions"));
+            return e.isDisplayed() ? e : null;
+        });
+        assertThat(error.getText()).contains("virtual-threads runs only with the shared IO model");
+        assertThat(browser.findElement(By.id("matrix-error-ioModels")).isDisplayed()).isTrue();
+        assertThat(browser.getCurrentUrl()).endsWith("#/matrices/new");
         assertThat(pageErrors(browser)).isEmpty();
     }
 

@@ -1,0 +1,122 @@
+package io.loopbench.reports;
+
+import io.loopbench.engine.Execution;
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.Stat;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * A matched comparison of executions, as arknet's dimensions report does: cases that differ only by execution are
+ * paired repetition by repetition (repetition r of one with repetition r of the other, which ran back to back in a
+ * matrix, in an order alternated between repetitions), and each ratio other ÷ baseline is summarised by its median,
+ * min and max over the pairs. Matching repetitions rather than medians cancels the drift that both executions of a
+ * repetition share. Stateless.
+ */
+public final class ExecutionComparisons {
+
+    private ExecutionComparisons() {
+    }
+
+    /**
+     * One ratio, other ÷ baseline, over the pairs.
+     *
+     * @param median      median over the pairs
+     * @param min         smallest pair's ratio
+     * @param max         largest pair's ratio
+     * @param established false when min … max contains 1.0: then the difference is not established
+     */
+    public record Ratio(double median, double min, double max, boolean established) {
+
+        static Ratio of(List<Double> ratios) {
+            Stat s = Stat.of(ratios);
+            return new Ratio(s.median(), s.min(), s.max(), !(s.min() <= 1 && 1 <= s.max()));
+        }
+    }
+
+    /**
+     * One execution of a case against the baseline execution of the same case.
+     *
+     * @param caseTitle       the case without its execution: conditions and IO profile
+     * @param execution       the execution compared
+     * @param baseline        the first listed execution the case has
+     * @param repetitions     repetitions each of the two cases should have
+     * @param pairs           how many repetition indexes both cases succeeded at (and used some CPU time, without
+     *                        which the CPU ratios are undefined): the ratios are over these
+     * @param throughput      ratio of round trips/s; null without pairs
+     * @param cpu             ratio of process CPU (% of one logical CPU); null without pairs
+     * @param cpuPerRoundTrip ratio of CPU seconds per round trip; null without pairs
+     */
+    public record ExecutionRatios(String caseTitle, Execution execution, Execution baseline, int repetitions,
+                                  int pairs, Ratio throughput, Ratio cpu, Ratio cpuPerRoundTrip) {
+    }
+
+    /**
+     * Every execution of a matrix against its baseline, case by case.
+     *
+     * @param matrixId   the matrix
+     * @param executions the matrix's executions as listed; the first is the baseline (where a case lacks it, as
+     *                   sharded cases lack virtual-threads, the next listed that the case has)
+     * @param cases      per case and execution other than the baseline, in the matrix's case order; empty when the
+     *                   matrix has one execution
+     */
+    public record ExecutionComparison(String matrixId, List<Execution> executions, List<ExecutionRatios> cases) {
+    }
+
+    public static ExecutionComparison of(ReportSource source) {
+        return new ExecutionComparison(source.id(), source.executions(), of(source.cases(), source.executions()));
+    }
+
+    /**
+     * @param cases      cases in any order; those without a counterpart of another execution are left out
+     * @param executions the listed order of executions, which chooses the baseline
+     */
+    public static List<ExecutionRatios> of(List<CaseResult> cases, List<Execution> executions) {
+        Map<String, List<CaseResult>> byCase = new LinkedHashMap<>();
+        for (CaseResult c : cases) {
+            byCase.computeIfAbsent(c.pairKey(), k -> new ArrayList<>()).add(c);
+        }
+        List<ExecutionRatios> out = new ArrayList<>();
+        for (List<CaseResult> group : byCase.values()) {
+            List<CaseResult> listed = group.stream()
+                    .sorted(Comparator.comparingInt(c -> executions.indexOf(c.spec().execution()))).toList();
+            CaseResult baseline = listed.getFirst();
+            for (CaseResult other : listed.subList(1, listed.size())) {
+                out.add(ratios(baseline, other));
+            }
+        }
+        return out;
+    }
+
+    private static ExecutionRatios ratios(CaseResult baseline, CaseResult other) {
+        List<RepetitionResult[]> pairs = new ArrayList<>();
+        for (RepetitionResult b : baseline.repetitions()) {
+            find(other, b.repetition()).filter(o -> usable(b) && usable(o))
+                    .ifPresent(o -> pairs.add(new RepetitionResult[] {b, o}));
+        }
+        return new ExecutionRatios(baseline.pairTitle(), other.spec().execution(), baseline.spec().execution(),
+                baseline.spec().repetitions(), pairs.size(),
+                ratio(pairs, RepetitionResult::roundTripsPerSecond),
+                ratio(pairs, r -> r.cpu().percent()),
+                ratio(pairs, r -> r.cpu().seconds() / r.messages()));
+    }
+
+    private static Optional<RepetitionResult> find(CaseResult c, int repetition) {
+        return c.repetitions().stream().filter(r -> r.repetition() == repetition).findFirst();
+    }
+
+    private static boolean usable(RepetitionResult r) {
+        return r.ok() && r.messages() > 0 && r.cpu().seconds() > 0;
+    }
+
+    private static Ratio ratio(List<RepetitionResult[]> pairs, ToDoubleFunction<RepetitionResult> metric) {
+        return pairs.isEmpty() ? null : Ratio.of(pairs.stream()
+                .map(p -> metric.applyAsDouble(p[1]) / metric.applyAsDouble(p[0])).toList());
+    }
+}
