@@ -7,6 +7,10 @@
 #   bench/run.sh seeds       the seeds' main profiles: 1024 B/16 clients/window 16 and 64 B/1/1, shared 1, shared 2,
 #                            sharded 2, work 0 and 10000, TCP and UDP (transport auto)
 #   bench/run.sh transports  nio, epoll and io_uring side by side on 1024/16/16 and 64/1/1, shared 1, TCP and UDP
+#   bench/run.sh executions  netty, reactive and virtual-threads on the seeds' main profiles with the shared IO model
+#                            (1 and 2 threads, work 0): the executions of a case run back to back, their order
+#                            reversed every other repetition, and the table adds each one's ratios to netty's,
+#                            matched by repetition
 #
 # Options: --seconds S (3) --warmup S (1) --repetitions N (3). Needs python3 for the table.
 # Run nothing else on the machine meanwhile.
@@ -14,7 +18,7 @@ set -euo pipefail
 base=$(cd "$(dirname "$0")/.." && pwd)
 cd "$base"
 
-suite=${1:?usage: bench/run.sh seeds|transports [--seconds S] [--warmup S] [--repetitions N]}
+suite=${1:?usage: bench/run.sh seeds|transports|executions [--seconds S] [--warmup S] [--repetitions N]}
 shift
 seconds=3 warmup=1 reps=3
 while [ $# -gt 0 ]; do
@@ -27,6 +31,7 @@ while [ $# -gt 0 ]; do
 done
 
 cases=()
+executions=(netty)
 case "$suite" in
   seeds)
     for io in "shared 1" "shared 2" "sharded 2"; do
@@ -48,6 +53,16 @@ case "$suite" in
         done
       done
     done ;;
+  executions)
+    executions=(netty reactive virtual-threads)
+    for io in "shared 1" "shared 2"; do
+      for protocol in tcp udp; do
+        for profile in "1024 16 16" "64 1 1"; do
+          set -- $io $profile
+          cases+=("--protocol $protocol --payload $3 --clients $4 --window $5 --io-model $1 --io-threads $2 --work 0 --transport auto")
+        done
+      done
+    done ;;
   *) echo "unknown suite $suite" >&2; exit 2 ;;
 esac
 
@@ -60,10 +75,16 @@ n=${#cases[@]}
 for rep in $(seq 1 "$reps"); do
   for k in $(seq 0 $((n - 1))); do
     i=$(( (k + (rep - 1) * n / reps) % n ))
-    echo "[$suite] repetition $rep/$reps, case $((i + 1))/$n: ${cases[$i]}" >&2
-    # shellcheck disable=SC2086
-    ./loopbench measure ${cases[$i]} --seconds "$seconds" --warmup "$warmup" --repetitions 1 \
-      > "$out/case$((i + 1))-rep$rep.json" 2>> "$out/stderr.log" || true
+    order=("${executions[@]}")
+    if [ $((rep % 2)) -eq 0 ]; then
+      order=(); for ((e = ${#executions[@]} - 1; e >= 0; e--)); do order+=("${executions[$e]}"); done
+    fi
+    for execution in "${order[@]}"; do
+      echo "[$suite] repetition $rep/$reps, case $((i + 1))/$n, $execution: ${cases[$i]}" >&2
+      # shellcheck disable=SC2086
+      ./loopbench measure ${cases[$i]} --execution "$execution" --seconds "$seconds" --warmup "$warmup" \
+        --repetitions 1 > "$out/case$((i + 1))-$execution-rep$rep.json" 2>> "$out/stderr.log" || true
+    done
   done
 done
 python3 bench/tabulate.py "$out" "$suite" "$command" > "$out/table.md"

@@ -2,11 +2,14 @@
 
 Groups the files by their spec (repetitions aside), and gives per case the median [min, max] of round trips/s
 and the medians of the other figures, as arknet's reports do: latencies are medians of per-repetition
-percentiles, never pooled. A case with any failed repetition shows the failure instead of figures."""
+percentiles, never pooled. A case with any failed repetition shows the failure instead of figures. With more than
+one execution, a second table gives each execution's ratios to the first (netty), matched by repetition index
+(the file name's -repN), as median (min–max) over the repetitions where both succeeded."""
 import glob
 import json
 import os
 import platform
+import re
 import statistics
 import sys
 
@@ -29,7 +32,10 @@ def main(directory, suite, command):
     runs = []
     for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
         try:
-            runs.append(json.load(open(path)))
+            run = json.load(open(path))
+            m = re.search(r"-rep(\d+)\.json$", path)
+            run["_rep"] = int(m.group(1)) if m else 0
+            runs.append(run)
         except (OSError, ValueError):
             print(f"<!-- unreadable: {path} -->")
     if not runs:
@@ -48,19 +54,21 @@ def main(directory, suite, command):
     s0 = runs[0]["spec"]
     print(f"Command: `{command}` — each repetition a fresh JVM; warm-up {s0['warmupSeconds']} s, "
           f"measured {s0['seconds']} s, {len(next(iter(groups.values())))} repetitions per case.\n")
-    print("| protocol | payload B / clients / window | IO model | work | transport | round trips/s median [min, max] "
-          "| MiB/s | p50 µs | p99 µs | p99.9 µs | CPU % | peak RSS MiB | GCs | ends on one thread |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| protocol | payload B / clients / window | IO model | work | execution | transport "
+          "| round trips/s median [min, max] | MiB/s | p50 µs | p99 µs | p99.9 µs | CPU % | peak RSS MiB | GCs "
+          "| ends on one thread |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     order = {"nio": 0, "epoll": 1, "io_uring": 2, "auto": 3}
     def sort_key(item):
         s = json.loads(item[0])
         return (order.get(s["transport"], 9), s["ioModel"], s["ioThreads"], s["protocol"], -s["payloadBytes"],
-                -s["clients"], s["work"])
+                -s["clients"], s["work"], EXECUTIONS.index(s.get("execution", "netty")))
     for key, rs in sorted(groups.items(), key=sort_key):
         s = json.loads(key)
         reps = [r["repetitions"][0] for r in rs if r.get("repetitions")]
         head = (f"| {s['protocol']} | {s['payloadBytes']} / {s['clients']} / {s['window']} | "
-                f"{s['ioModel']} {s['ioThreads']} | {s['work']} | {reps[0]['transport'] if reps else s['transport']} ")
+                f"{s['ioModel']} {s['ioThreads']} | {s['work']} | {s.get('execution', 'netty')} "
+                f"| {reps[0]['transport'] if reps else s['transport']} ")
         failed = [r for r in reps if not r["ok"]]
         if failed or len(reps) < len(rs):
             err = failed[0]["error"] if failed else "no result"
@@ -75,6 +83,46 @@ def main(directory, suite, command):
               f"| {fmt(med(lambda r: r['latency']['p999Us']), 1)} | {fmt(med(lambda r: r['cpu']['percent']))} "
               f"| {fmt(statistics.median(rss) / 2**20, 1) if rss else 'n/a'} | {fmt(med(lambda r: r['gc']['collections']))} "
               f"| {'/'.join(sorted({str(r['connectionsOnOneThread']) for r in reps}))} of {s['clients']} |")
+    matched(runs)
+
+
+EXECUTIONS = ["netty", "reactive", "virtual-threads"]
+
+
+def matched(runs):
+    """Each execution's ratios to netty's, repetition index by repetition index."""
+    cases = {}
+    for r in runs:
+        spec = dict(r["spec"])
+        spec.pop("repetitions")
+        execution = spec.pop("execution", "netty")
+        rep = r["repetitions"][0] if r.get("repetitions") else None
+        if rep and rep["ok"]:
+            cases.setdefault(json.dumps(spec, sort_keys=True), {}).setdefault(execution, {})[r["_rep"]] = rep
+    if not any(len(by) > 1 for by in cases.values()):
+        return
+    print("\nMatched ratios to netty (other ÷ netty per repetition index; median (min–max) over the pairs; "
+          "*not established* where the range contains 1):\n")
+    print("| protocol | payload B / clients / window | IO model | execution | pairs | round trips/s ratio "
+          "| CPU ratio | CPU per round trip ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for key, by in sorted(cases.items(), key=lambda kv: (json.loads(kv[0])["ioThreads"], json.loads(kv[0])["protocol"],
+                                                          -json.loads(kv[0])["payloadBytes"])):
+        s = json.loads(key)
+        base = by.get("netty", {})
+        for execution in EXECUTIONS[1:]:
+            other = by.get(execution, {})
+            pairs = [(base[i], other[i]) for i in sorted(base) if i in other]
+            if not pairs:
+                continue
+            def ratio(f):
+                xs = [f(o) / f(b) for b, o in pairs]
+                med, lo, hi = statistics.median(xs), min(xs), max(xs)
+                return f"{med:.2f} ({lo:.2f}–{hi:.2f}){', *not established*' if lo <= 1 <= hi else ''}"
+            print(f"| {s['protocol']} | {s['payloadBytes']} / {s['clients']} / {s['window']} "
+                  f"| {s['ioModel']} {s['ioThreads']} | {execution} | {len(pairs)} "
+                  f"| {ratio(lambda r: r['roundTripsPerSecond'])} | {ratio(lambda r: r['cpu']['percent'])} "
+                  f"| {ratio(lambda r: r['cpu']['seconds'] / r['messages'])} |")
 
 
 if __name__ == "__main__":
