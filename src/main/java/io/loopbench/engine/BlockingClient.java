@@ -46,8 +46,7 @@ final class BlockingClient implements ClientIo, Closeable {
     private volatile boolean closing;
     private final Thread thread;
 
-    BlockingClient(EchoClient client, Protocol protocol, SocketAddress server, int id, Carriers carriers)
-            throws IOException {
+    BlockingClient(EchoClient client, Protocol protocol, SocketAddress server, int id) throws IOException {
         this.client = client;
         int payloadBytes = client.payloadBytes();
         if (protocol == Protocol.UDP) {
@@ -70,7 +69,7 @@ final class BlockingClient implements ClientIo, Closeable {
         }
         receivedView = Unpooled.wrappedBuffer(received);
         outgoing = Unpooled.buffer(Math.max(payloadBytes, EchoClient.OUTGOING_BUFFER_BYTES));
-        thread = carriers.start("loopbench-vt-client-" + id, this::run);
+        thread = VirtualThreads.start("loopbench-vt-client-" + id, this::run);
     }
 
     Socket tcp() {

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code virtual-threads} execution: a {@link BlockingEchoServer} (unless there is a target) and one
- * {@link BlockingClient} per client, all on the repetition's own {@link Carriers}. Used by one thread, the
- * repetition's.
+ * {@link BlockingClient} per client, all virtual threads of the JDK's scheduler (see {@link VirtualThreads}). Used by
+ * one thread, the repetition's.
  */
 final class BlockingEchoPair implements EchoPair {
 
@@ -23,7 +23,6 @@ final class BlockingEchoPair implements EchoPair {
     private final RunSpec spec;
     private final ServerCheck check;
     private final RunControl control;
-    private Carriers carriers;
     private BlockingEchoServer server;
     private final List<BlockingClient> clients = new ArrayList<>();
 
@@ -35,21 +34,20 @@ final class BlockingEchoPair implements EchoPair {
 
     @Override
     public List<EchoClient> open() throws Exception {
-        carriers = new Carriers(spec.ioThreads());
         SocketAddress serverAddress;
         if (spec.target() != null) {
             serverAddress = Target.parse(spec.target()).orElseThrow().address();
         } else {
             InetAddress host = Repetition.loopback(spec.addressFamily());
             server = new BlockingEchoServer(spec.protocol(), new InetSocketAddress(host, 0), spec.payloadBytes(),
-                    check, carriers);
+                    check);
             serverAddress = server.address();
         }
         List<EchoClient> out = new ArrayList<>();
         for (int i = 0; i < spec.clients(); i++) {
             control.throwIfCancelled();
             EchoClient client = new EchoClient(i, spec);
-            clients.add(new BlockingClient(client, spec.protocol(), serverAddress, i, carriers));
+            clients.add(new BlockingClient(client, spec.protocol(), serverAddress, i));
             out.add(client);
         }
         for (EchoClient c : out) {
@@ -80,7 +78,7 @@ final class BlockingEchoPair implements EchoPair {
 
     @Override
     public int threads() {
-        return carriers.started();
+        return VirtualThreads.carrierThreads();
     }
 
     @Override
@@ -158,7 +156,7 @@ final class BlockingEchoPair implements EchoPair {
         }
     }
 
-    /** Closes the clients, then the server, then the carriers, waiting for every virtual thread to end. */
+    /** Closes the clients, then the server, waiting for every virtual thread to end. */
     @Override
     public void close() {
         if (server != null) {
@@ -168,9 +166,6 @@ final class BlockingEchoPair implements EchoPair {
         joinAll(clients.stream().map(BlockingClient::thread).toList());
         if (server != null) {
             server.close();
-        }
-        if (carriers != null) {
-            carriers.close();
         }
     }
 

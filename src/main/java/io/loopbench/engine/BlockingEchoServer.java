@@ -27,18 +27,16 @@ final class BlockingEchoServer implements Closeable {
 
     private final int payloadBytes;
     private final ServerCheck check;
-    private final Carriers carriers;
     private final Closeable socket;
     private final SocketAddress address;
     private final List<Socket> accepted = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private volatile boolean closing;
 
-    BlockingEchoServer(Protocol protocol, InetSocketAddress bindTo, int payloadBytes, ServerCheck check,
-                       Carriers carriers) throws IOException {
+    BlockingEchoServer(Protocol protocol, InetSocketAddress bindTo, int payloadBytes, ServerCheck check)
+            throws IOException {
         this.payloadBytes = payloadBytes;
         this.check = check;
-        this.carriers = carriers;
         if (protocol == Protocol.UDP) {
             DatagramSocket s = new DatagramSocket(null);
             socket = s;
@@ -46,13 +44,13 @@ final class BlockingEchoServer implements Closeable {
             s.setSendBufferSize(EchoServers.UDP_SEND_BUFFER);
             s.bind(bindTo);
             address = s.getLocalSocketAddress();
-            threads.add(carriers.start("loopbench-vt-server-udp", () -> serveUdp(s)));
+            threads.add(VirtualThreads.start("loopbench-vt-server-udp", () -> serveUdp(s)));
         } else {
             ServerSocket s = new ServerSocket();
             socket = s;
             s.bind(bindTo);
             address = s.getLocalSocketAddress();
-            threads.add(carriers.start("loopbench-vt-server-accept", () -> accept(s)));
+            threads.add(VirtualThreads.start("loopbench-vt-server-accept", () -> accept(s)));
         }
     }
 
@@ -76,7 +74,7 @@ final class BlockingEchoServer implements Closeable {
                 Socket s = server.accept();
                 s.setTcpNoDelay(true);
                 accepted.add(s);
-                threads.add(carriers.start("loopbench-vt-server-" + accepted.size(), () -> serveTcp(s)));
+                threads.add(VirtualThreads.start("loopbench-vt-server-" + accepted.size(), () -> serveTcp(s)));
             }
         } catch (IOException e) {
             failed(e);

@@ -27,7 +27,8 @@ public final class Measurement {
     }
 
     /**
-     * A measurement of a valid spec whose transport loads here.
+     * A measurement of a valid spec whose transport loads here and, for virtual threads, whose JVM has ioThreads
+     * carriers ({@link VirtualThreads}).
      *
      * @throws InvalidSpecException listing every violated rule
      */
@@ -38,6 +39,7 @@ public final class Measurement {
                     "a transport that loads here: " + availableTransports() + " ("
                             + spec.transport().label() + ": " + Transports.unavailabilityCause(spec.transport()) + ")"));
         }
+        VirtualThreads.violation(spec).ifPresent(violations::add);
         if (!violations.isEmpty()) {
             throw new InvalidSpecException(violations);
         }

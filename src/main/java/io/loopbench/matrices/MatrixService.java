@@ -76,7 +76,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         List<RunSpec> cases = violations.isEmpty() ? spec.cases() : List.of();
         Set<Violation> caseViolations = new LinkedHashSet<>();
         for (RunSpec c : cases) {
-            for (Violation v : runs.violations(c)) {
+            for (Violation v : runs.violations(c, spec.isolation())) {
                 caseViolations.add(v);
             }
         }

@@ -5,7 +5,9 @@ import io.loopbench.cli.MeasureCommand;
 import io.loopbench.engine.Environment;
 import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.Execution;
 import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.VirtualThreads;
 import io.loopbench.engine.Transport;
 import tools.jackson.databind.ObjectMapper;
 
@@ -119,7 +121,9 @@ public final class ForkedWorker {
         cmd.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         cmd.addAll(jvmOptions);
         cmd.add("--enable-native-access=ALL-UNNAMED");
-        cmd.addAll(List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED"));
+        if (one.execution() == Execution.VIRTUAL_THREADS) {
+            cmd.addAll(VirtualThreads.jvmOptions(one.ioThreads()));
+        }
         String classpath = System.getProperty("java.class.path");
         if (isBootJar(classpath)) {
             // Running from the executable jar: its classes are nested, so let Boot's launcher start the CLI.

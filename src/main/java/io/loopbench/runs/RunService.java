@@ -10,6 +10,7 @@ import io.loopbench.engine.RunControl;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Target;
 import io.loopbench.engine.Transports;
+import io.loopbench.engine.VirtualThreads;
 import io.loopbench.engine.Violation;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.QueuedService;
@@ -82,7 +83,7 @@ public class RunService extends QueuedService<RunRecord> {
      * @throws RunExceptions.QueueFull when the queue is full; nothing is stored
      */
     public RunRecord submit(RunSpec spec, Isolation isolation) {
-        List<Violation> violations = violations(spec);
+        List<Violation> violations = violations(spec, isolation);
         if (!violations.isEmpty()) {
             throw new InvalidSpecException(violations);
         }
@@ -92,9 +93,18 @@ public class RunService extends QueuedService<RunRecord> {
         return r;
     }
 
-    /** The spec's own rules, this service's limits and whether its transport loads here. */
-    public List<Violation> violations(RunSpec spec) {
+    /**
+     * The spec's own rules, this service's limits, whether its transport loads here and, in-process, whether this
+     * JVM can carry its virtual threads.
+     */
+    public List<Violation> violations(RunSpec spec, Isolation isolation) {
         List<Violation> v = new ArrayList<>(spec.violations());
+        if (isolation == Isolation.IN_PROCESS && VirtualThreads.violation(spec).isPresent()) {
+            v.add(new Violation("isolation", isolation.label(), "forked with virtual-threads execution: the JDK sizes "
+                    + "its virtual-thread scheduler once per JVM, and this service's does not have ioThreads = "
+                    + spec.ioThreads() + " carriers (a forked worker is started with "
+                    + String.join(" ", VirtualThreads.jvmOptions(spec.ioThreads())) + ")"));
+        }
         RunsProperties.Limits limits = properties.limits();
         if (spec.phaseSeconds() > limits.maxSecondsPerRepetition()) {
             v.add(new Violation("warmupSeconds+seconds", String.valueOf(spec.phaseSeconds()),

@@ -16,19 +16,21 @@ public final class EngineTestSupport {
      * timeout is long, so that a datagram slowed by a cold JVM on a busy machine is not taken for a lost one.
      */
     static RunSpec.Builder quick() {
-        return RunSpec.builder().clients(4).window(4).ioThreads(2).payloadBytes(256)
+        return RunSpec.builder().clients(4).window(4).ioThreads(CARRIERS).payloadBytes(256)
                 .warmupSeconds(0.2).seconds(0.3).repetitions(1).lossTimeoutMillis(5000);
     }
 
+    /** The virtual-thread carriers the test JVM has (surefire's argLine): virtual-threads runs use as many. */
+    static final int CARRIERS = 2;
+
     /**
-     * Live event-loop threads ({@code loopbench-<transport>-…}) and carrier threads ({@code loopbench-carrier-…}) of
-     * repetitions, not the service's own threads.
+     * Live event-loop threads of repetitions ({@code loopbench-<transport>-…}, not the service's own threads) and
+     * live virtual threads they started.
      */
     public static long loopThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && (t.getName().startsWith(Carriers.THREAD_PREFIX)
-                        || java.util.Arrays.stream(Transport.values())
-                        .anyMatch(tr -> t.getName().startsWith(LoopLayout.THREAD_PREFIX + tr.label() + "-"))))
+        return VirtualThreads.live() + Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && java.util.Arrays.stream(Transport.values())
+                        .anyMatch(tr -> t.getName().startsWith(LoopLayout.THREAD_PREFIX + tr.label() + "-")))
                 .count();
     }
 

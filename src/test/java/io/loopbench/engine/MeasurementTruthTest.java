@@ -18,7 +18,8 @@ class MeasurementTruthTest {
     @EnumSource(Execution.class)
     void littlesLawHoldsForSixteenClientsWithWindowSixteen(Execution execution) {
         RunSpec spec = RunSpec.builder().clients(16).window(16).warmupSeconds(0.5).seconds(1.5).repetitions(1)
-                .execution(execution).build();
+                .execution(execution).ioThreads(execution == Execution.VIRTUAL_THREADS ? EngineTestSupport.CARRIERS : 1)
+                .build();
 
         RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
 

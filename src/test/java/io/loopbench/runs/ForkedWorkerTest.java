@@ -1,14 +1,31 @@
 package io.loopbench.runs;
 
+import io.loopbench.engine.Execution;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Transport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ForkedWorkerTest {
+
+    @ParameterizedTest(name = "ioThreads {0}")
+    @ValueSource(ints = {1, 3})
+    void aVirtualThreadsWorkerHasExactlyIoThreadsCarriers(int ioThreads) {
+        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, List.of(), 30);
+        RunSpec spec = RunSpec.builder().execution(Execution.VIRTUAL_THREADS).ioThreads(ioThreads).clients(6)
+                .window(4).warmupSeconds(0.1).seconds(0.3).repetitions(1).build();
+
+        ForkedWorker.Outcome o = worker.run(spec, 1, Transport.JDK, line -> { }, () -> false);
+
+        assertThat(o.repetition().ok()).as(o.repetition().error()).isTrue();
+        assertThat(o.repetition().transport()).isEqualTo(Transport.JDK);
+        assertThat(o.repetition().eventLoops()).isEqualTo(ioThreads);
+    }
 
     @Test
     void aWorkerPastItsTimeLimitIsKilledAndItsRepetitionFailsWithTheReasonAndItsStderr() {
