@@ -135,17 +135,15 @@ final class BlockingClient implements ClientIo, Closeable {
     private void readUdp() {
         try {
             DatagramPacket packet = new DatagramPacket(received, received.length);
-            if (periodic != null) {
-                udp.setSoTimeout((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(periodicDue - System.nanoTime())));
-            }
             try {
                 udp.receive(packet);
                 client.echoed(receivedView, 0, packet.getLength(), System.nanoTime());
             } catch (SocketTimeoutException e) {
                 // time for the periodic check
             }
-            if (periodic != null && System.nanoTime() - periodicDue >= 0) {
-                periodicDue += periodNanos;
+            long now = System.nanoTime();
+            if (periodic != null && now - periodicDue >= 0) {
+                periodicDue = now + periodNanos;
                 periodic.run();
             }
             client.readComplete();
@@ -214,11 +212,21 @@ final class BlockingClient implements ClientIo, Closeable {
         throw new UnsupportedOperationException("virtual-threads execution runs closed load only");
     }
 
+    /**
+     * UDP: the task runs after the first read that finds it due, and a read waits at most one period, so it runs at
+     * most one period late. A fixed read timeout fires only when no datagram arrives for a whole period; one that
+     * tracked the due time would fire around every due time, each firing a timer wake-up of the virtual thread.
+     */
     @Override
     public Cancellable every(Runnable task, long periodNanos) {
         this.periodic = task;
         this.periodNanos = periodNanos;
         this.periodicDue = System.nanoTime() + periodNanos;
+        try {
+            udp.setSoTimeout((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(periodNanos)));
+        } catch (IOException e) {
+            client.exception(e);
+        }
         return () -> {
             periodic = null;
             if (udp != null) {
