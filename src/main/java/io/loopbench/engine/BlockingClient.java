@@ -35,6 +35,8 @@ final class BlockingClient implements ClientIo, Closeable {
     private final BlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
     private final byte[] received;
     private final ByteBuf receivedView;
+    /** UDP: the one packet every read fills. */
+    private final DatagramPacket incoming;
     /** The one outgoing buffer: every write is finished before the client asks for the next one. */
     private ByteBuf outgoing;
     private Runnable periodic;
@@ -68,8 +70,14 @@ final class BlockingClient implements ClientIo, Closeable {
             received = new byte[Math.max(2 * payloadBytes, 64 * 1024)];
         }
         receivedView = Unpooled.wrappedBuffer(received);
+        incoming = new DatagramPacket(received, received.length);
         outgoing = Unpooled.buffer(Math.max(payloadBytes, EchoClient.OUTGOING_BUFFER_BYTES));
         thread = VirtualThreads.start("loopbench-vt-client-" + id, this::run);
+    }
+
+    /** The client's socket, whichever protocol. */
+    Closeable socket() {
+        return tcp != null ? tcp : udp;
     }
 
     Socket tcp() {
@@ -134,10 +142,10 @@ final class BlockingClient implements ClientIo, Closeable {
 
     private void readUdp() {
         try {
-            DatagramPacket packet = new DatagramPacket(received, received.length);
+            incoming.setLength(received.length);
             try {
-                udp.receive(packet);
-                client.echoed(receivedView, 0, packet.getLength(), System.nanoTime());
+                udp.receive(incoming);
+                client.echoed(receivedView, 0, incoming.getLength(), System.nanoTime());
             } catch (SocketTimeoutException e) {
                 // time for the periodic check
             }
@@ -244,7 +252,7 @@ final class BlockingClient implements ClientIo, Closeable {
     public void close() {
         closing = true;
         client.markClosing();
-        BlockingEchoPair.closeQuietly(tcp != null ? tcp : udp);
+        BlockingEchoPair.closeQuietly(socket());
         thread.interrupt();
     }
 }

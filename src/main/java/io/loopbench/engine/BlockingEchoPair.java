@@ -2,6 +2,7 @@ package io.loopbench.engine;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -88,8 +89,7 @@ final class BlockingEchoPair implements EchoPair {
 
     @Override
     public String clientChannel() {
-        BlockingClient c = clients.getFirst();
-        return (c.tcp() != null ? c.tcp() : c.udp()).getClass().getSimpleName();
+        return clients.getFirst().socket().getClass().getSimpleName();
     }
 
     @Override
@@ -137,20 +137,13 @@ final class BlockingEchoPair implements EchoPair {
             return null;
         }
         try {
-            int sendMin = Integer.MAX_VALUE;
-            int sendMax = 0;
-            int receiveMin = Integer.MAX_VALUE;
-            int receiveMax = 0;
+            List<int[]> clientBuffers = new ArrayList<>();
             for (BlockingClient c : clients) {
-                sendMin = Math.min(sendMin, c.udp().getSendBufferSize());
-                sendMax = Math.max(sendMax, c.udp().getSendBufferSize());
-                receiveMin = Math.min(receiveMin, c.udp().getReceiveBufferSize());
-                receiveMax = Math.max(receiveMax, c.udp().getReceiveBufferSize());
+                clientBuffers.add(new int[] {c.udp().getSendBufferSize(), c.udp().getReceiveBufferSize()});
             }
-            var s = server == null ? null : (java.net.DatagramSocket) server.socket();
-            return new UdpBuffers(EchoServers.UDP_SEND_BUFFER, EchoServers.UDP_RECEIVE_BUFFER,
-                    s == null ? null : s.getSendBufferSize(), s == null ? null : s.getReceiveBufferSize(),
-                    sendMin, sendMax, receiveMin, receiveMax);
+            var s = server == null ? null : (DatagramSocket) server.socket();
+            return UdpBuffers.applied(s == null ? null : s.getSendBufferSize(),
+                    s == null ? null : s.getReceiveBufferSize(), clientBuffers);
         } catch (IOException e) {
             return null;
         }

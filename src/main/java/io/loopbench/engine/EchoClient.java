@@ -65,6 +65,8 @@ final class EchoClient {
 
     private final CountDownLatch attached = new CountDownLatch(1);
     private ClientIo io;
+    /** TCP whose owner gathers: messages share the outgoing buffer (fixed at attach, asked once, not per send). */
+    private boolean gathering;
     private PhaseContext phase;
     private PhaseCounters current;
     private Histogram histogram;
@@ -102,6 +104,7 @@ final class EchoClient {
     /** Called once, on the owner's thread, when the socket is ready. */
     void attach(ClientIo owner) {
         this.io = owner;
+        this.gathering = !udp && owner.gathers();
         attached.countDown();
     }
 
@@ -404,7 +407,7 @@ final class EchoClient {
     /** Writes the next message into a slot. */
     private void send(int slot) {
         long seq = maxSentSequence + 1 + Math.floorMod(slot - (maxSentSequence + 1), (long) window);
-        if (udp || !io.gathers()) {
+        if (!gathering) {
             ByteBuf message = io.allocate(payloadBytes);
             MessageFormat.write(message, phase.tag(), id, seq, payloadBytes);
             io.write(message, phase.tag());

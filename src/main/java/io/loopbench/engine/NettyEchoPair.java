@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * {@code netty} and {@code reactive} executions: echo servers and clients on the repetition's own event loops
@@ -84,7 +85,7 @@ final class NettyEchoPair implements EchoPair {
 
     private DisposableChannel bind(EventLoopGroup group, InetAddress host) {
         InetSocketAddress address = new InetSocketAddress(host, 0);
-        java.util.function.Consumer<Connection> onConnection =
+        Consumer<Connection> onConnection =
                 c -> serverChildren.put(c.channel().remoteAddress(), c.channel());
         return reactive
                 ? EchoServers.bindReactive(spec.protocol(), group, address, check, accepted, onConnection,
@@ -189,22 +190,13 @@ final class NettyEchoPair implements EchoPair {
             return null;
         }
         var serverConfig = servers.isEmpty() ? null : servers.getFirst().channel().config();
-        int sendMin = Integer.MAX_VALUE;
-        int sendMax = 0;
-        int receiveMin = Integer.MAX_VALUE;
-        int receiveMax = 0;
+        List<int[]> clientBuffers = new ArrayList<>();
         for (Connection c : connections) {
-            int send = c.channel().config().getOption(ChannelOption.SO_SNDBUF);
-            int receive = c.channel().config().getOption(ChannelOption.SO_RCVBUF);
-            sendMin = Math.min(sendMin, send);
-            sendMax = Math.max(sendMax, send);
-            receiveMin = Math.min(receiveMin, receive);
-            receiveMax = Math.max(receiveMax, receive);
+            clientBuffers.add(new int[] {c.channel().config().getOption(ChannelOption.SO_SNDBUF),
+                    c.channel().config().getOption(ChannelOption.SO_RCVBUF)});
         }
-        return new UdpBuffers(EchoServers.UDP_SEND_BUFFER, EchoServers.UDP_RECEIVE_BUFFER,
-                serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_SNDBUF),
-                serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_RCVBUF),
-                sendMin, sendMax, receiveMin, receiveMax);
+        return UdpBuffers.applied(serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_SNDBUF),
+                serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_RCVBUF), clientBuffers);
     }
 
     @Override

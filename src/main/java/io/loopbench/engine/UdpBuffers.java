@@ -1,5 +1,8 @@
 package io.loopbench.engine;
 
+import java.util.IntSummaryStatistics;
+import java.util.List;
+
 /**
  * Socket buffer sizes requested on every UDP socket and what the kernel applied (Linux doubles the request and
  * caps it at net.core.rmem_max / wmem_max), read back after bind and connect. All in bytes.
@@ -17,4 +20,15 @@ public record UdpBuffers(int requestedSendBytes, int requestedReceiveBytes,
                          Integer serverSendBytes, Integer serverReceiveBytes,
                          int clientSendMinBytes, int clientSendMaxBytes,
                          int clientReceiveMinBytes, int clientReceiveMaxBytes) {
+
+    /**
+     * The buffers loopbench requests ({@link EchoServers}) and those applied: the server socket's (null with a
+     * target) and each client socket's, as {send, receive} pairs.
+     */
+    static UdpBuffers applied(Integer serverSend, Integer serverReceive, List<int[]> clientSendReceive) {
+        IntSummaryStatistics send = clientSendReceive.stream().mapToInt(b -> b[0]).summaryStatistics();
+        IntSummaryStatistics receive = clientSendReceive.stream().mapToInt(b -> b[1]).summaryStatistics();
+        return new UdpBuffers(EchoServers.UDP_SEND_BUFFER, EchoServers.UDP_RECEIVE_BUFFER, serverSend, serverReceive,
+                send.getMin(), send.getMax(), receive.getMin(), receive.getMax());
+    }
 }
