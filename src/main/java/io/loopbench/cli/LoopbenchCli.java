@@ -7,6 +7,7 @@ import io.loopbench.engine.Execution;
 import io.loopbench.engine.LoadModel;
 import io.loopbench.engine.Protocol;
 import io.loopbench.engine.Transport;
+import io.loopbench.engine.WarmupMode;
 import io.loopbench.engine.WindowMode;
 import picocli.CommandLine;
 
@@ -46,6 +47,7 @@ public final class LoopbenchCli {
         labels(cli, AddressFamily.class);
         labels(cli, LoadModel.class);
         labels(cli, Execution.class);
+        labels(cli, WarmupMode.class);
     }
 
     private static <E extends Enum<E> & Labeled> void labels(CommandLine cli, Class<E> type) {

@@ -12,6 +12,7 @@ import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Transport;
 import io.loopbench.engine.Violation;
+import io.loopbench.engine.WarmupMode;
 import io.loopbench.engine.WindowMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -37,11 +38,18 @@ import java.util.concurrent.Callable;
 public final class MeasureCommand implements Callable<Integer> {
 
     /** The flag that sets each spec field whose flag name differs from it. */
-    private static final Map<String, String> FLAGS = Map.of(
-            "payloadBytes", "--payload", "warmupSeconds", "--warmup", "lossTimeoutMillis", "--loss-timeout-ms",
-            "ioThreads", "--io-threads", "windowMode", "--window-mode", "ioModel", "--io-model",
-            "addressFamily", "--address-family", "clients×window×payloadBytes", "--clients × --window × --payload",
-            "window×payloadBytes", "--window × --payload");
+    private static final Map<String, String> FLAGS = Map.ofEntries(
+            Map.entry("payloadBytes", "--payload"),
+            Map.entry("warmupSeconds", "--warmup"),
+            Map.entry("lossTimeoutMillis", "--loss-timeout-ms"),
+            Map.entry("ioThreads", "--io-threads"),
+            Map.entry("windowMode", "--window-mode"),
+            Map.entry("ioModel", "--io-model"),
+            Map.entry("addressFamily", "--address-family"),
+            Map.entry("clients×window×payloadBytes", "--clients × --window × --payload"),
+            Map.entry("window×payloadBytes", "--window × --payload"),
+            Map.entry("warmupMode", "--warmup-mode"),
+            Map.entry("warmupMaxSeconds", "--warmup-max"));
 
     static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
@@ -69,8 +77,16 @@ public final class MeasureCommand implements Callable<Integer> {
     @Option(names = "--work", paramLabel = "ITERATIONS",
             description = "Server xorshift iterations per echo, 0 … 10000000 (default 0).")
     Integer work;
-    @Option(names = "--warmup", paramLabel = "SECONDS", description = "Warm-up seconds, 0 … 3600 (default 1).")
+    @Option(names = "--warmup", paramLabel = "SECONDS",
+            description = "Warm-up seconds, 0 … 3600; with --warmup-mode auto the least (default 1).")
     Double warmup;
+    @Option(names = "--warmup-mode", paramLabel = "auto|fixed",
+            description = "auto: warm up until throughput is stable and the JIT quiet, at least --warmup and at most "
+                    + "--warmup-max seconds; fixed: exactly --warmup seconds (default auto).")
+    WarmupMode warmupMode;
+    @Option(names = "--warmup-max", paramLabel = "SECONDS",
+            description = "Auto warm-up's cap, --warmup … 3600 (default the larger of 10 and --warmup).")
+    Double warmupMax;
     @Option(names = "--seconds", description = "Measured seconds, more than 0, at most 3600 (default 3).")
     Double seconds;
     @Option(names = "--repetitions", description = "Repetitions, 1 … 100 (default 3).")
@@ -113,7 +129,8 @@ public final class MeasureCommand implements Callable<Integer> {
                 "--address-family", s.addressFamily().label(),
                 "--loss-timeout-ms", String.valueOf(s.lossTimeoutMillis()));
         List<String> all = new java.util.ArrayList<>(args);
-        all.addAll(List.of("--load", s.load().label(), "--execution", s.execution().label()));
+        all.addAll(List.of("--load", s.load().label(), "--execution", s.execution().label(),
+                "--warmup-mode", s.warmupMode().label(), "--warmup-max", String.valueOf(s.warmupMaxSeconds())));
         if (s.rate() != null) {
             all.addAll(List.of("--rate", String.valueOf(s.rate())));
         }
@@ -127,7 +144,7 @@ public final class MeasureCommand implements Callable<Integer> {
     RunSpec spec() {
         return new RunSpec(protocol, payload, clients, window, windowMode, ioModel, ioThreads, transport, work,
                 warmup, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
-                execution);
+                execution, warmupMode, warmupMax);
     }
 
     @CommandLine.Spec

@@ -130,7 +130,7 @@ final class BlockingClient implements ClientIo, Closeable {
             }
             filled += n;
             receivedView.setIndex(0, filled);
-            client.frames(receivedView, System.nanoTime());
+            client.frames(receivedView);
             int consumed = receivedView.readerIndex();
             filled -= consumed;
             System.arraycopy(received, consumed, received, 0, filled);
@@ -145,7 +145,7 @@ final class BlockingClient implements ClientIo, Closeable {
             incoming.setLength(received.length);
             try {
                 udp.receive(incoming);
-                client.echoed(receivedView, 0, incoming.getLength(), System.nanoTime());
+                client.echoed(receivedView, 0, incoming.getLength());
             } catch (SocketTimeoutException e) {
                 // time for the periodic check
             }

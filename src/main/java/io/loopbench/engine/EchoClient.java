@@ -32,9 +32,6 @@ final class EchoClient {
     /** Most bytes of TCP messages gathered into one outgoing buffer before it is written. */
     static final int OUTGOING_BUFFER_BYTES = 64 * 1024;
 
-    /** Largest RTT a histogram tracks; longer ones (impossible within a 3600 s phase plus drain) are clamped. */
-    static final long MAX_TRACKED_NANOS = TimeUnit.SECONDS.toNanos(3700);
-
     private final int id;
     private final int window;
     private final int payloadBytes;
@@ -54,7 +51,6 @@ final class EchoClient {
     private int backlogHead;
     private int backlogSize;
     private long nextIntended;
-    private ClientIo.Cancellable pacer;
     private final boolean[] slotBusy;
     private int inFlight;
     private long maxSentSequence = -1;
@@ -71,6 +67,7 @@ final class EchoClient {
     private PhaseCounters current;
     private Histogram histogram;
     private Histogram uncorrected;
+    private Histogram sendLag;
     private boolean stopping;
     private boolean finished = true;
     private boolean signalled = true;
@@ -144,6 +141,7 @@ final class EchoClient {
         current = counters[p.tag()];
         histogram = p.histograms().get(io.histogramOwner());
         uncorrected = p.uncorrectedHistograms().get(io.histogramOwner());
+        sendLag = p.sendLagHistograms().get(io.histogramOwner());
         stopping = false;
         finished = false;
         signalled = false;
@@ -157,14 +155,13 @@ final class EchoClient {
             long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), lossTimeoutNanos / 4);
             lossTimer = io.every(this::expireLost, period);
         }
-        long now = System.nanoTime();
         if (open) {
+            // its loop's pacer sends from here on
             nextIntended = p.started() + offsetNanos;
-            pace();
             return;
         }
         if (batch) {
-            startBatch(now);
+            startBatch();
         } else {
             fillWindow();
         }
@@ -172,44 +169,42 @@ final class EchoClient {
     }
 
     /**
-     * Open load: sends every message whose intended time has come — into a free slot, or, when the window is full,
-     * later from the backlog (counted late), or, when the backlog is full too, never (counted dropped) — then waits
-     * for the next intended time.
+     * Open load: when this client's next message is due, as long as it is still generating them (not stopped, and
+     * due before the deadline); else {@link LoopPacer#NONE}.
      */
-    private void pace() {
-        pacer = null;
-        long now = System.nanoTime();
-        while (nextIntended - now <= 0 && nextIntended - phase.deadline() < 0) {
+    long nextDue() {
+        return open && !stopping && !finished && nextIntended - phase.deadline() < 0 ? nextIntended : LoopPacer.NONE;
+    }
+
+    /**
+     * Open load, called by its loop's {@link LoopPacer}: sends every message whose intended time has come — into a
+     * free slot at once, or, when the window is full, later from the backlog, or, when the backlog is full too, never
+     * (counted dropped). A message due before the deadline is sent even when the pacer reaches it after.
+     */
+    void paceDue(long now) {
+        while (nextDue() != LoopPacer.NONE && nextIntended - now <= 0) {
             current.intendedMessages++;
             int slot = freeSlot();
-            if (!mayStillSend(now)) {
-                // due before the deadline, but the pacer only got to it after: it cannot go out in time
-                current.droppedMessages++;
-            } else if (slot >= 0) {
-                send(slot, nextIntended);
+            if (slot >= 0) {
+                sendPaced(slot, nextIntended);
             } else if (backlogSize < backlog.length) {
                 backlog[(backlogHead + backlogSize++) % backlog.length] = nextIntended;
-                current.lateMessages++;
             } else {
                 current.droppedMessages++;
             }
             nextIntended += intervalNanos;
         }
         flushIfPending();
-        if (mayStillSend(now) && nextIntended - phase.deadline() < 0) {
-            pacer = io.schedule(this::pace, nextIntended - now);
-        } else {
-            signalIfDrained();
-        }
+        signalIfDrained();
     }
 
-    /** Open load: a slot that has just been freed takes the oldest late message, if any. */
-    private void sendFromBacklog(int slot, long now) {
-        if (backlogSize > 0 && mayStillSend(now)) {
+    /** Open load: a slot that has just been freed takes the oldest waiting message, if any (until finish). */
+    private void sendFromBacklog(int slot) {
+        if (backlogSize > 0 && !finished) {
             long intended = backlog[backlogHead];
             backlogHead = (backlogHead + 1) % backlog.length;
             backlogSize--;
-            send(slot, intended);
+            sendPaced(slot, intended);
         } else {
             signalIfDrained();
         }
@@ -229,8 +224,14 @@ final class EchoClient {
         return -1;
     }
 
-    /** The deadline has passed: send nothing more. Runs on the event loop. */
+    /**
+     * The deadline has passed (or an auto warm-up is steady): send nothing more — but, under open load, the messages
+     * already due. Runs on the event loop.
+     */
     void stop() {
+        if (open && !finished && phase != null) {
+            paceDue(System.nanoTime());
+        }
         stopping = true;
         signalIfDrained();
     }
@@ -257,10 +258,6 @@ final class EchoClient {
         if (open) {
             current.droppedMessages += backlogSize;
             backlogSize = 0;
-            if (pacer != null) {
-                pacer.cancel();
-                pacer = null;
-            }
         }
         finished = true;
         if (lossTimer != null) {
@@ -271,9 +268,9 @@ final class EchoClient {
     }
 
     /** TCP: handles every complete frame in the buffer, consuming it; a partial one waits for more bytes. */
-    void frames(ByteBuf in, long now) {
+    void frames(ByteBuf in) {
         while (in.readableBytes() >= payloadBytes) {
-            echoed(in, in.readerIndex(), payloadBytes, now);
+            echoed(in, in.readerIndex(), payloadBytes);
             in.skipBytes(payloadBytes);
         }
     }
@@ -283,8 +280,11 @@ final class EchoClient {
         flushIfPending();
     }
 
-    /** One echoed message (a datagram, or a frame) of {@code length} bytes at {@code at}. */
-    void echoed(ByteBuf m, int at, int length, long now) {
+    /**
+     * One echoed message (a datagram, or a frame) of {@code length} bytes at {@code at}. Its receive time is taken
+     * when its slot is matched, per message; the message sent into the freed slot is stamped with that same instant.
+     */
+    void echoed(ByteBuf m, int at, int length) {
         if (length != payloadBytes || !MessageFormat.hasValidHeader(m, at) || MessageFormat.clientId(m, at) != id) {
             currentOrMeasured().contentErrors++;
             currentOrMeasured().noteError("client " + id + ": malformed echo of " + length + " bytes");
@@ -303,6 +303,7 @@ final class EchoClient {
             current.noteError("client " + id + ": echo of sequence " + seq + " that is not in flight");
             return;
         }
+        long now = System.nanoTime();
         boolean valid = true;
         if (!MessageFormat.hasValidBody(m, at, payloadBytes, id, seq)) {
             current.contentErrors++;
@@ -320,24 +321,22 @@ final class EchoClient {
         inFlight--;
         if (valid) {
             current.messages++;
-            if (!batch) {
-                if (open) {
-                    record(histogram, now - slotIntendedAt[slot]);
-                    record(uncorrected, now - slotSentAt[slot]);
-                } else {
-                    record(histogram, now - slotSentAt[slot]);
-                }
+            if (open) {
+                LatencyHistograms.record(histogram, now - slotIntendedAt[slot]);
+                LatencyHistograms.record(uncorrected, now - slotSentAt[slot]);
+            } else if (!batch) {
+                LatencyHistograms.record(histogram, now - slotSentAt[slot]);
             }
         }
         if (open) {
-            sendFromBacklog(slot, now);
+            sendFromBacklog(slot);
         } else if (batch) {
             batchClean &= valid;
             if (--batchPending == 0) {
                 completeBatch(now);
             }
         } else if (mayStillSend(now)) {
-            send(slot);
+            send(slot, now);
         } else {
             signalIfDrained();
         }
@@ -353,14 +352,14 @@ final class EchoClient {
                 current.lostMessages++;
                 current.noteError("client " + id + ": datagram of sequence " + slotSequence[slot] + " lost");
                 if (open) {
-                    sendFromBacklog(slot, now);
+                    sendFromBacklog(slot);
                 } else if (batch) {
                     batchClean = false;
                     if (--batchPending == 0) {
                         completeBatch(now);
                     }
                 } else if (mayStillSend(now)) {
-                    send(slot);
+                    send(slot, System.nanoTime());
                 }
             }
         }
@@ -368,27 +367,33 @@ final class EchoClient {
         flushIfPending();
     }
 
-    private void startBatch(long now) {
-        batchStartedAt = now;
+    /** Starts a batch: its RTT runs from the first message's send time to the last echo's receive time. */
+    private void startBatch() {
         batchPending = window;
         batchClean = true;
-        fillWindow();
+        batchStartedAt = fillWindow();
     }
 
-    /** Sends into every slot, starting with the one the next sequence maps to, so that sequences stay contiguous. */
-    private void fillWindow() {
+    /**
+     * Sends into every slot, starting with the one the next sequence maps to, so that sequences stay contiguous; each
+     * message is stamped just before it is handed over. Returns the first message's send time.
+     */
+    private long fillWindow() {
         int first = (int) Long.remainderUnsigned(maxSentSequence + 1, window);
-        for (int k = 0; k < window; k++) {
-            send((first + k) % window);
+        long firstSent = System.nanoTime();
+        send(first, firstSent);
+        for (int k = 1; k < window; k++) {
+            send((first + k) % window, System.nanoTime());
         }
+        return firstSent;
     }
 
     private void completeBatch(long now) {
         if (batchClean) {
-            record(histogram, now - batchStartedAt);
+            LatencyHistograms.record(histogram, now - batchStartedAt);
         }
         if (mayStillSend(now)) {
-            startBatch(now);
+            startBatch();
         } else {
             signalIfDrained();
         }
@@ -398,14 +403,28 @@ final class EchoClient {
         return !stopping && !finished && now - phase.deadline() < 0;
     }
 
-    /** Open load: writes a message into a slot and keeps its intended send time, from which its RTT counts. */
-    private void send(int slot, long intended) {
-        send(slot);
+    /**
+     * Open load: writes a message into a slot, keeping its intended send time (from which its RTT counts), and counts
+     * how far the send trailed it.
+     */
+    private void sendPaced(int slot, long intended) {
+        long sentAt = System.nanoTime();
+        long lag = sentAt - intended;
+        LatencyHistograms.record(sendLag, Math.max(lag, 0));
+        if (lag > LoopPacer.LATE_THRESHOLD_NANOS) {
+            current.lateMessages++;
+        }
         slotIntendedAt[slot] = intended;
+        send(slot, sentAt);
     }
 
-    /** Writes the next message into a slot. */
-    private void send(int slot) {
+    /**
+     * Writes the next message into a slot. {@code sentAt}, its send time, was taken before the message is handed to
+     * the transport (before any write or flush): by the caller just now, or as the receive time of the echo whose slot
+     * it refills.
+     */
+    private void send(int slot, long sentAt) {
+        slotSentAt[slot] = sentAt;
         long seq = maxSentSequence + 1 + Math.floorMod(slot - (maxSentSequence + 1), (long) window);
         if (!gathering) {
             ByteBuf message = io.allocate(payloadBytes);
@@ -426,7 +445,6 @@ final class EchoClient {
         inFlight++;
         maxSentSequence = seq;
         current.messagesSent++;
-        slotSentAt[slot] = System.nanoTime();
         pendingFlush = true;
     }
 
@@ -434,13 +452,6 @@ final class EchoClient {
         if (outgoing != null) {
             io.write(outgoing, phase.tag());
             outgoing = null;
-        }
-    }
-
-    /** Records an RTT, clamped to what a histogram tracks; warm-up has no histogram. */
-    private static void record(Histogram h, long rttNanos) {
-        if (h != null) {
-            h.recordValue(Math.min(Math.max(rttNanos, 1), MAX_TRACKED_NANOS));
         }
     }
 
@@ -452,8 +463,17 @@ final class EchoClient {
         }
     }
 
+    /**
+     * Counts this client drained once nothing is in flight and nothing more will be sent: closed load past the
+     * deadline or stopped; open load with no message waiting and none still to come.
+     */
     private void signalIfDrained() {
-        if (!signalled && phase != null && inFlight == 0 && (finished || !mayStillSend(System.nanoTime()))) {
+        if (signalled || phase == null || inFlight > 0) {
+            return;
+        }
+        boolean done = finished || (open ? backlogSize == 0 && nextDue() == LoopPacer.NONE
+                : !mayStillSend(System.nanoTime()));
+        if (done) {
             signalled = true;
             phase.drained().countDown();
         }
@@ -479,6 +499,11 @@ final class EchoClient {
     }
 
     /** The owner is done with the socket: frees what the client still holds. */
+    /** Runs a task on the client's thread after a delay. */
+    ClientIo.Cancellable schedule(Runnable task, long delayNanos) {
+        return io.schedule(task, delayNanos);
+    }
+
     void released() {
         if (outgoing != null) {
             outgoing.release();

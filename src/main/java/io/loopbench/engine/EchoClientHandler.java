@@ -37,7 +37,7 @@ final class EchoClientHandler extends ByteToMessageDecoder implements ClientIo {
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (msg instanceof DatagramPacket p) {
             try {
-                client.echoed(p.content(), p.content().readerIndex(), p.content().readableBytes(), System.nanoTime());
+                client.echoed(p.content(), p.content().readerIndex(), p.content().readableBytes());
             } finally {
                 p.release();
             }
@@ -48,7 +48,7 @@ final class EchoClientHandler extends ByteToMessageDecoder implements ClientIo {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        client.frames(in, System.nanoTime());
+        client.frames(in);
     }
 
     @Override

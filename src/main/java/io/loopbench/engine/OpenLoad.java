@@ -1,14 +1,23 @@
 package io.loopbench.engine;
 
 /**
- * What open load did in the measured phase: how many messages were due at the rate, how many had to wait for a
- * window slot, and how many were never sent because the wait was full too. Late and dropped messages are the
- * result of a rate the system cannot follow, not errors.
+ * What open load did in the measured phase: how many messages were due at the rate, how many went out late, how
+ * many were never sent, and how far actual sends trailed their intended times. Late and dropped messages are the
+ * result of a rate the system (or the pacer) cannot follow, not errors.
  *
  * @param rate             the requested rate, messages per second, all clients together
- * @param intendedMessages messages whose intended send time came during the phase
- * @param lateMessages     of those, messages sent late because the window was full at their time
- * @param droppedMessages  of those, messages never sent (the window and its backlog were full, or the phase ended)
+ * @param intendedMessages messages whose intended send time fell in the phase
+ * @param lateMessages     of those, messages sent more than {@code lateThresholdUs} after their intended time,
+ *                         whatever the reason (a full window, or the pacer itself)
+ * @param droppedMessages  of those, messages never sent (the window and its backlog were full)
+ * @param lateThresholdUs  how late a send may be before it is counted late, µs
+ * @param sendLag          actual minus intended send time of every message sent, µs (its mode is {@code message})
  */
-public record OpenLoad(double rate, long intendedMessages, long lateMessages, long droppedMessages) {
+public record OpenLoad(double rate, long intendedMessages, long lateMessages, long droppedMessages,
+                       double lateThresholdUs, Latency sendLag) {
+
+    /** The achieved share of the requested rate that was dropped. */
+    public double droppedFraction() {
+        return intendedMessages == 0 ? 0 : (double) droppedMessages / intendedMessages;
+    }
 }

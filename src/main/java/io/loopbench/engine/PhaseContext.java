@@ -14,9 +14,12 @@ import java.util.concurrent.CountDownLatch;
  * @param drained    counted down once by each client when it has nothing in flight after the deadline
  * @param started    {@link System#nanoTime()} when the phase began: open load's first intended send
  * @param histograms one RTT histogram per client thread ({@link ClientIo#histogramOwner()}), written only by
- *                   that thread; empty for warm-up. For open load, RTT from each message's intended send time
+ *                   that thread (warm-up too, into its own, so both phases run the same code). For open load,
+ *                   RTT from each message's intended send time
  * @param uncorrectedHistograms open load: RTT from each message's actual send time, per thread; else empty
+ * @param sendLagHistograms open load: actual minus intended send time, per thread; else empty
  */
 record PhaseContext(byte tag, long started, long deadline, CountDownLatch drained,
-                    Map<Object, Histogram> histograms, Map<Object, Histogram> uncorrectedHistograms) {
+                    Map<Object, Histogram> histograms, Map<Object, Histogram> uncorrectedHistograms,
+                    Map<Object, Histogram> sendLagHistograms) {
 }

@@ -1,5 +1,6 @@
 package io.loopbench.engine;
 
+
 /**
  * One client's counts for one phase. Owned by that client's event-loop thread; read by the repetition only
  * after the phase barrier has run on that thread.

@@ -44,7 +44,7 @@ final class ReactiveClientIo implements ClientIo {
     }
 
     private void received(ByteBuf message) {
-        client.echoed(message, message.readerIndex(), message.readableBytes(), System.nanoTime());
+        client.echoed(message, message.readerIndex(), message.readableBytes());
         client.readComplete();
     }
 

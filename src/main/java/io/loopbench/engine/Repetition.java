@@ -5,9 +5,11 @@ import org.HdrHistogram.Histogram;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -65,38 +67,37 @@ final class Repetition {
     }
 
     private RepetitionResult measure(EchoPair pair) throws Exception {
+        JitMonitor jit = JitMonitor.get();
         PhaseOutcome warmup = null;
         if (spec.warmupSeconds() > 0) {
-            progress.phaseStarted(index, "warmup", spec.warmupSeconds());
-            warmup = runPhase(MessageFormat.WARMUP_TAG, spec.warmupSeconds(), Map.of(), Map.of());
-        }
-        boolean open = spec.load() == LoadModel.OPEN;
-        Map<Object, Histogram> histograms = new HashMap<>();
-        Map<Object, Histogram> uncorrected = new HashMap<>();
-        for (EchoClient c : clients) {
-            histograms.computeIfAbsent(c.histogramOwner(), k -> new Histogram(EchoClient.MAX_TRACKED_NANOS, 3));
-            if (open) {
-                uncorrected.computeIfAbsent(c.histogramOwner(), k -> new Histogram(EchoClient.MAX_TRACKED_NANOS, 3));
-            }
+            progress.phaseStarted(index, "warmup", spec.warmupLimitSeconds());
+            warmup = warmUp();
         }
         progress.phaseStarted(index, "measured", spec.seconds());
-        PhaseOutcome measured = runPhase(MessageFormat.MEASURED_TAG, spec.seconds(), histograms, uncorrected);
+        PhaseOutcome measured = runPhase(MessageFormat.MEASURED_TAG, spec.seconds());
         MemoryUsage memory = ProcessMetrics.memory();
+        jit.awaitEvents();
+        JitActivity measuredJit = jit.activity(measured.from(), measured.to());
 
-        Histogram all = merged(histograms);
         PhaseCounters m = sum(MessageFormat.MEASURED_TAG);
         ErrorCounts errors = errors(m, MessageFormat.MEASURED_TAG, measured.drainTimedOut());
         double elapsed = measured.elapsedNanos() / 1e9;
         WarmupResult warmupResult = null;
         String error = null;
+        List<String> warnings = new ArrayList<>();
         if (warmup != null) {
             PhaseCounters w = sum(MessageFormat.WARMUP_TAG);
             ErrorCounts warmupErrors = errors(w, MessageFormat.WARMUP_TAG, warmup.drainTimedOut());
-            warmupResult = new WarmupResult(warmup.elapsedNanos() / 1e9, w.messages, warmupErrors);
+            warmupResult = new WarmupResult(spec.warmupMode(), warmup.elapsedNanos() / 1e9, w.messages, warmupErrors,
+                    warmup.stoppedBecause(), jit.activity(warmup.from(), warmup.to()));
             if (warmupErrors.total() > 0) {
                 error = "warmup: " + warmupErrors.describeNonZero() + firstError(w);
             } else if (w.messages == 0) {
                 error = "warmup: no echo completed";
+            }
+            if (WarmupResult.CAP.equals(warmup.stoppedBecause())) {
+                warnings.add(String.format(Locale.ROOT, "auto warm-up reached its cap of %s s before throughput "
+                        + "was stable and the JIT quiet", spec.warmupMaxSeconds()));
             }
         }
         if (error == null && errors.total() > 0) {
@@ -104,67 +105,129 @@ final class Repetition {
         } else if (error == null && m.messages == 0) {
             error = "measured phase: no echo completed";
         }
+        boolean open = spec.load() == LoadModel.OPEN;
         boolean batchRtt = spec.windowMode() == WindowMode.BATCH && spec.window() > 1;
-        Latency latency = latency(batchRtt ? LatencyMode.BATCH : LatencyMode.MESSAGE, all);
-        Latency uncorrectedLatency = open ? latency(LatencyMode.MESSAGE, merged(uncorrected)) : null;
-        OpenLoad openLoad = open ? new OpenLoad(spec.rate(), m.intendedMessages, m.lateMessages, m.droppedMessages)
-                : null;
+        Histogram all = LatencyHistograms.merged(measured.histograms().values());
+        Latency latency = LatencyHistograms.latency(batchRtt ? LatencyMode.BATCH : LatencyMode.MESSAGE, all);
+        Latency uncorrectedLatency = open ? LatencyHistograms.latency(LatencyMode.MESSAGE,
+                LatencyHistograms.merged(measured.uncorrected().values())) : null;
+        OpenLoad openLoad = open ? new OpenLoad(spec.rate(), m.intendedMessages, m.lateMessages, m.droppedMessages,
+                LoopPacer.LATE_THRESHOLD_NANOS / 1000.0, LatencyHistograms.latency(LatencyMode.MESSAGE,
+                LatencyHistograms.merged(measured.sendLag().values()))) : null;
+        double roundTripsPerSecond = m.messages / elapsed;
+        Fairness fairness = Fairness.of(clients.stream()
+                .mapToLong(c -> c.counters(MessageFormat.MEASURED_TAG).messages).toArray());
+        if (error == null) {
+            error = unfairness(fairness, open ? uncorrectedLatency : latency);
+        }
+        LittlesLaw littlesLaw = null;
+        if (!open && !batchRtt && m.messages > 0) {
+            littlesLaw = LittlesLaw.of(spec.clients(), spec.window(), roundTripsPerSecond, latency.meanUs());
+            if (!littlesLaw.holds()) {
+                warnings.add(String.format(Locale.ROOT, "Little's law missed by %+.1f %%: round trips/s × mean RTT "
+                        + "gives %.2f messages in flight, clients × window is %.0f", (littlesLaw.ratio() - 1) * 100,
+                        littlesLaw.observedInFlight(), littlesLaw.expectedInFlight()));
+            }
+        }
+        if (!measuredJit.quiet()) {
+            warnings.add(String.format(Locale.ROOT, "measured phase not JIT-quiet: %d compilations (%.1f ms), "
+                    + "%d deoptimizations", measuredJit.compilations(), measuredJit.compileMillis(),
+                    measuredJit.deoptimizations()));
+        }
         double cpuSeconds = measured.cpuNanos() / 1e9;
         return new RepetitionResult(index, error == null, error, transport, pair.serverChannel(),
                 pair.clientChannel(), pair.serverAddresses(), pair.clientAddress(), spec.target() != null,
                 pair.threads(), pair.connectionsOnOneThread(), pair.tcpNoDelay(), pair.udpBuffers(),
-                elapsed, m.messagesSent, m.messages, m.messages / elapsed,
+                elapsed, m.messagesSent, m.messages, roundTripsPerSecond,
                 2.0 * spec.payloadBytes() * m.messages / elapsed / (1 << 20),
                 latency, new CpuUsage(cpuSeconds, elapsed, cpuSeconds / elapsed * 100), memory,
                 new GcActivity(measured.gcCollections(), measured.gcMillis()), errors, warmupResult,
-                uncorrectedLatency, openLoad);
-    }
-
-    private static Histogram merged(Map<Object, Histogram> perLoop) {
-        Histogram all = new Histogram(EchoClient.MAX_TRACKED_NANOS, 3);
-        perLoop.values().forEach(all::add);
-        return all;
-    }
-
-    private static Latency latency(LatencyMode mode, Histogram h) {
-        return new Latency(mode, h.getTotalCount(), micros(h.getValueAtPercentile(50)),
-                micros(h.getValueAtPercentile(90)), micros(h.getValueAtPercentile(95)),
-                micros(h.getValueAtPercentile(99)), micros(h.getValueAtPercentile(99.9)), micros(h.getMaxValue()),
-                h.getMean() / 1000.0);
-    }
-
-    private record PhaseOutcome(long elapsedNanos, long cpuNanos, long gcCollections, long gcMillis,
-                                boolean drainTimedOut) {
+                uncorrectedLatency, openLoad, measuredJit, fairness, littlesLaw, warnings,
+                LatencyHistograms.encode(all));
     }
 
     /**
-     * arknet's phase: start every client, sleep to the deadline, tell the clients to stop, wait at most 2 s for
-     * them to drain, then run a barrier task on each client's thread that force-finishes it. Elapsed time and CPU
-     * cover the phase, the drain and the barrier.
+     * Why a repetition that validated every echo still cannot stand for its spec: a client starved (under a tenth of
+     * the mean), or a message that waited over a quarter of the phase; null when neither.
      */
-    private PhaseOutcome runPhase(byte tag, double seconds, Map<Object, Histogram> histograms,
-                                  Map<Object, Histogram> uncorrected) throws Exception {
+    private String unfairness(Fairness fairness, Latency latency) {
+        double mean = (double) clients.stream().mapToLong(c -> c.counters(MessageFormat.MEASURED_TAG).messages).sum()
+                / clients.size();
+        for (int i = 0; i < clients.size(); i++) {
+            long done = clients.get(i).counters(MessageFormat.MEASURED_TAG).messages;
+            if (done < mean / 10) {
+                return String.format(Locale.ROOT, "unfair: client %d completed %,d validated echoes, under a tenth "
+                        + "of the mean %,.1f (Jain's index %.3f)", i, done, mean, fairness.jainIndex());
+            }
+        }
+        double quarterUs = spec.seconds() * 1e6 / 4;
+        if (latency.maxUs() > quarterUs) {
+            return String.format(Locale.ROOT, "unfair: a message took %,.0f µs, over a quarter of the %s s "
+                    + "measured phase", latency.maxUs(), spec.seconds());
+        }
+        return null;
+    }
+
+    /**
+     * One phase's figures: its span (wall clock, for the JIT events; nanoTime, for elapsed), CPU, GC, whether it
+     * drained, why it stopped, and its histograms (one per client thread).
+     */
+    private record PhaseOutcome(Instant from, Instant to, long elapsedNanos, long cpuNanos, long gcCollections,
+                                long gcMillis, boolean drainTimedOut, String stoppedBecause,
+                                Map<Object, Histogram> histograms, Map<Object, Histogram> uncorrected,
+                                Map<Object, Histogram> sendLag) {
+    }
+
+    /**
+     * arknet's phase: start every client, sleep to the deadline (an auto warm-up: until steady, or its cap), tell
+     * the clients to stop, wait at most 2 s for them to drain, then run a barrier task on each client's thread that
+     * force-finishes it. Elapsed time and CPU cover the phase, the drain and the barrier. Warm-up records into
+     * histograms of its own, so that the measured phase runs no code path the warm-up did not.
+     */
+    private PhaseOutcome runPhase(byte tag, double seconds) throws Exception {
+        boolean open = spec.load() == LoadModel.OPEN;
+        Map<Object, Histogram> histograms = new HashMap<>();
+        Map<Object, Histogram> uncorrected = new HashMap<>();
+        Map<Object, Histogram> sendLag = new HashMap<>();
+        Map<Object, LoopPacer> pacers = new HashMap<>();
+        for (EchoClient c : clients) {
+            histograms.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
+            if (open) {
+                uncorrected.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
+                sendLag.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
+                pacers.computeIfAbsent(c.histogramOwner(), k -> new LoopPacer(c.executor())).add(c);
+            }
+        }
         CountDownLatch drained = new CountDownLatch(clients.size());
         long[] gc0 = ProcessMetrics.gc();
         long cpu0 = ProcessMetrics.cpuNanos();
+        Instant from = Instant.now();
         long started = System.nanoTime();
         long deadline = started + (long) (seconds * 1e9);
-        PhaseContext phase = new PhaseContext(tag, started, deadline, drained, histograms, uncorrected);
+        PhaseContext phase = new PhaseContext(tag, started, deadline, drained, histograms, uncorrected, sendLag);
         for (EchoClient c : clients) {
             c.executor().execute(() -> c.begin(phase));
         }
+        for (LoopPacer p : pacers.values()) {
+            p.executor().execute(() -> p.start(phase));
+        }
+        long stoppedAt;
         try {
             control.sleepUntil(deadline);
         } finally {
+            stoppedAt = System.nanoTime();
             for (EchoClient c : clients) {
                 c.executor().execute(c::stop);
             }
         }
-        boolean drainTimedOut = !drained.await(Math.max(0, deadline + DRAIN_NANOS - System.nanoTime()),
+        boolean drainTimedOut = !drained.await(Math.max(0, stoppedAt + DRAIN_NANOS - System.nanoTime()),
                 TimeUnit.NANOSECONDS);
         List<Future<?>> barrier = new ArrayList<>();
         for (EchoClient c : clients) {
             barrier.add(CompletableFuture.runAsync(c::finish, c.executor()));
+        }
+        for (LoopPacer p : pacers.values()) {
+            barrier.add(CompletableFuture.runAsync(p::stop, p.executor()));
         }
         long barrierDeadline = System.nanoTime() + BARRIER_NANOS;
         for (Future<?> f : barrier) {
@@ -177,7 +240,86 @@ final class Repetition {
         long elapsed = System.nanoTime() - started;
         long cpu1 = ProcessMetrics.cpuNanos();
         long[] gc1 = ProcessMetrics.gc();
-        return new PhaseOutcome(elapsed, cpu1 - cpu0, gc1[0] - gc0[0], gc1[1] - gc0[1], drainTimedOut);
+        return new PhaseOutcome(from, Instant.now(), elapsed, cpu1 - cpu0, gc1[0] - gc0[0], gc1[1] - gc0[1],
+                drainTimedOut, WarmupResult.TIME, histograms, uncorrected, sendLag);
+    }
+
+    /**
+     * The warm-up: rounds of {@link #ROUND_SECONDS}, each a whole phase — begin, run, stop, drain, finish, fresh
+     * histograms — so that every path the measured phase takes, its start and its end included, has run (and been
+     * compiled) before it. A fixed warm-up runs rounds for warmupSeconds. An auto warm-up runs at least that long,
+     * then stops once steady ({@link #steady}) or at warmupMaxSeconds.
+     */
+    private PhaseOutcome warmUp() throws Exception {
+        boolean auto = spec.warmupMode() == WarmupMode.AUTO;
+        JitMonitor jit = JitMonitor.get();
+        long started = System.nanoTime();
+        long least = started + (long) (spec.warmupSeconds() * 1e9);
+        long cap = started + (long) (spec.warmupLimitSeconds() * 1e9);
+        double[] rates = new double[2 * STEADY_ROUNDS];
+        long[] compileMillis = new long[2 * STEADY_ROUNDS];
+        PhaseOutcome first = null;
+        PhaseOutcome last;
+        long cpu = 0;
+        long gcCollections = 0;
+        long gcMillis = 0;
+        boolean drainTimedOut = false;
+        long done = 0;
+        String stoppedBecause;
+        for (int round = 0; ; round++) {
+            long left = cap - System.nanoTime();
+            last = runPhase(MessageFormat.WARMUP_TAG, Math.min(ROUND_SECONDS, Math.max(left, 1) / 1e9));
+            first = first == null ? last : first;
+            cpu += last.cpuNanos();
+            gcCollections += last.gcCollections();
+            gcMillis += last.gcMillis();
+            drainTimedOut |= last.drainTimedOut();
+            long total = sum(MessageFormat.WARMUP_TAG).messages;
+            rates[round % rates.length] = (total - done) / (last.elapsedNanos() / 1e9);
+            compileMillis[round % rates.length] = jit.compileMillis();
+            done = total;
+            long now = System.nanoTime();
+            if (!auto && now - least >= 0) {
+                stoppedBecause = WarmupResult.TIME;
+                break;
+            }
+            if (auto && now - least >= 0 && round >= rates.length && steady(rates, compileMillis, round)) {
+                stoppedBecause = WarmupResult.STEADY;
+                break;
+            }
+            if (now - cap >= 0) {
+                stoppedBecause = auto ? WarmupResult.CAP : WarmupResult.TIME;
+                break;
+            }
+        }
+        return new PhaseOutcome(first.from(), last.to(), System.nanoTime() - started, cpu, gcCollections, gcMillis,
+                drainTimedOut, stoppedBecause, Map.of(), Map.of(), Map.of());
+    }
+
+    static final double ROUND_SECONDS = 0.2;
+    /** Rounds in each of the two spans {@link #steady} compares: one second. */
+    static final int STEADY_ROUNDS = 5;
+    /** How far the last second's throughput may lie from the second before's, as a share of it. */
+    static final double STEADY_SPREAD = 0.10;
+    /** Compile time the JIT may add over the last second, ms (1 %: the odd small compilation of a cold path). */
+    static final long QUIET_COMPILE_MILLIS = 10;
+
+    /**
+     * Steady: throughput has stopped rising or falling (the mean of the last {@link #STEADY_ROUNDS} rounds within
+     * {@link #STEADY_SPREAD} of the mean of the rounds before them — a trend, not each round's noise, which on a
+     * shared machine can exceed any fixed bound) and the JIT compilers added at most {@link #QUIET_COMPILE_MILLIS}
+     * over the last rounds. {@code rates} and {@code compileMillis} are rings of two spans, {@code round} the newest.
+     */
+    private static boolean steady(double[] rates, long[] compileMillis, int round) {
+        int n = rates.length;
+        double recent = 0;
+        double before = 0;
+        for (int i = 0; i < STEADY_ROUNDS; i++) {
+            recent += rates[(round - i) % n];
+            before += rates[(round - STEADY_ROUNDS - i) % n];
+        }
+        long compiled = compileMillis[round % n] - compileMillis[(round - STEADY_ROUNDS) % n];
+        return recent > 0 && Math.abs(recent - before) <= STEADY_SPREAD * before && compiled <= QUIET_COMPILE_MILLIS;
     }
 
     private PhaseCounters sum(byte tag) {
@@ -198,10 +340,6 @@ final class Repetition {
     private String firstError(PhaseCounters c) {
         String first = c.firstError != null ? c.firstError : serverStats.firstError();
         return first == null ? "" : " (first: " + first + ")";
-    }
-
-    private static double micros(long nanos) {
-        return nanos / 1000.0;
     }
 
     static InetAddress loopback(AddressFamily family) throws UnknownHostException {

@@ -1,5 +1,7 @@
 package io.loopbench.engine;
 
+import java.util.List;
+
 /**
  * One repetition: its own loops, servers and clients, a warm-up and a measured phase. When set-up failed, the
  * figures are {@code null}; when validation failed, {@code ok} is false and {@code error} says why, and the
@@ -34,7 +36,15 @@ package io.loopbench.engine;
  * @param errors                every error counter of the measured phase
  * @param warmup                the warm-up phase; null when warmupSeconds is 0
  * @param uncorrectedLatency    open load only: round-trip times from each message's actual send time
- * @param openLoad              open load only: messages due, late and dropped
+ * @param openLoad              open load only: messages due, late and dropped, and the pacer's send lag
+ * @param jit                   JIT compilations and deoptimizations during the measured phase
+ * @param fairness              validated echoes per client: min, max and Jain's index
+ * @param littlesLaw            closed sliding-window load only: round trips/s × mean RTT against clients × window
+ * @param warnings              what makes a passed repetition's figures doubtful, in words (e.g. a measured phase
+ *                              that was not JIT-quiet, Little's law missed by more than 5 %); empty when none
+ * @param latencyHistogram      every RTT of {@code latency}, in nanoseconds: an HdrHistogram in its compressed
+ *                              encoding, Base64 (as in HdrHistogram's log format), so that repetitions, runs and
+ *                              hosts can be merged exactly
  */
 public record RepetitionResult(
         int repetition,
@@ -62,7 +72,16 @@ public record RepetitionResult(
         ErrorCounts errors,
         WarmupResult warmup,
         Latency uncorrectedLatency,
-        OpenLoad openLoad) {
+        OpenLoad openLoad,
+        JitActivity jit,
+        Fairness fairness,
+        LittlesLaw littlesLaw,
+        List<String> warnings,
+        String latencyHistogram) {
+
+    public RepetitionResult {
+        warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    }
 
     /** The same result under another index: a forked worker numbers its single repetition 1. */
     public RepetitionResult withRepetition(int index) {
@@ -70,7 +89,7 @@ public record RepetitionResult(
                 clientAddress, remote, eventLoops,
                 connectionsOnOneThread, tcpNoDelay, udpBuffers, elapsedSeconds, messagesSent, messages,
                 roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup, uncorrectedLatency,
-                openLoad);
+                openLoad, jit, fairness, littlesLaw, warnings, latencyHistogram);
     }
 
     /** A repetition that produced no figures, e.g. a forked worker that died or was killed. */
@@ -80,6 +99,7 @@ public record RepetitionResult(
 
     static RepetitionResult setupFailed(int repetition, Transport transport, int eventLoops, String error) {
         return new RepetitionResult(repetition, false, error, transport, null, null, null, null, false, eventLoops,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null, List.of(), null);
     }
 }

@@ -19,7 +19,8 @@ import java.util.Locale;
  * @param transport         {@code auto}, {@code nio}, {@code epoll} or {@code io_uring}; {@code jdk} (the JDK's
  *                          sockets) with virtual-threads execution, where {@code auto} means it
  * @param work              xorshift iterations the server runs per echoed message, 0 … 10,000,000
- * @param warmupSeconds     warm-up phase before each measured phase, 0 … 3600 (0 skips it)
+ * @param warmupSeconds     warm-up phase before each measured phase, 0 … 3600 (0 skips it); with {@code auto} warm-up
+ *                          its least length
  * @param seconds           measured phase, more than 0 and at most 3600
  * @param repetitions       independent repetitions, 1 … 100
  * @param addressFamily     {@code ipv4} (127.0.0.1) or {@code ipv6} (::1)
@@ -31,6 +32,9 @@ import java.util.Locale;
  * @param rate              open load only: messages per second, all clients together, more than 0, at most 10,000,000
  * @param execution         {@code netty} (default), {@code reactive} or {@code virtual-threads}: how both ends are
  *                          programmed
+ * @param warmupMode        {@code auto} (default): warm up for at least warmupSeconds, then until throughput is stable
+ *                          and the JIT quiet, at most warmupMaxSeconds; {@code fixed}: exactly warmupSeconds
+ * @param warmupMaxSeconds  auto warm-up's cap, warmupSeconds … 3600; default the larger of 10 and warmupSeconds
  */
 public record RunSpec(
         Protocol protocol,
@@ -50,7 +54,9 @@ public record RunSpec(
         String target,
         LoadModel load,
         Double rate,
-        Execution execution) {
+        Execution execution,
+        WarmupMode warmupMode,
+        Double warmupMaxSeconds) {
 
     public static final int MIN_PAYLOAD = MessageFormat.HEADER_BYTES;
     public static final int MAX_PAYLOAD = 65_507;
@@ -66,6 +72,8 @@ public record RunSpec(
     public static final long MAX_OUTSTANDING_BYTES = 256L * 1024 * 1024;
     /** Virtual-threads execution on TCP: most bytes one connection may have in flight (arknet's largest case). */
     public static final long MAX_BLOCKING_WINDOW_BYTES = 256L * 1024;
+    /** Auto warm-up's default cap, seconds. */
+    public static final double DEFAULT_WARMUP_MAX_SECONDS = 10;
 
     public RunSpec {
         protocol = orDefault(protocol, Protocol.TCP);
@@ -84,6 +92,8 @@ public record RunSpec(
         lossTimeoutMillis = orDefault(lossTimeoutMillis, 1000);
         load = orDefault(load, LoadModel.CLOSED);
         execution = orDefault(execution, Execution.NETTY);
+        warmupMode = orDefault(warmupMode, WarmupMode.AUTO);
+        warmupMaxSeconds = orDefault(warmupMaxSeconds, Math.max(DEFAULT_WARMUP_MAX_SECONDS, warmupSeconds));
     }
 
     /** The specification with every field at its default. */
@@ -110,6 +120,10 @@ public record RunSpec(
         range(v, "work", work, 0, MAX_WORK);
         if (!(warmupSeconds >= 0 && warmupSeconds <= MAX_SECONDS)) {
             v.add(new Violation("warmupSeconds", String.valueOf(warmupSeconds), "0 … 3600"));
+        }
+        if (warmupMode == WarmupMode.AUTO && !(warmupMaxSeconds >= warmupSeconds && warmupMaxSeconds <= MAX_SECONDS)) {
+            v.add(new Violation("warmupMaxSeconds", String.valueOf(warmupMaxSeconds),
+                    "warmupSeconds (" + warmupSeconds + ") … 3600 with auto warm-up"));
         }
         if (!(seconds > 0 && seconds <= MAX_SECONDS)) {
             v.add(new Violation("seconds", String.valueOf(seconds), "more than 0 and at most 3600"));
@@ -185,9 +199,17 @@ public record RunSpec(
         return this;
     }
 
-    /** Wall time one repetition spends in its phases, excluding set-up and the at most 2 s drain per phase. */
+    /**
+     * The most wall time one repetition spends in its phases (auto warm-up at its cap), excluding set-up and the at
+     * most 2 s drain per phase.
+     */
     public double phaseSeconds() {
-        return warmupSeconds + seconds;
+        return warmupLimitSeconds() + seconds;
+    }
+
+    /** How long the warm-up may run: warmupSeconds, or with auto warm-up its cap (0 when warmupSeconds is 0). */
+    public double warmupLimitSeconds() {
+        return warmupMode == WarmupMode.AUTO && warmupSeconds > 0 ? warmupMaxSeconds : warmupSeconds;
     }
 
     private static void range(List<Violation> v, String field, int value, int min, int max) {
@@ -220,6 +242,8 @@ public record RunSpec(
         private LoadModel load;
         private Double rate;
         private Execution execution;
+        private WarmupMode warmupMode;
+        private Double warmupMaxSeconds;
 
         private Builder() {
         }
@@ -243,6 +267,8 @@ public record RunSpec(
             load = s.load;
             rate = s.rate;
             execution = s.execution;
+            warmupMode = s.warmupMode;
+            warmupMaxSeconds = s.warmupMaxSeconds;
         }
 
         public Builder protocol(Protocol v) { protocol = v; return this; }
@@ -263,11 +289,13 @@ public record RunSpec(
         public Builder load(LoadModel v) { load = v; return this; }
         public Builder rate(Double v) { rate = v; return this; }
         public Builder execution(Execution v) { execution = v; return this; }
+        public Builder warmupMode(WarmupMode v) { warmupMode = v; return this; }
+        public Builder warmupMaxSeconds(Double v) { warmupMaxSeconds = v; return this; }
 
         public RunSpec build() {
             return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport,
                     work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
-                    execution);
+                    execution, warmupMode, warmupMaxSeconds);
         }
     }
 }

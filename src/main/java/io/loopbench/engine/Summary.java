@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Each metric's median, min and max over the repetitions. Latencies are medians of per-repetition percentiles,
- * never percentiles of pooled observations. Only built when every repetition is ok.
+ * Each metric's median, min and max over the repetitions. {@code latency} holds medians of per-repetition
+ * percentiles (arknet's statistic); {@code pooledLatency} beside it holds the percentiles of every repetition's
+ * observations merged exactly into one histogram. Only built when every repetition is ok.
  *
  * @param repetitions         how many repetitions the statistics cover
  * @param roundTripsPerSecond round trips per second
@@ -14,6 +15,14 @@ import java.util.function.Function;
  * @param cpuPercent          process CPU, % of one logical CPU
  * @param peakRssBytes        peak resident memory, bytes (null where unknown)
  * @param gcCollections       garbage collections during the measured phase
+ * @param pooledLatency       RTT percentiles of all repetitions' observations pooled (merged histograms), µs; null
+ *                            when a repetition has no stored histogram
+ * @param jainIndex           Jain's fairness index of the clients' validated echoes
+ * @param littlesLawRatio     round trips/s × mean RTT ÷ (clients × window); null where it does not apply
+ * @param jitCompilations     JIT compilations during the measured phase
+ * @param jitDeoptimizations  JIT deoptimizations during the measured phase
+ * @param warmupSeconds       how long the warm-ups ran; null without warm-up
+ * @param warnings            every repetition's warnings, each prefixed with its repetition
  */
 public record Summary(
         int repetitions,
@@ -22,7 +31,14 @@ public record Summary(
         LatencySummary latency,
         Stat cpuPercent,
         Stat peakRssBytes,
-        Stat gcCollections) {
+        Stat gcCollections,
+        Latency pooledLatency,
+        Stat jainIndex,
+        Stat littlesLawRatio,
+        Stat jitCompilations,
+        Stat jitDeoptimizations,
+        Stat warmupSeconds,
+        List<String> warnings) {
 
     /**
      * Latency statistics in microseconds, each over the repetitions' own percentiles.
@@ -55,7 +71,29 @@ public record Summary(
                 stat(reps, r -> r.cpu().percent()),
                 reps.stream().allMatch(r -> r.memory().peakRssBytes() != null)
                         ? stat(reps, r -> r.memory().peakRssBytes()) : null,
-                stat(reps, r -> r.gc().collections()));
+                stat(reps, r -> r.gc().collections()),
+                pooled(reps),
+                statIfAll(reps, r -> r.fairness() == null ? null : r.fairness().jainIndex()),
+                statIfAll(reps, r -> r.littlesLaw() == null ? null : r.littlesLaw().ratio()),
+                statIfAll(reps, r -> r.jit() == null ? null : r.jit().compilations()),
+                statIfAll(reps, r -> r.jit() == null ? null : r.jit().deoptimizations()),
+                statIfAll(reps, r -> r.warmup() == null ? null : r.warmup().elapsedSeconds()),
+                reps.stream().flatMap(r -> r.warnings().stream().map(w -> "repetition " + r.repetition() + ": " + w))
+                        .toList());
+    }
+
+    /** Percentiles of every repetition's observations merged; null unless every repetition stored its histogram. */
+    private static Latency pooled(List<RepetitionResult> reps) {
+        if (reps.stream().anyMatch(r -> r.latencyHistogram() == null)) {
+            return null;
+        }
+        return LatencyHistograms.latency(reps.getFirst().latency().mode(), LatencyHistograms.merged(
+                reps.stream().map(r -> LatencyHistograms.decode(r.latencyHistogram())).toList()));
+    }
+
+    /** The statistic when every repetition has the metric (older records may lack it), else null. */
+    private static Stat statIfAll(List<RepetitionResult> reps, Function<RepetitionResult, ? extends Number> metric) {
+        return reps.stream().allMatch(r -> metric.apply(r) != null) ? stat(reps, metric) : null;
     }
 
     private static Stat stat(List<RepetitionResult> reps, Function<RepetitionResult, ? extends Number> metric) {

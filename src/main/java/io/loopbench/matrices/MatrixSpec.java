@@ -8,6 +8,7 @@ import io.loopbench.engine.Protocol;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Transport;
 import io.loopbench.engine.Violation;
+import io.loopbench.engine.WarmupMode;
 import io.loopbench.engine.WindowMode;
 import io.loopbench.runs.Isolation;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -44,6 +45,8 @@ import java.util.stream.Collectors;
  * @param rates         open-load rates, messages per second (all clients): every case then runs at each rate, and
  *                      the report draws p99 against throughput; omitted, the load is closed
  * @param p99BoundUs    the p99 bound, µs, under which the report names each IO profile's highest rate (1000)
+ * @param warmupMode    auto (default) or fixed, for every case (see the run spec)
+ * @param warmupMaxSeconds auto warm-up's cap for every case; default the larger of 10 and warmupSeconds
  */
 @Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
 public record MatrixSpec(
@@ -62,7 +65,9 @@ public record MatrixSpec(
         @Schema(defaultValue = "false") Boolean keepGoing,
         @Schema(defaultValue = "forked", allowableValues = {"forked", "in-process"}) Isolation isolation,
         @Schema(example = "[5000, 10000, 20000, 40000]") List<Double> rates,
-        @Schema(defaultValue = "1000") Double p99BoundUs) {
+        @Schema(defaultValue = "1000") Double p99BoundUs,
+        @Schema(defaultValue = "auto", allowableValues = {"auto", "fixed"}) WarmupMode warmupMode,
+        @Schema(example = "10") Double warmupMaxSeconds) {
 
     /**
      * One load profile.
@@ -96,7 +101,9 @@ public record MatrixSpec(
                 keepGoing != null && keepGoing,
                 isolation != null ? isolation : Isolation.FORKED,
                 rates == null ? null : List.copyOf(rates),
-                p99BoundUs != null ? p99BoundUs : 1000.0);
+                p99BoundUs != null ? p99BoundUs : 1000.0,
+                warmupMode != null ? warmupMode : WarmupMode.AUTO,
+                warmupMaxSeconds);
     }
 
     private List<Profile> profilesFor(Protocol p) {
@@ -147,7 +154,8 @@ public record MatrixSpec(
                                                     .transport(t).windowMode(mode).seconds(seconds)
                                                     .warmupSeconds(warmupSeconds).repetitions(repetitions)
                                                     .load(rate == null ? null : LoadModel.OPEN).rate(rate)
-                                                    .execution(e).build());
+                                                    .execution(e).warmupMode(warmupMode)
+                                                    .warmupMaxSeconds(warmupMaxSeconds).build());
                                         }
                                     }
                                 }

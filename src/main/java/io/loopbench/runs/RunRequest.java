@@ -7,6 +7,7 @@ import io.loopbench.engine.LoadModel;
 import io.loopbench.engine.Protocol;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Transport;
+import io.loopbench.engine.WarmupMode;
 import io.loopbench.engine.WindowMode;
 import io.swagger.v3.oas.annotations.media.Schema;
 
@@ -43,8 +44,8 @@ public record RunRequest(
         @Schema(description = "Xorshift iterations the server runs per echoed message (CPU work).", minimum = "0",
                 maximum = "10000000", defaultValue = "0")
         Integer work,
-        @Schema(description = "Warm-up phase in seconds before each measured phase (0 skips it).", minimum = "0",
-                maximum = "3600", defaultValue = "1")
+        @Schema(description = "Warm-up phase in seconds before each measured phase (0 skips it); with auto "
+                + "warmupMode, the least warm-up.", minimum = "0", maximum = "3600", defaultValue = "1")
         Double warmupSeconds,
         @Schema(description = "Measured phase in seconds (more than 0). The service's limit on warmupSeconds + "
                 + "seconds is loopbench.limits.max-seconds-per-repetition (default 600).", minimum = "0",
@@ -79,6 +80,13 @@ public record RunRequest(
                 + "carrier threads (shared ioModel and closed load only).", defaultValue = "netty",
                 allowableValues = {"netty", "reactive", "virtual-threads"})
         Execution execution,
+        @Schema(description = "auto: warm up for at least warmupSeconds, then until throughput over consecutive "
+                + "200 ms windows is stable and no JIT compilation happened for 1 s, at most warmupMaxSeconds; "
+                + "fixed: exactly warmupSeconds.", defaultValue = "auto", allowableValues = {"auto", "fixed"})
+        WarmupMode warmupMode,
+        @Schema(description = "Auto warm-up's cap in seconds (warmupSeconds … 3600); default the larger of 10 and "
+                + "warmupSeconds.", minimum = "0", maximum = "3600", example = "10")
+        Double warmupMaxSeconds,
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
                 allowableValues = {"forked", "in-process"})
@@ -87,7 +95,7 @@ public record RunRequest(
     public RunSpec spec() {
         return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport, work,
                 warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
-                execution);
+                execution, warmupMode, warmupMaxSeconds);
     }
 
     public Isolation isolationOrDefault() {

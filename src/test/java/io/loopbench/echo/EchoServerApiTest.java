@@ -25,7 +25,7 @@ class EchoServerApiTest extends ServiceHttpTest {
         assertThat(server.at("/request/bindAddress").asString()).isEqualTo("127.0.0.1");
 
         HttpResponse<String> run = post("/api/runs", """
-                {"protocol":"udp","clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0.2,"seconds":0.5,
+                {"protocol":"udp","clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0.2,"warmupMode":"fixed","seconds":0.5,
                  "repetitions":1,"isolation":"in-process","target":"127.0.0.1:%d"}""".formatted(echoPort));
         assertThat(run.statusCode()).as(run.body()).isEqualTo(202);
         String runId = json.readTree(run.body()).get("id").asString();

@@ -12,12 +12,12 @@ public final class EngineTestSupport {
     }
 
     /**
-     * A short single-repetition spec: 0.2 s warm-up, 0.3 s measured, 4 clients × window 4, 2 threads. Its UDP loss
+     * A short single-repetition spec: 0.2 s fixed warm-up, 0.3 s measured, 4 clients × window 4, 2 threads. Its UDP loss
      * timeout is long, so that a datagram slowed by a cold JVM on a busy machine is not taken for a lost one.
      */
     static RunSpec.Builder quick() {
         return RunSpec.builder().clients(4).window(4).ioThreads(CARRIERS).payloadBytes(256)
-                .warmupSeconds(0.2).seconds(0.3).repetitions(1).lossTimeoutMillis(5000);
+                .warmupSeconds(0.2).warmupMode(WarmupMode.FIXED).seconds(0.3).repetitions(1).lossTimeoutMillis(5000);
     }
 
     /** The virtual-thread carriers the test JVM has (surefire's argLine): virtual-threads runs use as many. */

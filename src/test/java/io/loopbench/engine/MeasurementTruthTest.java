@@ -17,7 +17,7 @@ class MeasurementTruthTest {
     @ParameterizedTest
     @EnumSource(Execution.class)
     void littlesLawHoldsForSixteenClientsWithWindowSixteen(Execution execution) {
-        RunSpec spec = RunSpec.builder().clients(16).window(16).warmupSeconds(0.5).seconds(1.5).repetitions(1)
+        RunSpec spec = RunSpec.builder().clients(16).window(16).warmupSeconds(0.5).warmupMode(WarmupMode.FIXED).seconds(1.5).repetitions(1)
                 .execution(execution).ioThreads(execution == Execution.VIRTUAL_THREADS ? EngineTestSupport.CARRIERS : 1)
                 .build();
 
@@ -129,7 +129,8 @@ class MeasurementTruthTest {
         };
         // with a warm-up, so that the pacer, far behind its schedule at the phase's end, must not send into the drain
         RunSpec spec = RunSpec.builder().clients(2).window(1).payloadBytes(64).ioThreads(1)
-                .load(LoadModel.OPEN).rate(20_000.0).warmupSeconds(0.5).seconds(1.0).repetitions(1).build();
+                .load(LoadModel.OPEN).rate(20_000.0).warmupSeconds(0.5).warmupMode(WarmupMode.FIXED).seconds(1.0)
+                .repetitions(1).build();
 
         RepetitionResult r = Measurement.of(spec).serverFault(slow).run().repetitions().getFirst();
 

@@ -10,8 +10,10 @@ class RunSpecTest {
     @Test
     void omittedFieldsTakeTheIssuesDefaults() {
         RunSpec s = new RunSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null);
+                null, null, null, null, null, null);
         assertThat(s).isEqualTo(RunSpec.defaults());
+        assertThat(s.warmupMode()).isEqualTo(WarmupMode.AUTO);
+        assertThat(s.warmupMaxSeconds()).isEqualTo(RunSpec.DEFAULT_WARMUP_MAX_SECONDS);
         assertThat(s.execution()).isEqualTo(Execution.NETTY);
         assertThat(s.protocol()).isEqualTo(Protocol.TCP);
         assertThat(s.payloadBytes()).isEqualTo(1024);

@@ -26,7 +26,8 @@ final class ReportFixtures {
         Stat any = new Stat(1, 1, 1);
         Summary s = new Summary(3, roundTrips, any,
                 new Summary.LatencySummary(LatencyMode.MESSAGE, any, any, any, p99, any, any, any),
-                new Stat(99.4, 98, 101), new Stat(100 << 20, 99 << 20, 101 << 20), any);
+                new Stat(99.4, 98, 101), new Stat(100 << 20, 99 << 20, 101 << 20), any, null, null, null, null, null,
+                null, List.of());
         return new CaseResult(spec, Transport.EPOLL, s, List.of(), null);
     }
 
@@ -44,13 +45,14 @@ final class ReportFixtures {
     static RepetitionResult repetition(int index, long roundTrips, double cpuPercent) {
         return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
                 null, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
-                new CpuUsage(cpuPercent / 100, 1.0, cpuPercent), null, null, null, null, null, null);
+                new CpuUsage(cpuPercent / 100, 1.0, cpuPercent), null, null, null, null, null, null, null, null, null,
+                List.of(), null);
     }
 
     /** A repetition that failed, with figures that must not be used. */
     static RepetitionResult failedRepetition(int index) {
         return new RepetitionResult(index, false, "measured phase: unfinishedMessages=2", Transport.EPOLL, null, null,
                 null, null, false, 1, null, null, null, 1.0, 10L, 8L, 8.0, null, null, new CpuUsage(5, 1.0, 500),
-                null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, List.of(), null);
     }
 }

@@ -3,6 +3,7 @@ package io.loopbench.runs;
 import io.loopbench.engine.Execution;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Transport;
+import io.loopbench.engine.WarmupMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,7 +19,7 @@ class ForkedWorkerTest {
     void aVirtualThreadsWorkerHasExactlyIoThreadsCarriers(int ioThreads) {
         ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, List.of(), 30);
         RunSpec spec = RunSpec.builder().execution(Execution.VIRTUAL_THREADS).ioThreads(ioThreads).clients(6)
-                .window(4).warmupSeconds(0.1).seconds(0.3).repetitions(1).build();
+                .window(4).warmupSeconds(0.1).warmupMode(WarmupMode.FIXED).seconds(0.3).repetitions(1).build();
 
         ForkedWorker.Outcome o = worker.run(spec, 1, Transport.JDK, line -> { }, () -> false);
 

@@ -24,7 +24,7 @@ class RunApiEndToEndTest extends ServiceHttpTest {
         HttpResponse<String> posted = send(at("/api/runs")
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("""
-                        {"protocol":"tcp","clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0.3,
+                        {"protocol":"tcp","clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0.3,"warmupMode":"fixed",
                          "seconds":1.5,"repetitions":1,"isolation":"in-process"}""")));
         assertThat(posted.statusCode()).isEqualTo(202);
         JsonNode queued = json.readTree(posted.body());

@@ -4,6 +4,7 @@ import io.loopbench.engine.InvalidSpecException;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Violation;
+import io.loopbench.engine.WarmupMode;
 import io.loopbench.jobs.JobQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class RunServiceTest {
     }
 
     static RunSpec.Builder quick() {
-        return RunSpec.builder().clients(2).window(2).payloadBytes(128).warmupSeconds(0.2).seconds(0.3)
+        return RunSpec.builder().clients(2).window(2).payloadBytes(128).warmupSeconds(0.2).warmupMode(WarmupMode.FIXED).seconds(0.3)
                 .repetitions(1);
     }
 

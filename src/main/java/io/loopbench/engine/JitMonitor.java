@@ -1,0 +1,145 @@
+package io.loopbench.engine;
+
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordingStream;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Watches the JIT compiler for the whole JVM: one flight-recorder stream (started once, on first use, and kept for
+ * the JVM's life) delivers every {@code jdk.Compilation} (threshold 0, so none is left out) and
+ * {@code jdk.Deoptimization} event, and {@link #activity} counts those that started within a phase. The stream hands
+ * events over about once a second, so {@link #awaitEvents} commits a mark event of its own and waits until the
+ * flush that carried it has been handed over (every event committed before the mark is then in). {@link #compileMillis()}
+ * (the JVM's management bean, updated as each compilation ends) answers at once, for the auto warm-up's "no
+ * compilation for a while". Thread-safe.
+ */
+final class JitMonitor {
+
+    /** Longest wait for the stream to hand over a phase's last events. */
+    private static final long FLUSH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
+    /** Events older than this are forgotten; no phase lasts longer. */
+    private static final Duration KEPT = Duration.ofSeconds((long) (RunSpec.MAX_SECONDS * 2 + 60));
+
+    private record Event(Instant start, boolean deoptimization, long durationNanos, String description) {
+    }
+
+    /** Committed by {@link #activity}: once it has been handed over, so has everything committed before it. */
+    @Name("io.loopbench.JitMark")
+    @Label("loopbench JIT mark")
+    @StackTrace(false)
+    static final class Mark extends jdk.jfr.Event {
+        long id;
+    }
+
+    private static volatile JitMonitor instance;
+
+    private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
+    private final AtomicLong marks = new AtomicLong();
+    /** Written only by the stream's thread. */
+    private volatile long receivedMark;
+    private volatile long flushedMark;
+    private final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+
+    private JitMonitor() {
+        RecordingStream stream = new RecordingStream();
+        stream.enable("jdk.Compilation").withThreshold(Duration.ZERO);
+        stream.enable("jdk.Deoptimization").withoutStackTrace();
+        stream.enable(Mark.class);
+        stream.onEvent("jdk.Compilation", e -> add(e, false));
+        stream.onEvent("jdk.Deoptimization", e -> add(e, true));
+        stream.onEvent("io.loopbench.JitMark", e -> receivedMark = Math.max(receivedMark, e.getLong("id")));
+        stream.onFlush(() -> flushedMark = receivedMark);
+        stream.setReuse(false);
+        stream.startAsync();
+    }
+
+    /** The JVM's monitor, started on first use. */
+    static JitMonitor get() {
+        JitMonitor m = instance;
+        if (m == null) {
+            synchronized (JitMonitor.class) {
+                m = instance;
+                if (m == null) {
+                    m = new JitMonitor();
+                    instance = m;
+                }
+            }
+        }
+        return m;
+    }
+
+    private void add(RecordedEvent e, boolean deoptimization) {
+        String type = methodType(e);
+        if (type.startsWith("jdk.jfr.")) {
+            // the flight recorder's own consumer code, compiled as it hands events to this monitor
+            return;
+        }
+        String method = e.getValue("method") instanceof RecordedMethod m ? type + "::" + m.getName() : type;
+        String what = deoptimization ? "deoptimized (" + e.getValue("reason") + "): " + method
+                : "compiled tier " + e.getValue("compileLevel") + (e.getBoolean("isOsr") ? " OSR: " : ": ") + method;
+        events.add(new Event(e.getStartTime(), deoptimization, e.getDuration().toNanos(), what));
+    }
+
+    private static String methodType(RecordedEvent e) {
+        return e.getValue("method") instanceof RecordedMethod m && m.getType() != null ? m.getType().getName() : "";
+    }
+
+    /** Total time the JIT compilers have spent so far, ms (-1 where the JVM does not tell). */
+    long compileMillis() {
+        return compiler.isCompilationTimeMonitoringSupported() ? compiler.getTotalCompilationTime() : -1;
+    }
+
+    /** Waits, at most a few seconds, until the stream has handed over every event committed so far. */
+    void awaitEvents() {
+        Mark mark = new Mark();
+        mark.id = marks.incrementAndGet();
+        mark.commit();
+        long deadline = System.nanoTime() + FLUSH_WAIT_NANOS;
+        while (flushedMark < mark.id && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+    }
+
+    /** What the JIT did between {@code from} and {@code to} (wall-clock instants), as far as handed over. */
+    JitActivity activity(Instant from, Instant to) {
+        long compilations = 0;
+        long deoptimizations = 0;
+        long compileNanos = 0;
+        List<String> examples = new ArrayList<>();
+        Instant forget = to.minus(KEPT);
+        for (Event e : events) {
+            if (e.start().isBefore(forget)) {
+                events.remove(e);
+            } else if (!e.start().isBefore(from) && e.start().isBefore(to)) {
+                if (examples.size() < JitActivity.EXAMPLES) {
+                    examples.add(e.description());
+                }
+                if (e.deoptimization()) {
+                    deoptimizations++;
+                } else {
+                    compilations++;
+                    compileNanos += e.durationNanos();
+                }
+            }
+        }
+        return JitActivity.of(compilations, deoptimizations, compileNanos / 1e6, examples);
+    }
+}

@@ -1,0 +1,99 @@
+package io.loopbench.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Open load's clock for every client on one thread (an event loop): one timer for all of them, not one per message.
+ * It asks its timer to wake it a little before the earliest due send — by a lead that follows how late the loop's
+ * timer wakes it — and spins out the rest, so that messages leave within microseconds of their intended time; then it
+ * lets the loop handle its IO before the next send. Thread ownership: confined to that thread, like its clients.
+ */
+final class LoopPacer {
+
+    /** "No message is due": the client has stopped generating them. */
+    static final long NONE = Long.MAX_VALUE;
+    /** A message sent later than this after its intended time is counted late. */
+    static final long LATE_THRESHOLD_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    /** Bounds of the timer lead: never less (a timer is never early), never more (spinning costs a core). */
+    static final long MIN_LEAD_NANOS = TimeUnit.MICROSECONDS.toNanos(5);
+    static final long MAX_LEAD_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+
+    private final Executor executor;
+    private final List<EchoClient> clients = new ArrayList<>();
+    private ClientIo.Cancellable timer;
+    private long timerDue;
+    private long lead = TimeUnit.MICROSECONDS.toNanos(20);
+    private boolean stopped;
+
+    LoopPacer(Executor executor) {
+        this.executor = executor;
+    }
+
+    Executor executor() {
+        return executor;
+    }
+
+    /** Adds a client of this thread; before {@link #start} only. */
+    void add(EchoClient client) {
+        clients.add(client);
+    }
+
+    /** Starts pacing a phase; runs on the thread, after every client's {@code begin}. */
+    void start(PhaseContext phase) {
+        stopped = false;
+        tick();
+    }
+
+    /** Stops the timer; the phase barrier runs it on the thread. */
+    void stop() {
+        stopped = true;
+        if (timer != null) {
+            timer.cancel();
+            timer = null;
+        }
+    }
+
+    private void woken() {
+        if (timerDue != NONE) {
+            // how late the timer woke us steers the lead: a quarter more than the last lateness, plus a margin
+            long late = System.nanoTime() - timerDue;
+            long target = Math.min(MAX_LEAD_NANOS, Math.max(MIN_LEAD_NANOS, late + late / 4 + MIN_LEAD_NANOS));
+            lead += (target - lead) / 4;
+        }
+        timer = null;
+        tick();
+    }
+
+    private void tick() {
+        if (stopped) {
+            return;
+        }
+        long next = NONE;
+        for (EchoClient c : clients) {
+            next = Math.min(next, c.nextDue());
+        }
+        if (next == NONE) {
+            return;
+        }
+        long wait = next - System.nanoTime();
+        if (wait > lead) {
+            timerDue = next - lead;
+            timer = clients.getFirst().schedule(this::woken, wait - lead);
+            return;
+        }
+        while (System.nanoTime() - next < 0) {
+            Thread.onSpinWait();
+        }
+        long now = System.nanoTime();
+        for (EchoClient c : clients) {
+            c.paceDue(now);
+        }
+        // the next look is a timer task too (due at once): the loop reads, writes and runs the timer tasks due before
+        // it first; a task queued with execute() would be run again and again ahead of them
+        timerDue = NONE;
+        timer = clients.getFirst().schedule(this::woken, 0);
+    }
+}
