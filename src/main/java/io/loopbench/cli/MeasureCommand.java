@@ -165,7 +165,8 @@ public final class MeasureCommand implements Callable<Integer> {
             err.flush();
             return 2;
         }
-        MeasurementResult result = measurement.progress(new StderrProgress(err, spec.repetitions())).run();
+        MeasurementResult result = measurement.progress(new StderrProgress(err, spec.repetitions(),
+                spec.warmupMode() == WarmupMode.AUTO)).run();
         out.println(JSON.writeValueAsString(result));
         out.flush();
         if (!result.ok()) {
@@ -175,11 +176,13 @@ public final class MeasureCommand implements Callable<Integer> {
         return result.ok() ? 0 : 1;
     }
 
-    /** One line per phase and per finished repetition. */
-    private record StderrProgress(PrintWriter err, int repetitions) implements io.loopbench.engine.ProgressListener {
+    /** One line per phase and per finished repetition, the latter with its warm-up, failure and warnings. */
+    private record StderrProgress(PrintWriter err, int repetitions, boolean auto)
+            implements io.loopbench.engine.ProgressListener {
         @Override
         public void phaseStarted(int repetition, String phase, double seconds) {
-            err.printf(Locale.ROOT, "[%d/%d] %s %.3g s (JVM up %d ms)%n", repetition, repetitions, phase, seconds,
+            err.printf(Locale.ROOT, "[%d/%d] %s %s%.3g s (JVM up %d ms)%n", repetition, repetitions, phase,
+                    phase.equals("warmup") && auto ? "at most " : "", seconds,
                     ManagementFactory.getRuntimeMXBean().getUptime());
             err.flush();
         }
@@ -189,10 +192,13 @@ public final class MeasureCommand implements Callable<Integer> {
             if (r.roundTripsPerSecond() == null) {
                 err.printf(Locale.ROOT, "[%d/%d] failed: %s%n", r.repetition(), repetitions, r.error());
             } else {
-                err.printf(Locale.ROOT, "[%d/%d] %s: %,.0f round trips/s, p50 %.1f us, p99 %.1f us, CPU %.0f %%%s%n",
+                err.printf(Locale.ROOT, "[%d/%d] %s: %,.0f round trips/s, p50 %.1f us, p99 %.1f us, CPU %.0f %%%s%s%s%n",
                         r.repetition(), repetitions, r.transport().label(), r.roundTripsPerSecond(),
                         r.latency().p50Us(), r.latency().p99Us(), r.cpu().percent(),
-                        r.ok() ? "" : " (FAILED: " + r.error() + ")");
+                        r.warmup() == null ? "" : String.format(Locale.ROOT, ", warm-up %.1f s (%s)",
+                                r.warmup().elapsedSeconds(), r.warmup().stoppedBecause()),
+                        r.ok() ? "" : " (FAILED: " + r.error() + ")",
+                        r.warnings().isEmpty() ? "" : " (WARNING: " + String.join("; ", r.warnings()) + ")");
             }
             err.flush();
         }

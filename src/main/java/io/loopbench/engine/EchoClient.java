@@ -31,6 +31,9 @@ final class EchoClient {
 
     /** Most bytes of TCP messages gathered into one outgoing buffer before it is written. */
     static final int OUTGOING_BUFFER_BYTES = 64 * 1024;
+    /** Open load: how long a stall the backlog of due messages covers, and its most entries per client. */
+    static final double BACKLOG_SECONDS = 0.1;
+    static final int MAX_BACKLOG = 65_536;
 
     private final int id;
     private final int window;
@@ -94,7 +97,9 @@ final class EchoClient {
         this.slotIntendedAt = open ? new long[window] : null;
         this.intervalNanos = open ? Math.max(1, (long) (spec.clients() * 1e9 / spec.rate())) : 0;
         this.offsetNanos = open ? intervalNanos * id / spec.clients() : 0;
-        this.backlog = open ? new long[window] : null;
+        // a backlog for the messages due during a 100 ms stall, so that a stall shows as latency, not as drops
+        this.backlog = open ? new long[(int) Math.min(MAX_BACKLOG,
+                Math.max(window, spec.rate() / spec.clients() * BACKLOG_SECONDS))] : null;
         this.slotBusy = new boolean[window];
     }
 

@@ -97,7 +97,8 @@ final class EchoServerHandler extends ByteToMessageDecoder {
                 ReferenceCountUtil.release(echo);
                 return;
             }
-            long delay = fault.delayNanos();
+            ByteBuf message = echo instanceof DatagramPacket p ? p.content() : (ByteBuf) echo;
+            long delay = fault.delayNanos(MessageFormat.clientId(message, message.readerIndex()));
             if (delay > 0) {
                 ctx.executor().schedule(() -> ctx.writeAndFlush(echo).addListener(sendListeners[tag]),
                         delay, TimeUnit.NANOSECONDS);

@@ -8,8 +8,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Open load's clock for every client on one thread (an event loop): one timer for all of them, not one per message.
  * It asks its timer to wake it a little before the earliest due send — by a lead that follows how late the loop's
- * timer wakes it — and spins out the rest, so that messages leave within microseconds of their intended time; then it
- * lets the loop handle its IO before the next send. Thread ownership: confined to that thread, like its clients.
+ * timer wakes it, within bounds — and spins out the rest, so that messages leave within microseconds of their intended
+ * time where the timer allows; then it lets the loop handle its IO before the next send. Thread ownership: confined to that thread, like its clients.
  */
 final class LoopPacer {
 
@@ -17,15 +17,22 @@ final class LoopPacer {
     static final long NONE = Long.MAX_VALUE;
     /** A message sent later than this after its intended time is counted late. */
     static final long LATE_THRESHOLD_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
-    /** Bounds of the timer lead: never less (a timer is never early), never more (spinning costs a core). */
+    /**
+     * Bounds of the timer lead. Never less than this (a timer is never early); never more than {@code MAX}, since the
+     * loop spins for the lead before each send: where timers wake a loop later than that (tens of microseconds on a
+     * virtual machine), sends leave up to that much late — counted in the send lag — rather than the loop spinning away
+     * a core and delaying the echoes it should read meanwhile (it shares the loop with its clients' IO). Measured on a
+     * 2-vCPU VM at 20,000 msg/s (docs/performance.md): a 20 µs cap gives send lag p50 ~34 µs at ~40 % CPU; a 50 µs cap
+     * spins without pause, 100 % CPU, and the same delay reappears in the echoes' RTT instead.
+     */
     static final long MIN_LEAD_NANOS = TimeUnit.MICROSECONDS.toNanos(5);
-    static final long MAX_LEAD_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    static final long MAX_LEAD_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
 
     private final Executor executor;
     private final List<EchoClient> clients = new ArrayList<>();
     private ClientIo.Cancellable timer;
     private long timerDue;
-    private long lead = TimeUnit.MICROSECONDS.toNanos(20);
+    private long lead = MAX_LEAD_NANOS;
     private boolean stopped;
 
     LoopPacer(Executor executor) {

@@ -17,6 +17,11 @@ public interface ServerFault {
         return 0;
     }
 
+    /** How long to hold this echo of client {@code clientId}'s message (one connection's, on TCP). */
+    default long delayNanos(int clientId) {
+        return delayNanos();
+    }
+
     /** How long to block the server's event loop before this echo, as a GC pause or a slow handler would. */
     default long stallNanos() {
         return 0;

@@ -28,7 +28,7 @@ class MeasureCommandTest {
     @Test
     void printsTheResultAsJsonOnStdoutAndOneProgressLinePerPhaseOnStderr() {
         int code = run("measure", "--protocol", "udp", "--payload", "64", "--clients", "2", "--window", "1",
-                "--io-model", "sharded", "--io-threads", "2", "--warmup", "0.2", "--warmup-mode", "fixed", "--seconds", "0.3",
+                "--io-model", "sharded", "--io-threads", "2", "--warmup", "0.2", "--warmup-mode", "fixed", "--seconds", "0.6",
                 "--repetitions", "2");
 
         assertThat(code).as(err.toString()).isZero();

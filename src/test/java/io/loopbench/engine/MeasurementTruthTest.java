@@ -2,6 +2,7 @@ package io.loopbench.engine;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,11 +15,18 @@ import static org.assertj.core.data.Percentage.withPercentage;
 /** Tests that prove the figures right: known delays, Little's law, counted losses, pinned shards. */
 class MeasurementTruthTest {
 
+    /**
+     * With one timestamp rule for every execution — sent just before the message is handed over, received when its
+     * slot is matched, the refill stamped with that instant — round trips/s × mean RTT is the window, within 5 %.
+     */
     @ParameterizedTest
-    @EnumSource(Execution.class)
-    void littlesLawHoldsForSixteenClientsWithWindowSixteen(Execution execution) {
-        RunSpec spec = RunSpec.builder().clients(16).window(16).warmupSeconds(0.5).warmupMode(WarmupMode.FIXED).seconds(1.5).repetitions(1)
-                .execution(execution).ioThreads(execution == Execution.VIRTUAL_THREADS ? EngineTestSupport.CARRIERS : 1)
+    @CsvSource({"netty,tcp", "netty,udp", "reactive,tcp", "reactive,udp", "virtual-threads,tcp",
+            "virtual-threads,udp"})
+    void littlesLawHoldsWithinFivePercentForEveryExecutionAndProtocol(String execution, String protocol) {
+        Execution e = Labeled.parse(Execution.class, execution);
+        RunSpec spec = RunSpec.builder().protocol(Labeled.parse(Protocol.class, protocol)).clients(16).window(16)
+                .warmupSeconds(0.5).warmupMode(WarmupMode.FIXED).seconds(1.5).repetitions(1).execution(e)
+                .ioThreads(e == Execution.VIRTUAL_THREADS ? EngineTestSupport.CARRIERS : 1).lossTimeoutMillis(5000)
                 .build();
 
         RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
@@ -26,7 +34,12 @@ class MeasurementTruthTest {
         assertThat(r.ok()).as(r.error()).isTrue();
         double inFlight = spec.clients() * spec.window();
         double predicted = inFlight / (r.latency().meanUs() / 1e6);
-        assertThat(r.roundTripsPerSecond()).isCloseTo(predicted, withPercentage(10));
+        assertThat(r.roundTripsPerSecond()).isCloseTo(predicted, withPercentage(5));
+        assertThat(r.littlesLaw().expectedInFlight()).isEqualTo(inFlight);
+        assertThat(r.littlesLaw().ratio()).isCloseTo(r.roundTripsPerSecond() / predicted, withPercentage(0.001));
+        assertThat(r.littlesLaw().holds()).isTrue();
+        assertThat(r.fairness().clients()).isEqualTo(16);
+        assertThat(r.fairness().minMessages() + 0L).isPositive();
     }
 
     @ParameterizedTest

@@ -26,7 +26,8 @@ class ResourceReleaseTest {
             Protocol protocol = i % 2 == 0 ? Protocol.TCP : Protocol.UDP;
             Execution execution = Execution.values()[i % 3];
             IoModel model = i % 4 < 2 || execution == Execution.VIRTUAL_THREADS ? IoModel.SHARED : IoModel.SHARDED;
-            RunSpec spec = quick().protocol(protocol).ioModel(model).execution(execution)
+            RunSpec.Builder builder = quick(execution).protocol(protocol).ioModel(model);
+            RunSpec spec = (model == IoModel.SHARDED ? builder.ioThreads(2) : builder)
                     .warmupSeconds(0.0).seconds(0.1).build();
 
             RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
@@ -50,10 +51,10 @@ class ResourceReleaseTest {
     @EnumSource(Execution.class)
     void cancellationStopsARunPromptlyKeepsFinishedRepetitionsAndReleasesEverything(Execution execution)
             throws Exception {
-        Measurement.of(quick().execution(execution).build()).run(); // opens what the JVM keeps for good
+        Measurement.of(quick(execution).build()).run(); // opens what the JVM keeps for good
         long socketsBefore = openSockets();
         RunControl control = new RunControl();
-        RunSpec spec = quick().execution(execution).repetitions(3).warmupSeconds(0.0).seconds(0.4).build();
+        RunSpec spec = quick(execution).repetitions(3).warmupSeconds(0.0).seconds(0.4).build();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
         try {
             // cancel in the middle of the second repetition's 0.4 s measured phase

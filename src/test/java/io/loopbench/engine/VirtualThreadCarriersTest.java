@@ -17,7 +17,7 @@ class VirtualThreadCarriersTest {
     @Test
     void theJvmsCarriersCarryTheRunAndItsVirtualThreadsEndWithIt() {
         // 6 clients: 12 connection ends, more runnable virtual threads than carriers
-        RunSpec spec = quick().execution(Execution.VIRTUAL_THREADS).clients(6).warmupSeconds(0.1).seconds(0.4).build();
+        RunSpec spec = quick(Execution.VIRTUAL_THREADS).clients(6).warmupSeconds(0.1).seconds(0.4).build();
 
         MeasurementResult result = Measurement.of(spec).run();
 
@@ -28,7 +28,7 @@ class VirtualThreadCarriersTest {
 
     @Test
     void aRunWhoseIoThreadsDifferFromTheJvmsCarriersIsRefusedNamingTheOptionsThatWouldFitIt() {
-        RunSpec spec = quick().execution(Execution.VIRTUAL_THREADS).ioThreads(CARRIERS + 1).build();
+        RunSpec spec = quick(Execution.VIRTUAL_THREADS).ioThreads(CARRIERS + 1).build();
 
         assertThatThrownBy(() -> Measurement.of(spec)).isInstanceOfSatisfying(InvalidSpecException.class,
                 e -> assertThat(e.violations()).singleElement().satisfies(v -> {

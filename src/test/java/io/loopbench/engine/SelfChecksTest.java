@@ -1,0 +1,193 @@
+package io.loopbench.engine;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static io.loopbench.engine.EngineTestSupport.quick;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The checks a repetition makes of its own figures: fairness, JIT quiet, the pacer's lag, exact histograms. */
+class SelfChecksTest {
+
+    @Test
+    void aStarvedClientFailsTheRepetitionAsUnfair() {
+        // client 0's echoes are held 400 ms each: in a 1 s phase it completes a handful, the others thousands
+        ServerFault starveClientZero = new ServerFault() {
+            @Override
+            public long delayNanos(int clientId) {
+                return clientId == 0 ? 400_000_000 : 0;
+            }
+        };
+        RunSpec spec = quick().clients(4).window(1).warmupSeconds(0.0).seconds(1.0).build();
+
+        RepetitionResult r = Measurement.of(spec).serverFault(starveClientZero).run().repetitions().getFirst();
+
+        assertThat(r.errors().total()).as("every echo validated").isZero();
+        assertThat(r.ok()).isFalse();
+        assertThat(r.error()).startsWith("unfair: client 0 completed");
+        assertThat(r.fairness().minMessages()).isLessThan(r.fairness().maxMessages() / 10);
+        assertThat(r.fairness().jainIndex()).isLessThan(0.8);
+    }
+
+    @Test
+    void aMessageWaitingOverAQuarterOfThePhaseFailsTheRepetition() {
+        AtomicBoolean once = new AtomicBoolean();
+        ServerFault holdOne = new ServerFault() {
+            @Override
+            public long delayNanos(int clientId) {
+                return clientId == 1 && once.compareAndSet(false, true) ? 600_000_000 : 0;
+            }
+        };
+        // window 1: the held echo reorders nothing
+        RunSpec spec = quick().clients(2).window(1).warmupSeconds(0.0).seconds(1.2).build();
+
+        RepetitionResult r = Measurement.of(spec).serverFault(holdOne).run().repetitions().getFirst();
+
+        assertThat(r.ok()).isFalse();
+        assertThat(r.error()).startsWith("unfair: ");
+        assertThat(r.latency().maxUs()).isGreaterThan(spec.seconds() * 1e6 / 4);
+    }
+
+    @Test
+    void aFairRunPassesWithJainsIndexNearOne() {
+        RepetitionResult r = Measurement.of(quick().clients(4).window(4).build()).run().repetitions().getFirst();
+
+        assertThat(r.ok()).as(r.error()).isTrue();
+        assertThat(r.fairness().jainIndex()).isGreaterThan(0.9);
+        assertThat(r.fairness().minMessages()).isPositive();
+        assertThat(r.warmup().stoppedBecause()).isEqualTo(WarmupResult.TIME);
+    }
+
+    @Test
+    void jainsIndexIsOneForEqualSharesAndOneOverNForOneClientDoingEverything() {
+        assertThat(Fairness.of(new long[] {5, 5, 5, 5}).jainIndex()).isEqualTo(1.0);
+        assertThat(Fairness.of(new long[] {8, 0, 0, 0}).jainIndex()).isEqualTo(0.25);
+        Fairness f = Fairness.of(new long[] {3, 9});
+        assertThat(f.minMessages()).isEqualTo(3);
+        assertThat(f.maxMessages()).isEqualTo(9);
+        assertThat(f.jainIndex()).isEqualTo(144.0 / (2 * 90));
+    }
+
+    @Test
+    void compilationsInASpanAreCountedAndNamed() {
+        JitMonitor jit = JitMonitor.get();
+        Instant from = Instant.now();
+        long sink = 0;
+        for (int i = 0; i < 200_000; i++) {
+            sink += ColdCode.mix(i);
+        }
+        Instant to = Instant.now();
+        jit.awaitEvents();
+
+        JitActivity a = jit.activity(from, to);
+
+        assertThat(sink).isNotZero();
+        assertThat(a.compilations()).isPositive();
+        assertThat(a.quiet()).isFalse();
+        assertThat(a.examples()).anyMatch(e -> e.contains(ColdCode.class.getName() + "::mix"));
+        JitActivity before = jit.activity(from.minusSeconds(3600), from.minusSeconds(3599));
+        assertThat(before.compilations()).isZero();
+        assertThat(before.quiet()).isTrue();
+    }
+
+    /** Code no other test runs, so that it is compiled inside the span above. */
+    private static final class ColdCode {
+        static long mix(long x) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            return x ^ (x << 17);
+        }
+    }
+
+    @Test
+    void aMeasuredPhaseThatCompilesNewCodeSaysItWasNotJitQuiet() {
+        // the server's fault hook starts running never-compiled code 300 ms into the measured phase
+        long measuredFrom = System.nanoTime() + 300_000_000L;
+        ServerFault compileMidPhase = new ServerFault() {
+            @Override
+            public long delayNanos() {
+                if (System.nanoTime() - measuredFrom > 0) {
+                    long s = 0;
+                    for (int i = 0; i < 2000; i++) {
+                        s += MidPhaseCode.work(i);
+                    }
+                    return s == 42 ? 1 : 0;
+                }
+                return 0;
+            }
+        };
+        RunSpec spec = quick().clients(2).window(2).warmupSeconds(0.0).seconds(1.2).build();
+
+        RepetitionResult r = Measurement.of(spec).serverFault(compileMidPhase).run().repetitions().getFirst();
+
+        assertThat(r.ok()).as(r.error()).isTrue();
+        assertThat(r.jit().compilations()).isPositive();
+        assertThat(r.jit().examples()).anyMatch(e -> e.contains(MidPhaseCode.class.getName()));
+        assertThat(r.warnings()).anyMatch(w -> w.startsWith("measured phase not JIT-quiet"));
+    }
+
+    private static final class MidPhaseCode {
+        static long work(long x) {
+            return Long.rotateLeft(x * 0x9E3779B97F4A7C15L, 31) ^ x;
+        }
+    }
+
+    @Test
+    void theOpenLoopPacerSendsWithinMicrosecondsOfTheIntendedTimeOnAnIdleLoop() {
+        RunSpec spec = quick().clients(4).window(4).ioThreads(1).load(LoadModel.OPEN).rate(4000.0)
+                .warmupSeconds(0.3).seconds(1.0).build();
+
+        RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+
+        assertThat(r.ok()).as(r.error()).isTrue();
+        OpenLoad o = r.openLoad();
+        assertThat(o.intendedMessages()).isBetween(3900L, 4001L);
+        assertThat(o.sendLag().observations()).isEqualTo(r.messagesSent());
+        // the timer wakes the loop a little early and the pacer spins out the rest: sends leave within the timer's
+        // own lateness (tens of microseconds on a VM), where one timer per message left them ~50 µs late on average
+        assertThat(o.droppedMessages()).isZero();
+        assertThat(o.sendLag().p50Us()).isLessThan(150);
+        assertThat((double) o.lateMessages() / o.intendedMessages()).isLessThan(0.5);
+    }
+
+    @Test
+    void aHistogramSurvivesEncodingExactlyAndMergesExactly() {
+        Random random = new Random(7);
+        Histogram a = LatencyHistograms.create();
+        Histogram b = LatencyHistograms.create();
+        for (int i = 0; i < 50_000; i++) {
+            LatencyHistograms.record(a, 1000 + random.nextInt(5_000_000));
+            LatencyHistograms.record(b, 200_000 + random.nextInt(90_000_000));
+        }
+
+        Histogram decodedA = LatencyHistograms.decode(LatencyHistograms.encode(a));
+        Histogram decodedB = LatencyHistograms.decode(LatencyHistograms.encode(b));
+
+        assertThat(decodedA).isEqualTo(a);
+        assertThat(decodedB).isEqualTo(b);
+        Histogram merged = LatencyHistograms.merged(List.of(decodedA, decodedB));
+        assertThat(merged.getTotalCount()).isEqualTo(100_000);
+        assertThat(merged).isEqualTo(LatencyHistograms.merged(List.of(a, b)));
+        assertThat(LatencyHistograms.latency(LatencyMode.MESSAGE, merged))
+                .isEqualTo(LatencyHistograms.latency(LatencyMode.MESSAGE, LatencyHistograms.merged(List.of(a, b))));
+    }
+
+    @Test
+    void theSummaryOffersPooledPercentilesOfTheStoredHistogramsBesideTheMedians() {
+        MeasurementResult result = Measurement.of(quick().repetitions(2).build()).run();
+
+        assertThat(result.ok()).as(result.error()).isTrue();
+        Histogram pooled = LatencyHistograms.merged(result.repetitions().stream()
+                .map(r -> LatencyHistograms.decode(r.latencyHistogram())).toList());
+        assertThat(pooled.getTotalCount()).isEqualTo(result.repetitions().stream()
+                .mapToLong(r -> r.latency().observations()).sum());
+        assertThat(result.summary().pooledLatency()).isEqualTo(LatencyHistograms.latency(LatencyMode.MESSAGE, pooled));
+        assertThat(result.summary().latency().p50Us().median()).isEqualTo(Stat.of(
+                result.repetitions().stream().map(r -> r.latency().p50Us()).toList()).median());
+    }
+}
