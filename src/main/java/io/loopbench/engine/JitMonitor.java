@@ -38,7 +38,7 @@ final class JitMonitor {
     /** Events older than this are forgotten; no phase lasts longer. */
     private static final Duration KEPT = Duration.ofSeconds((long) (RunSpec.MAX_SECONDS * 2 + 60));
 
-    private record Event(Instant start, boolean deoptimization, long durationNanos, String description) {
+    record Event(Instant start, boolean deoptimization, long durationNanos, String description) {
     }
 
     /** Committed by {@link #activity}: once it has been handed over, so has everything committed before it. */
@@ -99,12 +99,11 @@ final class JitMonitor {
         events.add(new Event(e.getStartTime(), deoptimization, e.getDuration().toNanos(), what));
     }
 
+    /** The application's and its libraries' code before the JDK's; within each, deoptimizations first. */
     private static int rank(Event e) {
-        if (e.deoptimization()) {
-            return 0;
-        }
         String method = e.description().substring(e.description().indexOf(": ") + 2);
-        return method.startsWith("java.") || method.startsWith("jdk.") || method.startsWith("sun.") ? 2 : 1;
+        boolean jdk = method.startsWith("java.") || method.startsWith("jdk.") || method.startsWith("sun.");
+        return (jdk ? 2 : 0) + (e.deoptimization() ? 0 : 1);
     }
 
     private static String methodType(RecordedEvent e) {
@@ -134,9 +133,17 @@ final class JitMonitor {
 
     /** What the JIT did between {@code from} and {@code to} (wall-clock instants), as far as handed over. */
     JitActivity activity(Instant from, Instant to) {
-        long compilations = 0;
-        long deoptimizations = 0;
-        long compileNanos = 0;
+        List<Event> inSpan = eventsIn(from, to);
+        long deoptimizations = inSpan.stream().filter(Event::deoptimization).count();
+        double compileMillis = inSpan.stream().filter(e -> !e.deoptimization()).mapToLong(Event::durationNanos)
+                .sum() / 1e6;
+        List<String> examples = inSpan.stream().sorted(Comparator.comparingInt(JitMonitor::rank))
+                .limit(JitActivity.EXAMPLES).map(Event::description).toList();
+        return JitActivity.of(inSpan.size() - deoptimizations, deoptimizations, compileMillis, examples);
+    }
+
+    /** Every event that started in the span, described; forgets those older than any phase can be. */
+    List<Event> eventsIn(Instant from, Instant to) {
         List<Event> inSpan = new ArrayList<>();
         Instant forget = to.minus(KEPT);
         for (Event e : events) {
@@ -144,17 +151,8 @@ final class JitMonitor {
                 events.remove(e);
             } else if (!e.start().isBefore(from) && e.start().isBefore(to)) {
                 inSpan.add(e);
-                if (e.deoptimization()) {
-                    deoptimizations++;
-                } else {
-                    compilations++;
-                    compileNanos += e.durationNanos();
-                }
             }
         }
-        // deoptimizations first, then the application's and its libraries' code, then the JDK's
-        List<String> examples = inSpan.stream().sorted(Comparator.comparingInt(JitMonitor::rank))
-                .limit(JitActivity.EXAMPLES).map(Event::description).toList();
-        return JitActivity.of(compilations, deoptimizations, compileNanos / 1e6, examples);
+        return inSpan;
     }
 }

@@ -310,7 +310,7 @@ final class Repetition {
      * shared machine can exceed any fixed bound) and the JIT compilers added at most {@link #QUIET_COMPILE_MILLIS}
      * over the last rounds. {@code rates} and {@code compileMillis} are rings of two spans, {@code round} the newest.
      */
-    private static boolean steady(double[] rates, long[] compileMillis, int round) {
+    static boolean steady(double[] rates, long[] compileMillis, int round) {
         int n = rates.length;
         double recent = 0;
         double before = 0;

