@@ -16,6 +16,8 @@ import java.util.Map;
  * @param javaVendor        the JVM's vendor
  * @param javaHome          where the JVM is installed
  * @param jvmArguments      the JVM's flags (heap, GC, …)
+ * @param classSharing      how its classes came in at start: from an AOT cache, a CDS archive or neither (see
+ *                          {@link ClassSharing}); null in results recorded before it was
  * @param garbageCollectors the collectors' names
  * @param logicalCpus       processors the JVM sees
  * @param maxHeapBytes      the heap's maximum size, bytes
@@ -30,6 +32,7 @@ public record Environment(
         String javaVendor,
         String javaHome,
         List<String> jvmArguments,
+        ClassSharing classSharing,
         List<String> garbageCollectors,
         int logicalCpus,
         long maxHeapBytes,
@@ -40,14 +43,15 @@ public record Environment(
         Map<String, String> transports) {
 
     public static Environment current() {
-        var runtime = ManagementFactory.getRuntimeMXBean();
+        List<String> jvmArguments = ManagementFactory.getRuntimeMXBean().getInputArguments();
         Version netty = Version.identify().get("netty-common");
         Package reactorNetty = reactor.netty.ReactorNetty.class.getPackage();
         return new Environment(
                 System.getProperty("java.version"),
                 System.getProperty("java.vendor"),
                 System.getProperty("java.home"),
-                runtime.getInputArguments(),
+                jvmArguments,
+                ClassSharing.of(jvmArguments),
                 ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList(),
                 Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory(),

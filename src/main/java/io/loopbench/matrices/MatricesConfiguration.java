@@ -23,7 +23,7 @@ class MatricesConfiguration {
 
     @Bean
     MatrixService matrixService(MatrixStore store, RunService runs, RunsProperties properties, JobQueue jobs,
-                                MatrixEvents events, ObjectMapper json) {
-        return new MatrixService(store, runs, properties, jobs, events, json);
+                                MatrixEvents events) {
+        return new MatrixService(store, runs, properties, jobs, events);
     }
 }

@@ -19,7 +19,6 @@ import io.loopbench.runs.RunStatus;
 import io.loopbench.runs.RunsProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.ObjectMapper;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,13 +50,13 @@ public class MatrixService extends QueuedService<MatrixRecord> {
     private final ForkedWorker worker;
 
     public MatrixService(MatrixStore store, RunService runs, RunsProperties properties, JobQueue jobs,
-                         MatrixEvents events, ObjectMapper json) {
+                         MatrixEvents events) {
         super(store, jobs, "matrix", MatrixRecord::id, MatrixRecord::status, MatrixRecord::estimatedSeconds,
                 MatrixRecord::createdAt);
         this.runs = runs;
         this.properties = properties;
         this.events = events;
-        this.worker = new ForkedWorker(json, properties.worker().jvmOptions(), properties.worker().graceSeconds());
+        this.worker = runs.worker();
     }
 
     public MatrixStore store() {

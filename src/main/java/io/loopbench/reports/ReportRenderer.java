@@ -282,6 +282,9 @@ public final class ReportRenderer {
         if (jvm != null) {
             row(md, "Measuring JVM", jvm.javaVendor() + " " + jvm.javaVersion());
             row(md, "JVM flags", "`" + String.join(" ", jvm.jvmArguments()) + "`");
+            if (jvm.classSharing() != null) {
+                row(md, "Archive at JVM start", jvm.classSharing().description());
+            }
             row(md, "Garbage collectors", String.join(", ", jvm.garbageCollectors()));
             row(md, "ByteBuf allocator", jvm.allocator());
         }

@@ -2,6 +2,7 @@ package io.loopbench.runs;
 
 import io.loopbench.cli.LoopbenchCli;
 import io.loopbench.cli.MeasureCommand;
+import io.loopbench.engine.ClassSharing;
 import io.loopbench.engine.Environment;
 import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.RepetitionResult;
@@ -30,7 +31,10 @@ import java.util.jar.JarFile;
  * Runs one repetition in a fresh JVM: the {@code measure} entry point with the run's spec and one repetition, the
  * service's own java and classpath, and the configured JVM flags. The worker's stdout is its result JSON; its
  * stderr (progress lines, errors) is kept with the run. A worker past its time limit, or whose run is cancelled,
- * is terminated and then killed, so that no process outlives its repetition. One call per thread at a time.
+ * is terminated and then killed, so that no process outlives its repetition. A worker starts from the
+ * {@link WorkerAotCache} when there is one (training it first when there is none yet), otherwise plainly, and its
+ * stderr says which and why; from the executable jar it always starts plainly, since its classes are nested jars,
+ * which an AOT cache cannot hold. One call per thread at a time.
  */
 public final class ForkedWorker {
 
@@ -41,14 +45,24 @@ public final class ForkedWorker {
     public record Outcome(RepetitionResult repetition, Environment environment, String stderr) {
     }
 
+    /**
+     * Flags of every worker JVM (and of the AOT cache's training): native transports may load their libraries, and
+     * the JVM's own warnings and errors (such as why it refused an AOT cache) go to stderr, since stdout is the
+     * result JSON.
+     */
+    static final List<String> COMMON_OPTIONS =
+            List.of("--enable-native-access=ALL-UNNAMED", "-Xlog:disable", "-Xlog:all=warning:stderr");
+
     private final ObjectMapper json;
     private final List<String> jvmOptions;
     private final int graceSeconds;
+    private final WorkerAotCache aotCache;
 
-    public ForkedWorker(ObjectMapper json, List<String> jvmOptions, int graceSeconds) {
+    public ForkedWorker(ObjectMapper json, List<String> jvmOptions, int graceSeconds, WorkerAotCache aotCache) {
         this.json = json;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.graceSeconds = graceSeconds;
+        this.aotCache = aotCache;
     }
 
     public Outcome run(RunSpec spec, int index, Transport transport, Consumer<String> progressLine,
@@ -56,12 +70,26 @@ public final class ForkedWorker {
         RunSpec one = spec.toBuilder().repetitions(1).transport(transport).build();
         Duration limit = Duration.ofMillis((long) ((one.phaseSeconds() + graceSeconds) * 1000));
         StringBuilder stderr = new StringBuilder();
+        String classpath = System.getProperty("java.class.path");
+        boolean bootJar = isBootJar(classpath);
+        WorkerAotCache.Start start = bootJar
+                ? new WorkerAotCache.Start(classpath, List.of(), false, "loopbench: worker started without an AOT "
+                        + "cache: the service runs from an executable jar, whose nested jars an AOT cache cannot hold")
+                : aotCache.prepare(classpath, cancelled);
+        if (start.note() != null) {
+            stderr.append(start.note()).append('\n');
+            progressLine.accept(start.note());
+        }
+        if (cancelled.getAsBoolean()) {
+            return failed(index, transport, spec, "cancelled", stderr.toString(), new StringBuilder());
+        }
         Process process;
         try {
-            process = new ProcessBuilder(command(one)).start();
+            process = new ProcessBuilder(command(one, start, bootJar)).start();
             process.getOutputStream().close();
         } catch (IOException e) {
-            return failed(index, transport, spec, "could not start the worker JVM: " + e, "", new StringBuilder());
+            return failed(index, transport, spec, "could not start the worker JVM: " + e, stderr.toString(),
+                    new StringBuilder());
         }
         Thread errReader = Thread.ofVirtual().start(() -> readLines(process.getErrorStream(), line -> {
             synchronized (stderr) {
@@ -108,6 +136,9 @@ public final class ForkedWorker {
                 return failed(index, transport, spec, "the worker reported no repetition: " + result.error(), log,
                         stdout);
             }
+            if (start.aotCache() && result.environment().classSharing() == ClassSharing.AOT_CACHE_REFUSED) {
+                aotCache.refused();
+            }
             return new Outcome(result.repetitions().getFirst().withRepetition(index), result.environment(), log);
         } catch (RuntimeException e) {
             return failed(index, transport, spec, "the worker exited with code " + process.exitValue()
@@ -115,25 +146,31 @@ public final class ForkedWorker {
         }
     }
 
-    /** java [flags] -cp <service classpath> io.loopbench.cli.LoopbenchCli measure …, or via Boot's launcher. */
-    private List<String> command(RunSpec one) {
+    /** java [flags] -cp <classpath> io.loopbench.cli.LoopbenchCli measure …, or via Boot's launcher. */
+    private List<String> command(RunSpec one, WorkerAotCache.Start start, boolean bootJar) {
         List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.add(javaCommand());
         cmd.addAll(jvmOptions);
-        cmd.add("--enable-native-access=ALL-UNNAMED");
+        cmd.addAll(COMMON_OPTIONS);
+        cmd.addAll(start.jvmOptions());
         if (one.execution() == Execution.VIRTUAL_THREADS) {
             cmd.addAll(VirtualThreads.jvmOptions(one.ioThreads()));
         }
-        String classpath = System.getProperty("java.class.path");
-        if (isBootJar(classpath)) {
+        if (bootJar) {
             // Running from the executable jar: its classes are nested, so let Boot's launcher start the CLI.
             cmd.add("-Dloader.main=" + LoopbenchCli.class.getName());
-            cmd.addAll(List.of("-cp", classpath, "org.springframework.boot.loader.launch.PropertiesLauncher"));
+            cmd.addAll(List.of("-cp", start.classpath(), "org.springframework.boot.loader.launch.PropertiesLauncher"));
         } else {
-            cmd.addAll(List.of("-cp", classpath, LoopbenchCli.class.getName()));
+            cmd.addAll(List.of("-cp", start.classpath(), LoopbenchCli.class.getName()));
         }
         cmd.addAll(MeasureCommand.arguments(one));
         return cmd;
+    }
+
+    /** This JVM's java launcher, which every worker uses too. */
+    static String javaCommand() {
+        return ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
     private static boolean isBootJar(String classpath) {
@@ -147,7 +184,7 @@ public final class ForkedWorker {
         }
     }
 
-    private static void terminate(Process process) {
+    static void terminate(Process process) {
         process.descendants().forEach(ProcessHandle::destroy);
         process.destroy();
         try {
@@ -186,7 +223,7 @@ public final class ForkedWorker {
         }
     }
 
-    private static String lastLine(String log) {
+    static String lastLine(String log) {
         String trimmed = log.strip();
         int nl = trimmed.lastIndexOf('\n');
         return trimmed.isEmpty() ? "(no output)" : trimmed.substring(nl + 1);

@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.cli.TrainCommand;
 import io.loopbench.engine.Environment;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
@@ -58,7 +59,11 @@ public class RunService extends QueuedService<RunRecord> {
                 RunRecord::createdAt);
         this.properties = properties;
         this.listeners = List.copyOf(listeners);
-        this.worker = new ForkedWorker(json, properties.worker().jvmOptions(), properties.worker().graceSeconds());
+        RunsProperties.Worker w = properties.worker();
+        this.worker = new ForkedWorker(json, w.jvmOptions(), w.graceSeconds(), w.aotCache()
+                ? new WorkerAotCache(properties.dataDirectory().resolve("worker-aot"), w.jvmOptions(), json,
+                        TrainCommand.DEFAULT_SECONDS)
+                : WorkerAotCache.off("loopbench.worker.aot-cache is false"));
         this.allowedTargets = properties.network().allowedCidrs().stream().map(text -> {
             try {
                 return Cidr.parse(text);
@@ -66,6 +71,11 @@ public class RunService extends QueuedService<RunRecord> {
                 throw new IllegalArgumentException("loopbench.network.allowed-cidrs: " + e.getMessage(), e);
             }
         }).toList();
+    }
+
+    /** The forked worker, which matrices use too, so that they share its AOT cache. */
+    public ForkedWorker worker() {
+        return worker;
     }
 
     public SystemInfo system() {

@@ -53,9 +53,12 @@ public record RunsProperties(
     /**
      * @param jvmOptions   flags of each forked worker JVM (heap, GC); recorded in the worker's environment
      * @param graceSeconds a worker running longer than warmupSeconds + seconds + this is killed
+     * @param aotCache     whether workers start from an AOT cache trained on the engine's workload (JDK 25+; see
+     *                     {@link WorkerAotCache}), under the data directory's {@code worker-aot/}
      */
     public record Worker(
             @NotNull @DefaultValue({"-Xms32m", "-Xmx256m", "-XX:+UseSerialGC"}) List<String> jvmOptions,
-            @Min(1) @Max(3600) @DefaultValue("45") int graceSeconds) {
+            @Min(1) @Max(3600) @DefaultValue("45") int graceSeconds,
+            @DefaultValue("true") boolean aotCache) {
     }
 }

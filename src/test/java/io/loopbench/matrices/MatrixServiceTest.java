@@ -41,13 +41,13 @@ class MatrixServiceTest {
     @BeforeEach
     void start() {
         RunsProperties p = new RunsProperties(dir, 10, new RunsProperties.Limits(30, 5, 64, 60),
-                new RunsProperties.Worker(List.of("-Xmx256m"), 45), new RunsProperties.Network(List.of()));
+                new RunsProperties.Worker(List.of("-Xmx256m"), 45, false), new RunsProperties.Network(List.of()));
         jobs = new JobQueue(10);
         jobs.start();
         runs = new RunService(new RunStore(dir, JSON), p, JSON, List.of(), jobs);
         runs.start();
         matrices = new MatrixService(new MatrixStore(dir.resolve("matrices"), JSON), runs, p, jobs,
-                new MatrixEvents(), JSON);
+                new MatrixEvents());
         matrices.start();
     }
 

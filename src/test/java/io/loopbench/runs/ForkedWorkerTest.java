@@ -1,23 +1,33 @@
 package io.loopbench.runs;
 
+import io.loopbench.engine.ClassSharing;
 import io.loopbench.engine.Execution;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Transport;
 import io.loopbench.engine.WarmupMode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ForkedWorkerTest {
 
+    private static final WorkerAotCache NO_CACHE = WorkerAotCache.off("not in this test");
+    /** Short enough for a test, long enough that a cold JVM's first hundreds of ms do not fail it as unfair. */
+    private static final RunSpec SHORT = RunSpec.builder().clients(2).window(2).warmupMode(WarmupMode.FIXED)
+            .warmupSeconds(0.3).seconds(1.0).repetitions(1).build();
+
     @ParameterizedTest(name = "ioThreads {0}")
     @ValueSource(ints = {1, 3})
     void aVirtualThreadsWorkerHasExactlyIoThreadsCarriers(int ioThreads) {
-        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, List.of(), 30);
+        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, List.of(), 30, NO_CACHE);
         // window 1, so that no end monopolises a carrier (see EngineTestSupport.quick(Execution))
         RunSpec spec = RunSpec.builder().execution(Execution.VIRTUAL_THREADS).ioThreads(ioThreads).clients(6)
                 .window(1).warmupSeconds(0.1).warmupMode(WarmupMode.FIXED).seconds(0.6).repetitions(1).build();
@@ -38,7 +48,7 @@ class ForkedWorkerTest {
     void aWorkerPastItsTimeLimitIsKilledAndItsRepetitionFailsWithTheReasonAndItsStderr() {
         // The JVM waits for a debugger forever: a worker that hangs, deterministically.
         ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON,
-                List.of("-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0"), 1);
+                List.of("-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0"), 1, NO_CACHE);
         RunSpec spec = RunSpec.builder().warmupSeconds(0.0).seconds(0.5).repetitions(1).build();
         long started = System.nanoTime();
 
@@ -52,5 +62,73 @@ class ForkedWorkerTest {
         assertThat(o.stderr()).contains("Listening for transport dt_socket");
         assertThat(seconds).isBetween(1.4, 10.0);
         assertThat(ProcessHandle.current().descendants().count()).isZero();
+    }
+
+    @Test
+    void aWorkerTrainsTheAotCacheOnceStartsFromItAndFallsBackWhenTheJvmRefusesACorruptOne(@TempDir Path dir)
+            throws Exception {
+        List<String> options = List.of("-Xms32m", "-Xmx256m", "-XX:+UseSerialGC");
+        WorkerAotCache cache = new WorkerAotCache(dir, options, RunStoreTest.JSON, 0.4);
+        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, options, 30, cache);
+        List<String> progress = new ArrayList<>();
+
+        ForkedWorker.Outcome trained = worker.run(SHORT, 1, Transport.NIO, progress::add, () -> false);
+
+        assertMeasured(trained);
+        assertThat(trained.environment().classSharing()).isEqualTo(ClassSharing.AOT_CACHE);
+        assertThat(trained.environment().jvmArguments()).contains("-XX:AOTCache=" + dir.resolve("worker.aot"));
+        assertThat(progress.getFirst()).startsWith("loopbench: trained the workers' AOT cache in ");
+        assertThat(RunStoreTest.JSON.readTree(dir.resolve("trained.json").toFile()).get("trainingSeconds").asDouble())
+                .isPositive();
+
+        Files.writeString(dir.resolve("worker.aot"), "not an AOT cache");
+        ForkedWorker.Outcome refused = worker.run(SHORT, 2, Transport.NIO, line -> { }, () -> false);
+
+        assertMeasured(refused);
+        assertThat(refused.environment().classSharing()).isEqualTo(ClassSharing.AOT_CACHE_REFUSED);
+        assertThat(refused.stderr()).doesNotContain("trained").contains("[aot]");
+
+        ForkedWorker.Outcome plain = worker.run(SHORT, 3, Transport.NIO, line -> { }, () -> false);
+
+        assertMeasured(plain);
+        assertThat(plain.environment().classSharing()).isEqualTo(ClassSharing.CDS);
+        assertThat(plain.stderr()).startsWith("loopbench: worker started without an AOT cache: the JVM refused");
+        assertThat(dir.resolve("trained.json")).doesNotExist();
+    }
+
+    @Test
+    void aWorkerWhoseAotCacheCannotBeTrainedStartsPlainlyAndSaysWhy(@TempDir Path dir) {
+        // The JVM refuses to record a cache with -Xshare:off; the workers' own start does not mind it.
+        List<String> options = List.of("-Xshare:off");
+        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, options, 30,
+                new WorkerAotCache(dir, options, RunStoreTest.JSON, 0.4));
+
+        ForkedWorker.Outcome o = worker.run(SHORT, 1, Transport.NIO, line -> { }, () -> false);
+
+        assertMeasured(o);
+        assertThat(o.environment().classSharing()).isEqualTo(ClassSharing.NONE);
+        assertThat(o.stderr()).startsWith("loopbench: worker started without an AOT cache: its training exited "
+                + "with code 1: Option AOTCacheOutput cannot be used");
+    }
+
+    @Test
+    void aWorkerGivenAMissingAotCacheFileStillMeasuresAndItsResultSaysSo(@TempDir Path dir) {
+        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON,
+                List.of("-XX:AOTCache=" + dir.resolve("missing.aot")), 30, NO_CACHE);
+
+        ForkedWorker.Outcome o = worker.run(SHORT, 1, Transport.NIO, line -> { }, () -> false);
+
+        assertMeasured(o);
+        assertThat(o.environment().classSharing()).isEqualTo(ClassSharing.AOT_CACHE_REFUSED);
+        assertThat(o.stderr()).contains("[error][aot]");
+    }
+
+    /**
+     * The worker ran and validated every echo. Whether it passed is not asked: a second of load in a JVM this fresh,
+     * on a machine others share, may fail the fairness check, which says nothing about how the JVM started.
+     */
+    private static void assertMeasured(ForkedWorker.Outcome o) {
+        assertThat(o.repetition().roundTripsPerSecond()).as(o.stderr()).isNotNull().isPositive();
+        assertThat(o.repetition().errors().total()).as(o.stderr()).isZero();
     }
 }
