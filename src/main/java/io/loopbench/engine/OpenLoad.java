@@ -16,7 +16,7 @@ package io.loopbench.engine;
 public record OpenLoad(double rate, long intendedMessages, long lateMessages, long droppedMessages,
                        double lateThresholdUs, Latency sendLag) {
 
-    /** The achieved share of the requested rate that was dropped. */
+    /** The share of the intended messages that were never sent. */
     public double droppedFraction() {
         return intendedMessages == 0 ? 0 : (double) droppedMessages / intendedMessages;
     }
