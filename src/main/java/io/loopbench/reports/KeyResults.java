@@ -54,7 +54,8 @@ public final class KeyResults {
     private static String warned(List<CaseResult> ok) {
         List<String> doubtful = ok.stream().filter(c -> !c.warnings().isEmpty()).map(CaseResult::ioWords).toList();
         if (!doubtful.isEmpty()) {
-            return " This result is not established: " + String.join(", ", doubtful)
+            return " This result is not established: " + (doubtful.size() == 1 ? doubtful.getFirst()
+                    : String.join(", ", doubtful.subList(0, doubtful.size() - 1)) + " and " + doubtful.getLast())
                     + (doubtful.size() == 1 ? " carries warnings" : " carry warnings")
                     + " (see the group's self-checks under \"Detailed results\").";
         }

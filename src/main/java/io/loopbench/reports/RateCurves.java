@@ -58,7 +58,8 @@ public record RateCurves(int index, String title, Map<String, List<CaseResult>> 
                 List<String> alone = points.stream().filter(c -> exclusions(c, boundUs).isEmpty())
                         .map(RateCurves::rate).toList();
                 out.add(head + "no highest rate under " + bound + ": the lowest rate, " + rate(points.getFirst())
-                        + " messages/s, is excluded: " + why(points.getFirst(), boundUs) + (alone.isEmpty() ? "; so is every rate measured."
+                        + " messages/s, is excluded " + why(points.getFirst(), boundUs) + (alone.isEmpty()
+                        ? ", and so is every rate measured."
                         : "; " + String.join(", ", alone) + " messages/s would qualify alone, but not from the "
                         + "lowest rate up."));
                 return;
@@ -70,16 +71,16 @@ public record RateCurves(int index, String title, Map<String, List<CaseResult>> 
                     Format.percent(worstDropped(best)));
             if (highest + 1 < points.size()) {
                 CaseResult next = points.get(highest + 1);
-                s += "; " + rate(next) + " messages/s is excluded: " + why(next, boundUs);
+                s += "; " + rate(next) + " messages/s is excluded " + why(next, boundUs);
             }
             out.add(s + ".");
         });
         return out;
     }
 
-    /** "p99 5,000.00 µs is at or above the bound, and 0.50 % of the intended messages were dropped (…)". */
+    /** "(p99 5,000.00 µs is at or above the bound; 0.50 % of the intended messages were dropped, …)". */
     private static String why(CaseResult c, double boundUs) {
-        return String.join(", and ", exclusions(c, boundUs));
+        return "(" + String.join("; ", exclusions(c, boundUs)) + ")";
     }
 
     /** Why a rate cannot be named as under the p99 bound; empty when it can. */
@@ -91,13 +92,13 @@ public record RateCurves(int index, String title, Map<String, List<CaseResult>> 
         if (c.repetitions().isEmpty() || c.repetitions().stream().anyMatch(r -> r.openLoad() == null)) {
             why.add("its dropped messages were not recorded");
         } else if (worstDropped(c) >= MAX_DROPPED_FRACTION) {
-            why.add(Format.percent(worstDropped(c)) + " of the intended messages were dropped (under "
-                    + Format.percent(MAX_DROPPED_FRACTION) + " allowed)");
+            why.add(Format.percent(worstDropped(c)) + " of the intended messages were dropped, under "
+                    + Format.percent(MAX_DROPPED_FRACTION) + " allowed");
         }
         double achieved = c.summary().roundTripsPerSecond().min() / c.spec().rate();
         if (achieved < MIN_ACHIEVED_FRACTION) {
-            why.add("only " + Format.percent(achieved) + " of the rate was achieved (at least "
-                    + Format.percent(MIN_ACHIEVED_FRACTION) + " needed)");
+            why.add("only " + Format.percent(achieved) + " of the rate was achieved, at least "
+                    + Format.percent(MIN_ACHIEVED_FRACTION) + " needed");
         }
         return why;
     }

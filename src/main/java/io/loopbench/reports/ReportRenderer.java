@@ -242,10 +242,11 @@ public final class ReportRenderer {
                 + "| CPU ratio median (min–max) | CPU/round-trip ratio median (min–max) |\n");
         md.append("| --- | --- | --- | --- | --- | --- |\n");
         for (ExecutionComparisons.ExecutionRatios r : rows) {
-            md.append("| ").append(Format.cell(r.caseTitle())).append(" | ").append(r.execution().label()).append(" vs ")
-                    .append(r.baseline().label()).append(" | ").append(r.pairs()).append(" of ")
+            md.append("| ").append(Format.cell(r.caseTitle())).append(" | ").append(r.execution().label())
+                    .append(" vs ").append(r.baseline().label()).append(" | ").append(r.pairs()).append(" of ")
                     .append(r.repetitions()).append(r.pairsWithWarnings() == 0 ? ""
-                            : " (" + r.pairsWithWarnings() + " with warnings)").append(" | ").append(ratio(r.throughput())).append(" | ")
+                            : " (" + r.pairsWithWarnings() + " with warnings)")
+                    .append(" | ").append(ratio(r.throughput())).append(" | ")
                     .append(ratio(r.cpu())).append(" | ").append(ratio(r.cpuPerRoundTrip())).append(" |\n");
         }
         md.append('\n');

@@ -1,5 +1,6 @@
 package io.loopbench.reports;
 
+import io.loopbench.engine.Fairness;
 import io.loopbench.engine.JitActivity;
 import io.loopbench.engine.LoadModel;
 import io.loopbench.engine.OpenLoad;
@@ -10,6 +11,7 @@ import io.loopbench.engine.WarmupMode;
 import io.loopbench.engine.WarmupResult;
 import io.loopbench.engine.WindowMode;
 
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -33,8 +35,8 @@ final class SelfChecks {
     static void render(StringBuilder md, CaseGroups g) {
         boolean open = g.cases().getFirst().spec().load() == LoadModel.OPEN;
         md.append("Self-checks of the measured phases (see \"Metric definitions\"):\n\n");
-        md.append("| IO model | JIT | Fairness: Jain's index, min (echoes per client) | Little's law ratio median "
-                + "[min, max] | Warm-up |").append(open ? " Open load, worst repetition |" : "").append('\n');
+        md.append("| IO model | JIT | Fairness: lowest Jain's index (its echoes per client) | Little's law ratio "
+                + "median [min, max] | Warm-up |").append(open ? " Open load, worst repetition |" : "").append('\n');
         md.append("| --- | --- | --- | --- | --- |").append(open ? " --- |" : "").append('\n');
         for (CaseResult c : g.cases()) {
             md.append("| ").append(c.ioWords()).append(" | ");
@@ -85,16 +87,19 @@ final class SelfChecks {
                 jit.deoptimizations() == 1 ? "" : "s");
     }
 
-    /** "0.998 (1,020–1,090)": the lowest Jain's index, and the fewest and most echoes of any one client. */
+    /**
+     * "0.998 (1,020–1,090)": the least fair repetition's Jain's index, and the fewest and most echoes of any one of
+     * its clients.
+     */
     static String fairness(CaseResult c) {
-        Stat jain = c.summary().jainIndex();
         List<RepetitionResult> reps = c.repetitions();
-        if (jain == null || reps.isEmpty() || reps.stream().anyMatch(r -> r.fairness() == null)) {
+        if (reps.isEmpty() || reps.stream().anyMatch(r -> r.fairness() == null)) {
             return NOT_RECORDED;
         }
-        return String.format(Locale.ROOT, "%.3f (%s–%s)", jain.min(),
-                Format.count(reps.stream().mapToLong(r -> r.fairness().minMessages()).min().orElseThrow()),
-                Format.count(reps.stream().mapToLong(r -> r.fairness().maxMessages()).max().orElseThrow()));
+        Fairness worst = reps.stream().map(RepetitionResult::fairness)
+                .min(Comparator.comparingDouble(Fairness::jainIndex)).orElseThrow();
+        return String.format(Locale.ROOT, "%.3f (%s–%s)", worst.jainIndex(), Format.count(worst.minMessages()),
+                Format.count(worst.maxMessages()));
     }
 
     /** "1.002 [0.998, 1.004]"; "n/a" where the check does not apply. */
