@@ -86,6 +86,10 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
                 .contains("baseline");
         assertThat(api.at("/components/schemas/MatrixSpec/properties/executions/items/enum").toString())
                 .isEqualTo("[\"netty\",\"reactive\",\"virtual-threads\"]");
+        assertThat(api.at("/components/schemas/MatrixSpec/properties/warmupMode/description").asString())
+                .contains("at most warmupMaxSeconds");
+        assertThat(api.at("/components/schemas/CaseComparison/properties/warnings/description").asString())
+                .contains("either side");
 
         JsonNode page = json.readTree(send(at("/api/matrices?status=succeeded")).body());
         assertThat(page.at("/items/0/id").asString()).isEqualTo(id);
