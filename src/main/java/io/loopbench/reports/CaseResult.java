@@ -62,7 +62,7 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
     }
 
     /** The engine words such a failure "unfair: …" (see README, "Self-checks"). */
-    static boolean unfair(RepetitionResult r) {
+    private static boolean unfair(RepetitionResult r) {
         return !r.ok() && r.error() != null && r.error().startsWith("unfair:");
     }
 

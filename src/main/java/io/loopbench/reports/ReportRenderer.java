@@ -334,5 +334,4 @@ public final class ReportRenderer {
     private static void row(StringBuilder md, String name, String value) {
         md.append("| ").append(name).append(" | ").append(Format.cell(value)).append(" |\n");
     }
-
 }

@@ -67,7 +67,7 @@ final class SelfChecks {
         md.append('\n');
     }
 
-    /** "quiet in all 3", or "2 of 3 not quiet: repetition 1: 14 compilations (3.2 ms), 1 deoptimization; …". */
+    /** "3 of 3 quiet", or "2 of 3 not quiet: repetition 1: 14 compilations (3.2 ms), 1 deoptimization; …". */
     static String jit(CaseResult c) {
         List<RepetitionResult> reps = c.repetitions();
         if (reps.isEmpty() || reps.stream().anyMatch(r -> r.jit() == null)) {
@@ -75,7 +75,7 @@ final class SelfChecks {
         }
         List<RepetitionResult> noisy = reps.stream().filter(r -> !r.jit().quiet()).toList();
         if (noisy.isEmpty()) {
-            return "quiet in all " + reps.size();
+            return reps.size() + " of " + reps.size() + " quiet";
         }
         return noisy.size() + " of " + reps.size() + " not quiet: " + noisy.stream()
                 .map(r -> "repetition " + r.repetition() + ": " + words(r.jit())).collect(Collectors.joining("; "));

@@ -235,7 +235,7 @@ class ReportRulesTest {
                 "| 1 loop group / 1 thread | 1 of 3 not quiet: repetition 2: 14 compilations (3.2 ms), "
                         + "1 deoptimization | 0.990 (950–1,050) | 1.001 [0.998, 1.004] | auto: 1.40 s [1.20, 10.00], "
                         + "stopped because steady in 2, cap in 1 |",
-                "| 1 loop group / 2 threads | quiet in all 1 | 1.000 (1,000–1,000) |",
+                "| 1 loop group / 2 threads | 1 of 1 quiet | 1.000 (1,000–1,000) |",
                 "Warnings (the figures of these repetitions are doubtful):\n\n- 1 loop group / 1 thread, " + warning,
                 "has this group's highest throughput median (2,000 round trips/s)",
                 "This result is not established: 1 loop group / 1 thread carries warnings",
