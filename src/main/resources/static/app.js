@@ -496,25 +496,40 @@ function runView(root, params, id) {
       return;
     }
     const L = s.latency || {};
+    const P = s.pooledLatency;
     const mode = L.mode === 'batch' ? 'per batch' : 'per message';
+    const fixed3 = x => x.toFixed(3);
+    // [metric, median [min, max], pooled]: the pooled column only for the latencies
     const rows = [
       ['Round trips/s', fmt.stat(s.roundTripsPerSecond, fmt.int)],
       ['Payload MiB/s (both directions)', fmt.stat(s.payloadMibPerSecond)],
-      [`RTT p50 (${mode})`, fmt.stat(L.p50Us, fmt.us)],
-      ['RTT p90', fmt.stat(L.p90Us, fmt.us)],
-      ['RTT p95', fmt.stat(L.p95Us, fmt.us)],
-      ['RTT p99', fmt.stat(L.p99Us, fmt.us)],
-      ['RTT p99.9', fmt.stat(L.p999Us, fmt.us)],
-      ['RTT max', fmt.stat(L.maxUs, fmt.us)],
-      ['RTT mean', fmt.stat(L.meanUs, fmt.us)],
+      [`RTT p50 (${mode})`, fmt.stat(L.p50Us, fmt.us), fmt.us(P?.p50Us)],
+      ['RTT p90', fmt.stat(L.p90Us, fmt.us), fmt.us(P?.p90Us)],
+      ['RTT p95', fmt.stat(L.p95Us, fmt.us), fmt.us(P?.p95Us)],
+      ['RTT p99', fmt.stat(L.p99Us, fmt.us), fmt.us(P?.p99Us)],
+      ['RTT p99.9', fmt.stat(L.p999Us, fmt.us), fmt.us(P?.p999Us)],
+      ['RTT max', fmt.stat(L.maxUs, fmt.us), fmt.us(P?.maxUs)],
+      ['RTT mean', fmt.stat(L.meanUs, fmt.us), fmt.us(P?.meanUs)],
       ['CPU (100 % = one logical CPU)', fmt.stat(s.cpuPercent, fmt.pct)],
       ['Peak RSS', fmt.stat(s.peakRssBytes, fmt.mib)],
       ['GC collections', fmt.stat(s.gcCollections, fmt.int)],
-    ].map(([k, v]) => [{value: k, header: true}, {value: v, class: 'num'}]);
+      ['JIT compilations (measured phase)', fmt.stat(s.jitCompilations, fmt.int)],
+      ['JIT deoptimizations (measured phase)', fmt.stat(s.jitDeoptimizations, fmt.int)],
+      ['Fairness (Jain\'s index)', fmt.stat(s.jainIndex, fixed3)],
+      ['Little\'s law ratio', fmt.stat(s.littlesLawRatio, fixed3)],
+      ['Warm-up', fmt.stat(s.warmupSeconds, fmt.seconds)],
+    ].map(([k, v, pooled]) => [{value: k, header: true}, {value: v, class: 'num'},
+      {value: pooled ?? '', class: 'num'}]);
+    const warnings = Array.isArray(s.warnings) ? s.warnings : [];
     fill(summaryBox, h('h2', {}, 'Summary'),
-      table(['Metric', 'Median [min, max]'], rows, {className: 'summary', caption:
+      table(['Metric', 'Median [min, max]', 'Pooled'], rows, {className: 'summary', caption:
         `Over ${s.repetitions} repetition${s.repetitions === 1 ? '' : 's'}; latencies are medians of each `
-        + 'repetition\'s percentiles.'}));
+        + 'repetition\'s percentiles, and "pooled" gives the percentiles of every repetition\'s observations '
+        + 'merged into one histogram.'}),
+      warnings.length ? h('div', {id: 'run-warnings'}, notice('warn', 'Warnings: these figures are doubtful.',
+        h('ul', {}, warnings.map(w => h('li', {}, w))))) : null,
+      s.jitCompilations == null ? notice('info', 'Recorded before the self-checks:', 'JIT activity, fairness and '
+        + 'Little\'s law were not measured, so nothing here says the measured phases were steady and fair.') : null);
   }
 
   function renderCharts(r) {
@@ -570,11 +585,32 @@ function runView(root, params, id) {
       {value: fmt.pct(x.cpu?.percent), class: 'num'},
       {value: fmt.mib(x.memory?.peakRssBytes), class: 'num'},
       nonZero(x.errors) || 'none',
-      x.error || '',
+      x.error ? h('span', {class: 'error-text'}, x.error) : '',
+    ]);
+    const open = r.spec?.load === 'open';
+    const checks = r.repetitions.map(x => [
+      {value: String(x.repetition), header: true},
+      {value: fmt.jit(x.jit), class: x.jit && !x.jit.quiet ? 'warn-text' : null},
+      fmt.fairness(x.fairness),
+      {value: x.littlesLaw ? x.littlesLaw.ratio.toFixed(3) : 'n/a', class: 'num'},
+      fmt.warmup(x.warmup),
+      ...(open ? [
+        {value: x.openLoad?.sendLag ? `${fmt.us(x.openLoad.sendLag.p50Us)} / ${fmt.us(x.openLoad.sendLag.p99Us)}`
+          : '–', class: 'num'},
+        {value: x.openLoad ? `${fmt.int(x.openLoad.lateMessages)} / ${fmt.int(x.openLoad.droppedMessages)} of `
+          + fmt.int(x.openLoad.intendedMessages) : '–', class: 'num'}] : []),
+      Array.isArray(x.warnings) && x.warnings.length ? h('ul', {class: 'warnings'},
+        x.warnings.map(w => h('li', {}, w))) : 'none',
     ]);
     fill(repsBox, h('h2', {}, 'Repetitions'), h('div', {class: 'scroll'}, table(
       ['#', 'Outcome', 'Round trips/s', 'MiB/s', 'p50', 'p99', 'p99.9', 'max', 'CPU', 'Peak RSS', 'Errors', ''],
-      rows, {className: 'repetitions'})));
+      rows, {className: 'repetitions'})),
+    h('h3', {}, 'Self-checks'), h('div', {class: 'scroll', id: 'run-checks'}, table(
+      ['#', 'JIT (measured phase)', 'Fairness', 'Little\'s law ratio', 'Warm-up',
+        ...(open ? ['Send lag p50 / p99', 'Late / dropped'] : []), 'Warnings'],
+      checks, {className: 'checks', caption: 'JIT-quiet: no deoptimization and under 1 ms of compilation. '
+        + 'Fairness: Jain\'s index of validated echoes per client (1 is even). Little\'s law: round trips/s × '
+        + 'mean RTT ÷ (clients × window), closed sliding-window load only; more than 5 % off is a warning.'})));
   }
 
   function renderEnvironment(r) {
@@ -622,7 +658,7 @@ function chart(src, caption, id) {
 // ---- comparison ----------------------------------------------------------------------------------------------
 
 const RATIO_KEYS = new Set(['throughputRatio', 'p99Ratio', 'throughputRangesOverlap', 'p99RangesOverlap',
-  'verdict']);
+  'verdict', 'warnings']);
 
 function compareView(root, params) {
   const baseline = h('select', {id: 'compare-baseline', name: 'baseline', required: true});
@@ -635,7 +671,8 @@ function compareView(root, params) {
   fill(root, heading('Compare'),
     h('p', {class: 'lead'}, 'Each ratio is candidate ÷ baseline: a throughput ratio above 1 is faster, a p99 ratio '
       + 'below 1 is a lower tail latency. Where the two min–max ranges over repetitions overlap, the difference is '
-      + 'within the spread of the repetitions and is not marked.'),
+      + 'within the spread of the repetitions and is not marked. Where either side carries warnings (a measured '
+      + 'phase not JIT-quiet, Little\'s law missed, a capped warm-up), the ratio is not clean.'),
     formEl, result);
 
   async function loadChoices() {
@@ -706,13 +743,19 @@ function compareView(root, params) {
       }
       return {value: [fmt.ratio(x), note ? h('span', {class: 'note'}, note) : null], class: cls};
     };
+    // a service without the self-checks sends no warnings: then the column is left out rather than read as clean
+    const hasWarnings = cases.some(c => Array.isArray(c.warnings));
+    const warningsCell = c => (c.warnings?.length ? {value: h('ul', {class: 'warnings'},
+      c.warnings.map(w => h('li', {}, w))), class: 'warn-text'} : 'none');
     fill(result, h('h2', {}, 'Result'), h('div', {class: 'scroll'}, table(
-      [...keys.map(k => fmt.humanize(k)), 'Throughput ratio', 'p99 ratio', hasVerdict ? 'Verdict' : null]
-        .filter(Boolean),
+      [...keys.map(k => fmt.humanize(k)), 'Throughput ratio', 'p99 ratio', hasVerdict ? 'Verdict' : null,
+        hasWarnings ? 'Warnings' : null].filter(Boolean),
       cases.map(c => [...keys.map(k => fmt.compact(c[k])),
         ratioCell(c.throughputRatio, c.throughputRangesOverlap, true),
-        ratioCell(c.p99Ratio, c.p99RangesOverlap, false), ...(hasVerdict ? [c.verdict ?? ''] : [])]),
-      {className: 'compare', caption: 'Candidate ÷ baseline per case'})), others);
+        ratioCell(c.p99Ratio, c.p99RangesOverlap, false), ...(hasVerdict ? [c.verdict ?? ''] : []),
+        ...(hasWarnings ? [warningsCell(c)] : [])]),
+      {className: 'compare', caption: 'Candidate ÷ baseline per case; a ratio whose sides carry warnings is not '
+        + 'clean'})), others);
   }
 
   formEl.addEventListener('submit', ev => {
@@ -898,7 +941,7 @@ function matrixView(root, params, id) {
       {value: `${c.repetitions?.length ?? 0}${fmt.isNum(wanted) ? ` of ${wanted}` : ''}`, class: 'num'},
       {value: fmt.stat(c.summary?.roundTripsPerSecond, fmt.int), class: 'num'},
       {value: fmt.stat(c.summary?.latency?.p99Us, fmt.us), class: 'num'},
-      c.error ? h('span', {class: 'error-text'}, c.error) : c.summary ? 'ok' : '',
+      c.error ? h('span', {class: 'error-text'}, c.error) : c.summary ? caseOutcome(c.summary) : '',
     ]);
     fill(casesBox, h('h2', {}, 'Cases'), h('div', {class: 'scroll'}, table(
       ['#', 'Case', 'Transport', 'Repetitions', 'Round trips/s median [min, max]', 'RTT p99 median [min, max]', ''],
@@ -936,6 +979,13 @@ function matrixView(root, params, id) {
   return live.dispose;
 }
 
+/** "ok", or "ok · 2 warnings" (their text on hover) for a case whose repetitions carry warnings. */
+function caseOutcome(summary) {
+  const warnings = Array.isArray(summary.warnings) ? summary.warnings : [];
+  return warnings.length ? h('span', {}, 'ok · ', h('span', {class: 'warn-text', title: warnings.join('\n')},
+    `${warnings.length} warning${warnings.length === 1 ? '' : 's'}`)) : 'ok';
+}
+
 function matrixSpecLine(m) {
   const s = m.spec || {};
   const list = (name, v) => (Array.isArray(v) ? `${name} ${v.map(x => (typeof x === 'object' ? Object.values(x)
@@ -947,7 +997,7 @@ function matrixSpecLine(m) {
     list('IO models', s.ioModels), list('IO threads', s.ioThreads), list('work', s.work),
     list('transports', s.transports), list('window modes', s.windowModes), list('executions', s.executions),
     fmt.isNum(s.seconds) ? `${s.seconds} s measured` : null,
-    fmt.isNum(s.warmupSeconds) ? `${s.warmupSeconds} s warm-up` : null,
+    fmt.isNum(s.warmupSeconds) ? `${s.warmupSeconds} s warm-up${s.warmupMode ? ` (${s.warmupMode})` : ''}` : null,
     fmt.isNum(s.repetitions) ? `${s.repetitions} repetition${s.repetitions === 1 ? '' : 's'}` : null,
     s.isolation, m.estimatedSeconds ? `estimated ${fmt.seconds(m.estimatedSeconds)}` : null,
     `created ${fmt.time(m.createdAt)}`,

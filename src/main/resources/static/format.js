@@ -61,6 +61,28 @@ export function stat(s, fmt = sig) {
   return `${fmt(s.median)} [${fmt(s.min)}, ${fmt(s.max)}]`;
 }
 
+/** JIT activity of a measured phase: "quiet (3 compilations)", "not quiet: 14 compilations (3.2 ms), 1 deoptimization". */
+export function jit(j) {
+  if (!j) return 'not recorded';
+  const plural = (n, word) => `${int(n)} ${word}${n === 1 ? '' : 's'}`;
+  return j.quiet ? `quiet (${plural(j.compilations, 'compilation')})`
+    : `not quiet: ${plural(j.compilations, 'compilation')} (${sig(j.compileMillis)} ms), `
+      + plural(j.deoptimizations, 'deoptimization');
+}
+
+/** Validated echoes per client: "Jain 0.998 (1,020–1,090 per client)". */
+export function fairness(f) {
+  if (!f) return 'not recorded';
+  return `Jain ${isNum(f.jainIndex) ? f.jainIndex.toFixed(3) : '–'} (${int(f.minMessages)}–${int(f.maxMessages)} per client)`;
+}
+
+/** The warm-up that ran: "2.4 s auto, stopped because steady"; "none" without one. */
+export function warmup(w) {
+  if (!w) return 'none';
+  return `${seconds(w.elapsedSeconds)}${w.mode ? ` ${w.mode}` : ''}, `
+    + (w.stoppedBecause ? `stopped because ${w.stoppedBecause}` : 'why it stopped not recorded');
+}
+
 export function shortId(id) {
   return typeof id === 'string' ? id.slice(0, 8) : String(id ?? '');
 }

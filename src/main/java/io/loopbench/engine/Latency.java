@@ -2,9 +2,10 @@ package io.loopbench.engine;
 
 /**
  * Round-trip times of one measured phase, in microseconds, from an HdrHistogram holding every observation (no
- * sampling; 3 significant digits, so each percentile is exact to 0.1 %). Closed-loop RTT: from the moment a message
- * is handed to Netty (it is flushed with the rest of its read batch) to the moment its echo's read batch is handled,
- * queueing behind the rest of the window included.
+ * sampling; 3 significant digits, so each percentile is exact to 0.1 %). RTT, the same for every execution and
+ * protocol: the send time is taken immediately before the message is handed to the transport (before any write or
+ * flush); the receive time when that echo's slot is matched, per message; the refill sent for it reuses that instant.
+ * Queueing behind the rest of the window is included.
  *
  * @param mode         {@code message}: one observation per echo; {@code batch}: one per window of echoes
  * @param observations how many RTTs the percentiles are computed from

@@ -82,7 +82,8 @@ public class MatrixController {
             @ExampleObject(name = "tcp-io-models", summary = "TCP 1024 B, 16 × 16, five IO profiles, short",
                     value = """
                             {"protocols":["tcp"],"payloads":[1024],"profiles":[{"clients":16,"window":16}],\
-                            "seconds":1,"warmupSeconds":0.5,"repetitions":3}"""),
+                            "seconds":1,"warmupSeconds":0.5,"warmupMode":"auto","warmupMaxSeconds":5,\
+                            "repetitions":3}"""),
             @ExampleObject(name = "executions", summary = "TCP 1024 B, 16 × 16, shared and sharded 2: netty, reactive "
                     + "and virtual-threads (not sharded), matched per repetition", value = """
                             {"protocols":["tcp"],"payloads":[1024],"profiles":[{"clients":16,"window":16}],\

@@ -38,15 +38,17 @@ import java.util.stream.Collectors;
  *                      baseline of the report's matched comparison. Virtual-threads with the sharded IO model is
  *                      dropped (virtual threads run on one shared pool of carriers: there are no shards)
  * @param seconds       measured seconds per repetition
- * @param warmupSeconds warm-up seconds per repetition
+ * @param warmupSeconds warm-up seconds per repetition; with auto warmupMode the least warm-up
  * @param repetitions   repetitions of every case, each in a fresh fork
  * @param keepGoing     finish the matrix after a failed repetition (it then ends failed) instead of stopping
  * @param isolation     forked (default) or in-process
  * @param rates         open-load rates, messages per second (all clients): every case then runs at each rate, and
  *                      the report draws p99 against throughput; omitted, the load is closed
  * @param p99BoundUs    the p99 bound, µs, under which the report names each IO profile's highest rate (1000)
- * @param warmupMode    auto (default) or fixed, for every case (see the run spec)
- * @param warmupMaxSeconds auto warm-up's cap for every case; default the larger of 10 and warmupSeconds
+ * @param warmupMode    for every case: auto (default) warms up for at least warmupSeconds, then until throughput is
+ *                      stable and the JIT quiet, at most warmupMaxSeconds; fixed warms up exactly warmupSeconds
+ * @param warmupMaxSeconds auto warm-up's cap for every case, warmupSeconds … 3600; default the larger of 10 and
+ *                      warmupSeconds
  */
 @Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
 public record MatrixSpec(

@@ -30,6 +30,42 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
         return summary != null;
     }
 
+    /**
+     * What makes this case's figures doubtful: every warning of its repetitions, each prefixed "repetition N: " (as
+     * the summary holds them); empty when none, when the case failed, or in records made before warnings existed.
+     */
+    public List<String> warnings() {
+        return summary == null || summary.warnings() == null ? List.of() : summary.warnings();
+    }
+
+    /**
+     * Whether a passed repetition lacks the self-checks (JIT activity, fairness): it was stored before the engine
+     * made them, so nothing says its measured phase was steady and fair.
+     */
+    public boolean predatesSelfChecks() {
+        return repetitions.stream().anyMatch(r -> r.ok() && (r.jit() == null || r.fairness() == null));
+    }
+
+    /** The repetitions that failed, each as "repetition N: why". */
+    public List<String> failures() {
+        return repetitions.stream().filter(r -> !r.ok())
+                .map(r -> "repetition " + r.repetition() + ": " + r.error()).toList();
+    }
+
+    /**
+     * The first repetition failed as unfair (every echo validated, but a client starved or a message waited over a
+     * quarter of the phase), as "repetition N: unfair: why"; null when none did.
+     */
+    public String unfairFailure() {
+        return repetitions.stream().filter(CaseResult::unfair).findFirst()
+                .map(r -> "repetition " + r.repetition() + ": " + r.error()).orElse(null);
+    }
+
+    /** The engine words such a failure "unfair: …" (see README, "Self-checks"). */
+    private static boolean unfair(RepetitionResult r) {
+        return !r.ok() && r.error() != null && r.error().startsWith("unfair:");
+    }
+
     /** The IO profile as the charts name it: {@code shared 2}, {@code sharded 4}. */
     public String ioLabel() {
         return spec.ioModel().label() + " " + spec.ioThreads();

@@ -49,12 +49,15 @@ public final class ExecutionComparisons {
      * @param repetitions     repetitions each of the two cases should have
      * @param pairs           how many repetition indexes both cases succeeded at (and used some CPU time, without
      *                        which the CPU ratios are undefined): the ratios are over these
+     * @param pairsWithWarnings of those pairs, how many have a repetition that carries warnings (not JIT-quiet,
+     *                          Little's law missed, warm-up capped): their ratios are doubtful
      * @param throughput      ratio of round trips/s; null without pairs
      * @param cpu             ratio of process CPU (% of one logical CPU); null without pairs
      * @param cpuPerRoundTrip ratio of CPU seconds per round trip; null without pairs
      */
     public record ExecutionRatios(String caseTitle, Execution execution, Execution baseline, int repetitions,
-                                  int pairs, Ratio throughput, Ratio cpu, Ratio cpuPerRoundTrip) {
+                                  int pairs, int pairsWithWarnings, Ratio throughput, Ratio cpu,
+                                  Ratio cpuPerRoundTrip) {
     }
 
     /**
@@ -102,6 +105,7 @@ public final class ExecutionComparisons {
         }
         return new ExecutionRatios(baseline.pairTitle(), other.spec().execution(), baseline.spec().execution(),
                 baseline.spec().repetitions(), pairs.size(),
+                (int) pairs.stream().filter(p -> !p[0].warnings().isEmpty() || !p[1].warnings().isEmpty()).count(),
                 ratio(pairs, RepetitionResult::roundTripsPerSecond),
                 ratio(pairs, r -> r.cpu().percent()),
                 ratio(pairs, r -> r.cpu().seconds() / r.messages()));

@@ -2,7 +2,10 @@ package io.loopbench.reports;
 
 import java.util.Locale;
 
-/** Number formats shared by reports: counts with thousands separators, microseconds with two decimals. */
+/**
+ * Number formats shared by reports: counts with thousands separators, microseconds with two decimals; and text made
+ * safe for a Markdown table cell.
+ */
 final class Format {
 
     private Format() {
@@ -26,5 +29,15 @@ final class Format {
 
     static String mib(double bytes) {
         return String.format(Locale.ROOT, "%,.1f", bytes / (1 << 20));
+    }
+
+    /** A fraction as a percentage with two decimals: 0.005 → "0.50 %". */
+    static String percent(double fraction) {
+        return String.format(Locale.ROOT, "%.2f %%", fraction * 100);
+    }
+
+    /** Text for one Markdown table cell or list item: pipes escaped, on one line. */
+    static String cell(String s) {
+        return s == null ? "" : s.replace("|", "\\|").replace("\n", " ");
     }
 }

@@ -12,7 +12,8 @@ import java.util.Optional;
  * The key-result sentence of a group, computed the way arknet words its report: which IO profile has the highest
  * throughput median, how it compares with one thread (throughput ratio, p99 versus p99), and — where the min–max
  * ranges of the two overlap — that the difference is not established. Failed cases are left out, as arknet's
- * dimensions report does. Stateless.
+ * dimensions report does. When a case of the group carries warnings (a measured phase not JIT-quiet, Little's law
+ * missed, a capped warm-up), its figures are doubtful, and the sentence says that it is not established. Stateless.
  */
 public final class KeyResults {
 
@@ -33,7 +34,7 @@ public final class KeyResults {
                     "%s (%s round trips/s), with p99 RTT of %s µs and process CPU utilization of %.1f %%.",
                     head, Format.count(best.summary().roundTripsPerSecond().median()),
                     Format.micros(best.summary().latency().p99Us().median()),
-                    best.summary().cpuPercent().median()));
+                    best.summary().cpuPercent().median()) + warned(ok));
         }
         Stat b = best.summary().roundTripsPerSecond();
         Stat base = baseline.summary().roundTripsPerSecond();
@@ -43,7 +44,24 @@ public final class KeyResults {
         if (Comparisons.overlap(b, base)) {
             sentence += " Their throughput ranges overlap, so this difference is not established.";
         }
-        return Optional.of(sentence);
+        return Optional.of(sentence + warned(ok));
+    }
+
+    /**
+     * " This result is not established: … carries warnings …" when a case of the group has warnings; a note when its
+     * cases were recorded before the self-checks existed; else "".
+     */
+    private static String warned(List<CaseResult> ok) {
+        List<String> doubtful = ok.stream().filter(c -> !c.warnings().isEmpty()).map(CaseResult::ioWords).toList();
+        if (!doubtful.isEmpty()) {
+            return " This result is not established: " + (doubtful.size() == 1 ? doubtful.getFirst()
+                    : String.join(", ", doubtful.subList(0, doubtful.size() - 1)) + " and " + doubtful.getLast())
+                    + (doubtful.size() == 1 ? " carries warnings" : " carry warnings")
+                    + " (see the group's self-checks under \"Detailed results\").";
+        }
+        return ok.stream().anyMatch(CaseResult::predatesSelfChecks) ? " These figures were recorded before the "
+                + "self-checks (JIT activity, fairness, Little's law) existed, so nothing here says the measured "
+                + "phases were steady and fair." : "";
     }
 
     /** One thread: shared with 1 thread if the group has it, else the profile with the fewest threads. */

@@ -9,14 +9,22 @@ import java.util.Map;
 
 /**
  * Open-load rate sweeps: the succeeded cases that differ only by IO profile and rate, one curve per IO profile of
- * p99 (from the intended send time) against the throughput achieved, and for each IO profile the highest rate at
- * which p99 stays under the bound. Stateless.
+ * p99 (from the intended send time) against the throughput achieved, and for each IO profile the highest rate under
+ * the p99 bound: the highest rate at which, and at every lower rate measured, p99 stays under the bound and the load
+ * was delivered — in every repetition under {@link #MAX_DROPPED_FRACTION} of the intended messages dropped and at
+ * least {@link #MIN_ACHIEVED_FRACTION} of the rate achieved. A p99 under the bound means nothing at a rate the
+ * system did not carry: the messages it shed or never got to are not in the histogram. Stateless.
  *
  * @param index  1-based, used in chart names ({@code rate-1.svg})
  * @param title  what the curves share
  * @param curves per IO profile, its cases from the lowest rate to the highest
  */
 public record RateCurves(int index, String title, Map<String, List<CaseResult>> curves) {
+
+    /** Dropped ÷ intended messages must stay under this in every repetition. */
+    static final double MAX_DROPPED_FRACTION = 0.001;
+    /** Round trips/s ÷ the rate must reach this in every repetition. */
+    static final double MIN_ACHIEVED_FRACTION = 0.99;
 
     public static List<RateCurves> of(List<CaseResult> cases) {
         Map<String, Map<String, List<CaseResult>>> byKey = new LinkedHashMap<>();
@@ -34,39 +42,71 @@ public record RateCurves(int index, String title, Map<String, List<CaseResult>> 
     }
 
     /**
-     * One sentence per IO profile: the highest rate up to which p99 stays under the bound (at that rate and at every
-     * lower one measured), and the p99 at the next rate; or, when p99 is over the bound already at the lowest rate,
-     * which rates were under and which over.
+     * One sentence per IO profile: its highest rate under the p99 bound, and why the next rate measured is excluded;
+     * or, when the lowest rate is excluded already, why, and which rates would qualify on their own.
      */
     public List<String> sentences(double boundUs) {
         List<String> out = new ArrayList<>();
         curves.forEach((io, points) -> {
-            int stable = -1;
-            while (stable + 1 < points.size() && p99(points.get(stable + 1)) < boundUs) {
-                stable++;
+            int highest = -1;
+            while (highest + 1 < points.size() && exclusions(points.get(highest + 1), boundUs).isEmpty()) {
+                highest++;
             }
             String head = title + " / " + io + ": ";
-            if (stable < 0) {
-                List<String> under = points.stream().filter(c -> p99(c) < boundUs).map(RateCurves::rate).toList();
-                out.add(head + String.format(Locale.ROOT, "p99 is at or above %s µs already at the lowest rate "
-                                + "(%s messages/s: %s µs)", Format.micros(boundUs), rate(points.getFirst()),
-                        Format.micros(p99(points.getFirst())))
-                        + (under.isEmpty() ? ", and at every rate measured." : "; it is under the bound at "
-                        + String.join(", ", under) + " messages/s, so no rate keeps it under from the lowest up."));
+            String bound = "the p99 bound of " + Format.micros(boundUs) + " µs";
+            if (highest < 0) {
+                List<String> alone = points.stream().filter(c -> exclusions(c, boundUs).isEmpty())
+                        .map(RateCurves::rate).toList();
+                out.add(head + "no highest rate under " + bound + ": the lowest rate, " + rate(points.getFirst())
+                        + " messages/s, is excluded " + why(points.getFirst(), boundUs) + (alone.isEmpty()
+                        ? ", and so is every rate measured."
+                        : "; " + String.join(", ", alone) + " messages/s would qualify alone, but not from the "
+                        + "lowest rate up."));
                 return;
             }
-            CaseResult best = points.get(stable);
-            String s = head + String.format(Locale.ROOT, "p99 stays under %s µs up to %s messages/s (%s round "
-                            + "trips/s achieved, p99 %s µs)", Format.micros(boundUs), rate(best),
-                    Format.count(best.summary().roundTripsPerSecond().median()), Format.micros(p99(best)));
-            if (stable + 1 < points.size()) {
-                CaseResult next = points.get(stable + 1);
-                s += String.format(Locale.ROOT, "; at %s messages/s it is %s µs", rate(next),
-                        Format.micros(p99(next)));
+            CaseResult best = points.get(highest);
+            String s = head + "the highest rate under " + bound + " is " + rate(best) + String.format(Locale.ROOT,
+                    " messages/s (%s round trips/s achieved, p99 %s µs, %s dropped)",
+                    Format.count(best.summary().roundTripsPerSecond().median()), Format.micros(p99(best)),
+                    Format.percent(worstDropped(best)));
+            if (highest + 1 < points.size()) {
+                CaseResult next = points.get(highest + 1);
+                s += "; " + rate(next) + " messages/s is excluded " + why(next, boundUs);
             }
             out.add(s + ".");
         });
         return out;
+    }
+
+    /** "(p99 5,000.00 µs is at or above the bound; 0.50 % of the intended messages were dropped, …)". */
+    private static String why(CaseResult c, double boundUs) {
+        return "(" + String.join("; ", exclusions(c, boundUs)) + ")";
+    }
+
+    /** Why a rate cannot be named as under the p99 bound; empty when it can. */
+    static List<String> exclusions(CaseResult c, double boundUs) {
+        List<String> why = new ArrayList<>();
+        if (p99(c) >= boundUs) {
+            why.add("p99 " + Format.micros(p99(c)) + " µs is at or above the bound");
+        }
+        if (c.repetitions().isEmpty() || c.repetitions().stream().anyMatch(r -> r.openLoad() == null)) {
+            why.add("its dropped messages were not recorded");
+        } else if (worstDropped(c) >= MAX_DROPPED_FRACTION) {
+            why.add(Format.percent(worstDropped(c)) + " of the intended messages were dropped, under "
+                    + Format.percent(MAX_DROPPED_FRACTION) + " allowed");
+        }
+        double achieved = c.summary().roundTripsPerSecond().min() / c.spec().rate();
+        if (achieved < MIN_ACHIEVED_FRACTION) {
+            why.add("only " + Format.percent(achieved) + " of the rate was achieved, at least "
+                    + Format.percent(MIN_ACHIEVED_FRACTION) + " needed");
+        }
+        return why;
+    }
+
+    /** Dropped ÷ intended messages of the case's worst repetition (0 when none recorded it). */
+    private static double worstDropped(CaseResult c) {
+        return c.repetitions().stream().filter(r -> r.openLoad() != null)
+                .mapToDouble(r -> r.openLoad().droppedFraction()).max().orElse(0);
     }
 
     private static double p99(CaseResult c) {

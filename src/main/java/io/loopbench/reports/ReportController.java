@@ -67,8 +67,12 @@ public class ReportController {
     @GetMapping(path = "/api/compare", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Candidate versus baseline, case by case",
             description = "Per case the ratio of medians (candidate ÷ baseline) for throughput and p99, and whether "
-                    + "the min–max ranges overlap, in which case the difference is not established. Two single-case "
-                    + "runs are compared whatever their specs; otherwise cases are matched by their specification.")
+                    + "the min–max ranges overlap, in which case the difference is not established. A case whose "
+                    + "either side carries warnings (a measured phase not JIT-quiet, Little's law missed, a capped "
+                    + "warm-up, or a record made before those self-checks) lists them in warnings, and its verdict "
+                    + "says it is not clean; a case where a side failed, as unfair or otherwise, is listed in "
+                    + "failedCases with the reason. Two single-case runs are compared whatever their specs; "
+                    + "otherwise cases are matched by their specification.")
     public Comparisons.Comparison compare(@RequestParam String baseline, @RequestParam String candidate) {
         return Comparisons.compare(sources.any(baseline), sources.any(candidate));
     }
@@ -79,7 +83,8 @@ public class ReportController {
                     + "to back, in an order alternated between repetitions); per pair the ratio other ÷ baseline of "
                     + "round trips/s, of process CPU and of CPU seconds per round trip, then each ratio's median, "
                     + "min and max over the pairs, not established when min … max contains 1. A failed repetition "
-                    + "leaves its index out of the pairs. Empty cases when the matrix has one execution.",
+                    + "leaves its index out of the pairs; pairsWithWarnings counts the pairs with a repetition that "
+                    + "carries warnings. Empty cases when the matrix has one execution.",
             responses = {@ApiResponse(responseCode = "200", description = "The comparison"),
                     @ApiResponse(responseCode = "404", description = "No matrix with this id",
                             content = @Content(mediaType = "application/problem+json"))})

@@ -130,7 +130,13 @@ public final class ReportRenderer {
             md.append("Open load: messages are sent at the rate whatever the replies, and RTT is measured from each "
                     + "message's intended send time, so a stall shows for every message it delays. Each point is "
                     + "one rate (medians over repetitions); the dashed line is the p99 bound, ")
-                    .append(Format.micros(s.p99Bound())).append(" µs.\n\n");
+                    .append(Format.micros(s.p99Bound())).append(" µs. An IO profile's highest rate under the p99 "
+                            + "bound is the highest rate at which, and at every lower rate measured, p99 stays under "
+                            + "the bound and the load was delivered: in every repetition under ")
+                    .append(Format.percent(RateCurves.MAX_DROPPED_FRACTION)).append(" of the intended messages "
+                            + "dropped and at least ").append(Format.percent(RateCurves.MIN_ACHIEVED_FRACTION))
+                    .append(" of the rate achieved in round trips/s. The first rate that misses is named with "
+                            + "why.\n\n");
             for (RateCurves c : curves) {
                 md.append("### ").append(c.title()).append("\n\n");
                 c.sentences(s.p99Bound()).forEach(x -> md.append("- ").append(x).append('\n'));
@@ -141,7 +147,9 @@ public final class ReportRenderer {
 
         md.append("## Detailed results\n\n");
         md.append("Tables show medians over repetitions; throughput brackets show [min, max], not confidence "
-                + "intervals. Latencies are medians of per-repetition percentiles, never pooled.\n\n");
+                + "intervals. Latencies are medians of per-repetition percentiles (arknet's statistic); \"p99 "
+                + "pooled\" is the 99th percentile of every repetition's observations merged into one histogram. "
+                + "Below each table, the self-checks of its cases.\n\n");
         int cpus = s.system().logicalCpus();
         for (Protocol p : Protocol.values()) {
             List<CaseGroups> ofProtocol = groups.stream()
@@ -153,13 +161,13 @@ public final class ReportRenderer {
             for (CaseGroups g : ofProtocol) {
                 md.append("#### ").append(g.title()).append("\n\n");
                 md.append("| IO model | Round trips/s median [min, max] | MiB/s | p50 / µs | p95 / µs | p99 / µs "
-                        + "| CPU / % | Machine share / % | Peak RSS / MiB |\n");
-                md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+                        + "| p99 pooled / µs | CPU / % | Machine share / % | Peak RSS / MiB |\n");
+                md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
                 for (CaseResult c : g.cases()) {
                     md.append("| ").append(c.ioWords()).append(" | ");
                     Summary r = c.summary();
                     if (r == null) {
-                        md.append("FAILED: ").append(escape(c.error())).append(" | | | | | | | |\n");
+                        md.append("FAILED: ").append(Format.cell(c.error())).append(" | | | | | | | | |\n");
                         continue;
                     }
                     md.append(Format.count(r.roundTripsPerSecond().median())).append(" [")
@@ -169,12 +177,15 @@ public final class ReportRenderer {
                             .append(Format.micros(r.latency().p50Us().median())).append(" | ")
                             .append(Format.micros(r.latency().p95Us().median())).append(" | ")
                             .append(Format.micros(r.latency().p99Us().median())).append(" | ")
+                            .append(r.pooledLatency() == null ? "n/a" : Format.micros(r.pooledLatency().p99Us()))
+                            .append(" | ")
                             .append(Format.oneDecimal(r.cpuPercent().median())).append(" | ")
                             .append(Format.oneDecimal(r.cpuPercent().median() / cpus)).append(" | ")
                             .append(r.peakRssBytes() == null ? "n/a" : Format.mib(r.peakRssBytes().median()))
                             .append(" |\n");
                 }
                 md.append('\n');
+                SelfChecks.render(md, g);
             }
         }
 
@@ -191,17 +202,25 @@ public final class ReportRenderer {
 
                 - **Round trips/s**: validated echoes ÷ measured wall time, the drain after the deadline included.
                 - **MiB/s**: 2 × payload × round trips ÷ time ÷ 2²⁰ (both directions, payload only; no headers or framing).
-                - **p50 / p95 / p99**: closed-loop round-trip time in µs, from the moment a message is handed to Netty (it is flushed with the rest of its read batch) to the moment its echo's read batch is handled, queueing behind the rest of the window included; every observation is kept (HdrHistogram, 3 significant digits). With the batch window mode and window > 1 one observation is a whole batch.
+                - **Timestamps**, the same for every execution and protocol: the send time is taken immediately before the message is handed to the transport (before any write or flush); the receive time when that echo's slot is matched, per message; the refill sent for it reuses that instant.
+                - **p50 / p95 / p99**: round-trip time in µs from that send time to that receive time, queueing behind the rest of the window included (open load: from the message's intended send time); every observation is kept (HdrHistogram, 3 significant digits). With the batch window mode and window > 1 one observation is a whole batch.
+                - **Median of percentiles and pooled**: a table's p50 / p95 / p99 is the median over repetitions of each repetition's own percentile (arknet's statistic). **p99 pooled** is the 99th percentile of every repetition's observations merged into one histogram (each repetition stores its histogram, so the merge is exact); where repetitions differ, it weighs each by its number of observations.
+                - **Send lag and late** (open load): send lag is a message's actual send time minus its intended one, reported apart from the RTT. A message is late when it was sent more than 100 µs after its intended time, whatever the reason (a full window or the pacer itself), and dropped when it was never sent (the window and its backlog were full).
                 - **CPU**: process CPU (user + system, all threads, both peers) ÷ wall time of the measured phase and drain; 100 % is one logical CPU. **Machine share** = CPU ÷ logical CPUs.
                 - **Peak RSS**: the measuring process's peak resident memory (VmHWM); with forked isolation, one repetition's JVM.
                 - **Errors**: content, order, unexpected, disconnect, lost (UDP), unfinished (TCP), send failures, exceptions, drain timeouts; any non-zero counter fails the repetition, and a case with a failed repetition shows no figures.
+                - **Fairness**: validated echoes per client over the measured phase, their fewest and most, and Jain's index (Σx)² ÷ (n · Σx²): 1 when every client completed as many, 1/n when one client did everything. A repetition fails as **unfair** when a client completed under a tenth of the mean, or a message took over a quarter of the measured phase.
+                - **Little's law**: a closed sliding-window load keeps clients × window messages in flight, so round trips/s × mean RTT ÷ (clients × window) must be 1; a repetition more than 5 % off carries a warning (the RTT clock, the counts or the window are not what the figures claim). It does not apply to open load or to batch RTT.
+                - **JIT**: compilations and deoptimizations during the measured phase, from the JVM's flight recorder (`jdk.Compilation`, `jdk.Deoptimization`). A measured phase is JIT-quiet with no deoptimization and under 1 ms of compilation; otherwise code changed under the measurement, and the repetition carries a warning.
+                - **Warm-up**: `fixed` runs warmupSeconds; `auto` runs at least warmupSeconds, then until throughput is stable over consecutive short windows and the JIT quiet (stopped because `steady`), at most warmupMaxSeconds (stopped because `cap`, a warning). The report gives the length that actually ran.
+                - **Warnings**: what makes a passed repetition's figures doubtful (not JIT-quiet, Little's law missed, warm-up capped). A key result whose group has a case with warnings says that it is not established.
 
                 ## Scope and caveats
 
                 - Loopback is not production: no NIC, driver, interrupts or wire, and client, server and the JVM's own threads compete for the same cores. These results rank configurations on this host; they do not predict cross-host capacity.
                 - The latencies are closed-loop: a client waits for its window to free a slot, so a stall is recorded once, not for every message that would have been sent meanwhile (coordinated omission). They are not latency at a given request rate.
                 - Batch RTT (batch window mode) is not message RTT.
-                - Short runs, scheduling, the JIT and garbage collection add variance: compare ranges, not only medians.
+                - Short runs, scheduling and garbage collection add variance: compare ranges, not only medians. JIT activity in the measured phase is not removed but measured, and flagged (see "JIT").
 
                 """);
         md.append("## Raw data\n\n- [All measured values (JSON)](").append(s.rawDataUrl()).append(")\n");
@@ -218,14 +237,16 @@ public final class ReportRenderer {
         md.append("Each ratio is an execution's figure ÷ the baseline execution's (the first listed) in the same "
                 + "repetition, the two having run back to back in an order that alternated between repetitions; "
                 + "medians (min–max) are over the repetitions both passed, and a range that contains 1.00× is not "
-                + "established.\n\n");
+                + "established; pairs with a repetition that carries warnings are counted beside the pairs.\n\n");
         md.append("| Case | Execution vs baseline | Pairs | Throughput ratio median (min–max) "
                 + "| CPU ratio median (min–max) | CPU/round-trip ratio median (min–max) |\n");
         md.append("| --- | --- | --- | --- | --- | --- |\n");
         for (ExecutionComparisons.ExecutionRatios r : rows) {
-            md.append("| ").append(escape(r.caseTitle())).append(" | ").append(r.execution().label()).append(" vs ")
-                    .append(r.baseline().label()).append(" | ").append(r.pairs()).append(" of ")
-                    .append(r.repetitions()).append(" | ").append(ratio(r.throughput())).append(" | ")
+            md.append("| ").append(Format.cell(r.caseTitle())).append(" | ").append(r.execution().label())
+                    .append(" vs ").append(r.baseline().label()).append(" | ").append(r.pairs()).append(" of ")
+                    .append(r.repetitions()).append(r.pairsWithWarnings() == 0 ? ""
+                            : " (" + r.pairsWithWarnings() + " with warnings)")
+                    .append(" | ").append(ratio(r.throughput())).append(" | ")
                     .append(ratio(r.cpu())).append(" | ").append(ratio(r.cpuPerRoundTrip())).append(" |\n");
         }
         md.append('\n');
@@ -303,8 +324,8 @@ public final class ReportRenderer {
                 : String.format(Locale.ROOT, "open loop at %,.0f messages/s", x.rate()))));
         row(md, "Isolation", "forked".equals(s.isolation()) ? "forked: each repetition in a fresh JVM"
                 : "in-process: repetitions in the service's JVM");
-        row(md, "Measurement / warm-up / repetitions",
-                distinct(specs.stream().map(x -> x.seconds() + " s / " + x.warmupSeconds() + " s / " + x.repetitions())));
+        row(md, "Measurement / warm-up / repetitions", distinct(s.cases().stream().map(c -> c.spec().seconds()
+                + " s / " + SelfChecks.warmupSpecified(c) + " / " + c.spec().repetitions())));
         row(md, "Address family", distinct(specs.stream().map(x -> x.addressFamily().label())));
         md.append('\n');
     }
@@ -314,10 +335,6 @@ public final class ReportRenderer {
     }
 
     private static void row(StringBuilder md, String name, String value) {
-        md.append("| ").append(name).append(" | ").append(escape(value)).append(" |\n");
-    }
-
-    private static String escape(String s) {
-        return s == null ? "" : s.replace("|", "\\|").replace("\n", " ");
+        md.append("| ").append(name).append(" | ").append(Format.cell(value)).append(" |\n");
     }
 }

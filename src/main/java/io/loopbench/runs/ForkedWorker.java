@@ -110,7 +110,8 @@ public final class ForkedWorker {
                 }
                 if (System.nanoTime() - deadline > 0) {
                     killedBecause = "the worker ran past its limit of " + limit.toSeconds()
-                            + " s (warmupSeconds + seconds + " + graceSeconds + " s) and was killed";
+                            + " s (warmupSeconds, or warmupMaxSeconds with auto warm-up, + seconds + " + graceSeconds
+                            + " s) and was killed";
                     break;
                 }
             }

@@ -57,7 +57,8 @@ public class RunController {
                     @ExampleObject(name = "tcp-1024B-16x16-shared1", summary = "TCP, 1024 B, 16 clients, window 16, "
                             + "shared 1 thread (the main arknet profile)", value = """
                             {"protocol":"tcp","payloadBytes":1024,"clients":16,"window":16,"ioModel":"shared",\
-                            "ioThreads":1,"seconds":3,"warmupSeconds":1,"repetitions":3}"""),
+                            "ioThreads":1,"seconds":3,"warmupSeconds":1,"warmupMode":"auto","warmupMaxSeconds":10,\
+                            "repetitions":3}"""),
                     @ExampleObject(name = "tcp-64B-1x1-sharded2", summary = "TCP, 64 B, 1 client, window 1, "
                             + "sharded 2 threads", value = """
                             {"protocol":"tcp","payloadBytes":64,"clients":1,"window":1,"ioModel":"sharded",\
@@ -65,8 +66,10 @@ public class RunController {
                     @ExampleObject(name = "udp-1024B-16x1-work10000", summary = "UDP, 1024 B, 16 clients, window 1, "
                             + "10,000 iterations of work per echo", value = """
                             {"protocol":"udp","payloadBytes":1024,"clients":16,"window":1,"work":10000}"""),
-                    @ExampleObject(name = "quick-in-process", summary = "A 1-second in-process smoke run", value = """
-                            {"seconds":1,"warmupSeconds":0.5,"repetitions":1,"isolation":"in-process"}""")}))
+                    @ExampleObject(name = "quick-in-process", summary = "A 1-second in-process smoke run (a fixed "
+                            + "warm-up keeps it short)", value = """
+                            {"seconds":1,"warmupSeconds":0.5,"warmupMode":"fixed","repetitions":1,\
+                            "isolation":"in-process"}""")}))
                                             @RequestBody RunRequest request) {
         RunRecord r = runs.submit(request.spec(), request.isolationOrDefault());
         return ResponseEntity.accepted().location(URI.create("/api/runs/" + r.id())).body(r);

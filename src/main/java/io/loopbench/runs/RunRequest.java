@@ -47,7 +47,8 @@ public record RunRequest(
         @Schema(description = "Warm-up phase in seconds before each measured phase (0 skips it); with auto "
                 + "warmupMode, the least warm-up.", minimum = "0", maximum = "3600", defaultValue = "1")
         Double warmupSeconds,
-        @Schema(description = "Measured phase in seconds (more than 0). The service's limit on warmupSeconds + "
+        @Schema(description = "Measured phase in seconds (more than 0). The service's limit on the warm-up at its "
+                + "longest (warmupSeconds, or warmupMaxSeconds with auto warm-up) + "
                 + "seconds is loopbench.limits.max-seconds-per-repetition (default 600).", minimum = "0",
                 exclusiveMinimum = true, maximum = "3600", defaultValue = "3")
         Double seconds,

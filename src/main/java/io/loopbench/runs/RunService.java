@@ -117,7 +117,9 @@ public class RunService extends QueuedService<RunRecord> {
         }
         RunsProperties.Limits limits = properties.limits();
         if (spec.phaseSeconds() > limits.maxSecondsPerRepetition()) {
-            v.add(new Violation("warmupSeconds+seconds", String.valueOf(spec.phaseSeconds()),
+            // the limit counts the longest warm-up: with auto warm-up its cap, named so the form marks that field
+            String warmup = spec.warmupLimitSeconds() > spec.warmupSeconds() ? "warmupMaxSeconds" : "warmupSeconds";
+            v.add(new Violation(warmup + "+seconds", String.valueOf(spec.phaseSeconds()),
                     "at most " + fmt(limits.maxSecondsPerRepetition())
                             + " (limit loopbench.limits.max-seconds-per-repetition)"));
         }

@@ -31,7 +31,8 @@ public record RunsProperties(
         @NotNull @Valid @DefaultValue Network network) {
 
     /**
-     * @param maxSecondsPerRepetition the most warmupSeconds + seconds one repetition may take
+     * @param maxSecondsPerRepetition the most warm-up + seconds one repetition may take (the warm-up counted at
+     *                                its longest: warmupSeconds, or warmupMaxSeconds with auto warm-up)
      * @param maxRepetitions          the most repetitions one run may have
      * @param maxClients              the most clients one run may have
      * @param maxMatrixSeconds        the longest estimated duration a matrix may have
@@ -52,7 +53,8 @@ public record RunsProperties(
 
     /**
      * @param jvmOptions   flags of each forked worker JVM (heap, GC); recorded in the worker's environment
-     * @param graceSeconds a worker running longer than warmupSeconds + seconds + this is killed
+     * @param graceSeconds a worker running longer than its warm-up at its longest (warmupSeconds, or
+     *                     warmupMaxSeconds with auto warm-up) + seconds + this is killed
      * @param aotCache     whether workers start from an AOT cache trained on the engine's workload (JDK 25+; see
      *                     {@link WorkerAotCache}), under the data directory's {@code worker-aot/}
      */

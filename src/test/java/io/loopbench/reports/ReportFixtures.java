@@ -1,14 +1,21 @@
 package io.loopbench.reports;
 
 import io.loopbench.engine.CpuUsage;
+import io.loopbench.engine.Fairness;
 import io.loopbench.engine.IoModel;
+import io.loopbench.engine.JitActivity;
+import io.loopbench.engine.Latency;
 import io.loopbench.engine.LatencyMode;
+import io.loopbench.engine.LittlesLaw;
+import io.loopbench.engine.OpenLoad;
 import io.loopbench.engine.Protocol;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Stat;
 import io.loopbench.engine.Summary;
 import io.loopbench.engine.Transport;
+import io.loopbench.engine.WarmupMode;
+import io.loopbench.engine.WarmupResult;
 
 import java.util.List;
 
@@ -23,12 +30,55 @@ final class ReportFixtures {
     }
 
     static CaseResult ok(RunSpec spec, Stat roundTrips, Stat p99) {
+        return new CaseResult(spec, Transport.EPOLL, summary(roundTrips, p99, null, null, null, List.of()), List.of(),
+                null);
+    }
+
+    /**
+     * An open-load case at its spec's rate whose one repetition dropped {@code droppedFraction} of the 100,000
+     * messages it intended.
+     */
+    static CaseResult open(RunSpec spec, Stat roundTrips, Stat p99, double droppedFraction) {
+        OpenLoad load = new OpenLoad(spec.rate(), 100_000, 0, Math.round(droppedFraction * 100_000), 100, null);
+        RepetitionResult r = new RepetitionResult(1, true, null, Transport.EPOLL, null, null, null, null, false, 1,
+                null, null, null, 1.0, 100_000L, 100_000L, roundTrips.median(), null, null, null, null, null, null,
+                null, null, load, QUIET, new Fairness(16, 6000, 6500, 0.999), null, List.of(), null);
+        return new CaseResult(spec, Transport.EPOLL, summary(roundTrips, p99, null, null, null, List.of()), List.of(r),
+                null);
+    }
+
+    /** A summary with chosen throughput, p99, pooled p99 (null: none), Jain's index, Little's law and warnings. */
+    static Summary summary(Stat roundTrips, Stat p99, Double pooledP99, Stat jain, Stat littlesLaw,
+                           List<String> warnings) {
         Stat any = new Stat(1, 1, 1);
-        Summary s = new Summary(3, roundTrips, any,
+        return new Summary(3, roundTrips, any,
                 new Summary.LatencySummary(LatencyMode.MESSAGE, any, any, any, p99, any, any, any),
-                new Stat(99.4, 98, 101), new Stat(100 << 20, 99 << 20, 101 << 20), any, null, null, null, null, null,
-                null, List.of());
-        return new CaseResult(spec, Transport.EPOLL, s, List.of(), null);
+                new Stat(99.4, 98, 101), new Stat(100 << 20, 99 << 20, 101 << 20), any,
+                pooledP99 == null ? null : new Latency(LatencyMode.MESSAGE, 3000, 1, 1, 1, pooledP99, 1, 1, 1),
+                jain, littlesLaw, null, null, null, warnings);
+    }
+
+    /** A measured phase with no JIT activity. */
+    static final JitActivity QUIET = new JitActivity(0, 0, 0, true, List.of());
+
+    /**
+     * A passed repetition with its self-checks: {@code jit} in the measured phase, the fairness and Little's law it
+     * found, an auto warm-up of {@code warmupSeconds} that stopped because {@code stoppedBecause}, and warnings.
+     */
+    static RepetitionResult checked(int index, JitActivity jit, Fairness fairness, double littlesLawRatio,
+                                    double warmupSeconds, String stoppedBecause, String... warnings) {
+        return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
+                null, 1.0, 1000L, 1000L, 1000.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
+                new WarmupResult(WarmupMode.AUTO, warmupSeconds, 5000, null, stoppedBecause, QUIET), null, null, jit,
+                fairness, new LittlesLaw(256, 256 * littlesLawRatio, littlesLawRatio), List.of(warnings), null);
+    }
+
+    /** A repetition that validated every echo but failed as unfair, worded as the engine words it. */
+    static RepetitionResult unfairRepetition(int index) {
+        return new RepetitionResult(index, false, "unfair: client 3 completed 12 validated echoes, under a tenth of "
+                + "the mean 1,000.0 (Jain's index 0.940)", Transport.EPOLL, null, null, null, null, false, 1, null,
+                null, null, 1.0, 16_012L, 16_012L, 16_012.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
+                null, null, null, QUIET, new Fairness(16, 12, 1100, 0.94), null, List.of(), null);
     }
 
     static CaseResult failed(Protocol p, IoModel model, int threads, String error) {

@@ -1,19 +1,27 @@
 package io.loopbench.reports;
 
 import io.loopbench.engine.Execution;
+import io.loopbench.engine.Fairness;
 import io.loopbench.engine.IoModel;
+import io.loopbench.engine.JitActivity;
 import io.loopbench.engine.Protocol;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Stat;
+import io.loopbench.engine.Transport;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static io.loopbench.reports.ReportFixtures.failed;
+import static io.loopbench.reports.ReportFixtures.QUIET;
+import static io.loopbench.reports.ReportFixtures.checked;
 import static io.loopbench.reports.ReportFixtures.failedRepetition;
 import static io.loopbench.reports.ReportFixtures.measured;
 import static io.loopbench.reports.ReportFixtures.ok;
+import static io.loopbench.reports.ReportFixtures.open;
 import static io.loopbench.reports.ReportFixtures.repetition;
+import static io.loopbench.reports.ReportFixtures.summary;
+import static io.loopbench.reports.ReportFixtures.unfairRepetition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -134,33 +142,35 @@ class ReportRulesTest {
                 io.loopbench.engine.RunSpec.builder().ioModel(threads == 1 ? IoModel.SHARED : IoModel.SHARDED)
                         .ioThreads(threads).load(io.loopbench.engine.LoadModel.OPEN).rate(rate).build();
         List<CaseResult> cases = List.of(
-                ok(open.apply(1, 1000.0), new Stat(1000, 999, 1001), new Stat(200, 190, 210)),
-                ok(open.apply(1, 2000.0), new Stat(1990, 1980, 2000), new Stat(800, 700, 900)),
-                ok(open.apply(1, 4000.0), new Stat(3100, 3000, 3200), new Stat(5000, 4000, 6000)),
-                ok(open.apply(2, 1000.0), new Stat(1000, 999, 1001), new Stat(1200, 1100, 1300)),
-                ok(open.apply(2, 2000.0), new Stat(2000, 1999, 2001), new Stat(1500, 1400, 1600)));
+                open(open.apply(1, 1000.0), new Stat(1000, 999, 1001), new Stat(200, 190, 210), 0),
+                open(open.apply(1, 2000.0), new Stat(1990, 1980, 2000), new Stat(800, 700, 900), 0.0009),
+                open(open.apply(1, 4000.0), new Stat(3100, 3000, 3200), new Stat(5000, 4000, 6000), 0),
+                open(open.apply(2, 1000.0), new Stat(1000, 999, 1001), new Stat(1200, 1100, 1300), 0),
+                open(open.apply(2, 2000.0), new Stat(2000, 1999, 2001), new Stat(1500, 1400, 1600), 0));
 
         List<RateCurves> curves = RateCurves.of(cases);
 
         assertThat(curves).singleElement().satisfies(c -> {
             assertThat(c.curves()).containsOnlyKeys("shared 1", "sharded 2");
             assertThat(c.sentences(1000)).containsExactly(
-                    "TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1: p99 stays under "
-                            + "1,000.00 µs up to 2,000 messages/s (1,990 round trips/s achieved, p99 800.00 µs); at "
-                            + "4,000 messages/s it is 5,000.00 µs.",
-                    "TCP / 1024 B / 16 clients × window 16 / no added computation / sharded 2: p99 is at or above "
-                            + "1,000.00 µs already at the lowest rate (1,000 messages/s: 1,200.00 µs), and at every "
-                            + "rate measured.");
+                    "TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1: the highest rate "
+                            + "under the p99 bound of 1,000.00 µs is 2,000 messages/s (1,990 round trips/s achieved, "
+                            + "p99 800.00 µs, 0.09 % dropped); 4,000 messages/s is excluded (p99 5,000.00 µs is at or "
+                            + "above the bound; only 75.00 % of the rate was achieved, at least 99.00 % needed).",
+                    "TCP / 1024 B / 16 clients × window 16 / no added computation / sharded 2: no highest rate "
+                            + "under the p99 bound of 1,000.00 µs: the lowest rate, 1,000 messages/s, is excluded "
+                            + "(p99 1,200.00 µs is at or above the bound), and so is every rate measured.");
         });
         // a curve that dips under the bound only above its lowest rate does not "stay under" anywhere
         List<CaseResult> noisy = List.of(
-                ok(open.apply(1, 1000.0), new Stat(1000, 999, 1001), new Stat(1500, 1400, 1600)),
-                ok(open.apply(1, 2000.0), new Stat(2000, 1999, 2001), new Stat(800, 700, 900)),
-                ok(open.apply(1, 4000.0), new Stat(3000, 2999, 3001), new Stat(1100, 1000, 1200)));
+                open(open.apply(1, 1000.0), new Stat(1000, 999, 1001), new Stat(1500, 1400, 1600), 0),
+                open(open.apply(1, 2000.0), new Stat(2000, 1999, 2001), new Stat(800, 700, 900), 0),
+                open(open.apply(1, 4000.0), new Stat(3000, 2999, 3001), new Stat(1100, 1000, 1200), 0));
         assertThat(RateCurves.of(noisy).getFirst().sentences(1000)).containsExactly(
-                "TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1: p99 is at or above "
-                        + "1,000.00 µs already at the lowest rate (1,000 messages/s: 1,500.00 µs); it is under the "
-                        + "bound at 2,000 messages/s, so no rate keeps it under from the lowest up.");
+                "TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1: no highest rate under the "
+                        + "p99 bound of 1,000.00 µs: the lowest rate, 1,000 messages/s, is excluded (p99 1,500.00 µs "
+                        + "is at or above the bound); 2,000 messages/s would qualify alone, but not from the lowest "
+                        + "rate up.");
         // every rate is its own table and chart group; the curve joins them
         assertThat(CaseGroups.of(cases)).hasSize(3);
         ReportSource source = source("m", cases);
@@ -169,6 +179,128 @@ class ReportRulesTest {
                 org.assertj.core.api.InstanceOfAssertFactories.STRING).contains("p99 bound", "shared 1");
         assertThat(ReportRenderer.markdown(source, "charts/")).contains("## Latency versus rate",
                 "| Load | open loop at 1,000 messages/s; open loop at 2,000 messages/s; open loop at 4,000 messages/s |");
+    }
+
+    @Test
+    void aRateIsNamedOnlyWhereUnderAThousandthWasDroppedAndNinetyNinePercentAchieved() {
+        java.util.function.DoubleFunction<RunSpec> at = rate -> RunSpec.builder()
+                .load(io.loopbench.engine.LoadModel.OPEN).rate(rate).build();
+        String head = "TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1: ";
+        // p99 is under the bound at every rate, but 2,000/s shed 0.5 % of its messages: they are not in the histogram
+        List<CaseResult> dropping = List.of(
+                open(at.apply(1000), new Stat(1000, 1000, 1000), new Stat(100, 90, 110), 0),
+                open(at.apply(2000), new Stat(1990, 1990, 1990), new Stat(120, 110, 130), 0.005),
+                open(at.apply(4000), new Stat(3990, 3990, 3990), new Stat(150, 140, 160), 0));
+        assertThat(RateCurves.of(dropping).getFirst().sentences(1000)).containsExactly(head
+                + "the highest rate under the p99 bound of 1,000.00 µs is 1,000 messages/s (1,000 round trips/s "
+                + "achieved, p99 100.00 µs, 0.00 % dropped); 2,000 messages/s is excluded (0.50 % of the intended "
+                + "messages were dropped, under 0.10 % allowed).");
+        // no drops, but the system carried only 98 % of the rate in its worst repetition
+        List<CaseResult> lagging = List.of(
+                open(at.apply(1000), new Stat(1000, 980, 1000), new Stat(100, 90, 110), 0),
+                open(at.apply(2000), new Stat(2000, 2000, 2000), new Stat(120, 110, 130), 0));
+        assertThat(RateCurves.of(lagging).getFirst().sentences(1000)).containsExactly(head
+                + "no highest rate under the p99 bound of 1,000.00 µs: the lowest rate, 1,000 messages/s, is "
+                + "excluded (only 98.00 % of the rate was achieved, at least 99.00 % needed); 2,000 messages/s would "
+                + "qualify alone, but not from the lowest rate up.");
+        // a case that does not say what it dropped cannot be named either
+        assertThat(RateCurves.exclusions(ok(at.apply(1000), new Stat(1000, 1000, 1000), new Stat(1, 1, 1)), 1000))
+                .containsExactly("its dropped messages were not recorded");
+        assertThat(ReportRenderer.markdown(source("m", dropping), "charts/")).contains(
+                "in every repetition under 0.10 % of the intended messages dropped and at least 99.00 % of the rate "
+                        + "achieved", "0.50 % of the intended messages were dropped, under 0.10 % allowed");
+    }
+
+    @Test
+    void theReportSaysWhichRepetitionsWereNotJitQuietAndWhatTheSelfChecksFound() {
+        JitActivity noisy = new JitActivity(14, 1, 3.2, false, List.of("deoptimized (unstable_if): x"));
+        String warning = "repetition 2: measured phase not JIT-quiet: 14 compilations (3.2 ms), 1 deoptimizations";
+        CaseResult shared1 = new CaseResult(RunSpec.builder().build(), Transport.EPOLL,
+                summary(new Stat(2000, 1900, 2100), new Stat(300, 290, 310), 350.5, new Stat(0.999, 0.990, 1.0),
+                        new Stat(1.001, 0.998, 1.004), List.of(warning)),
+                List.of(checked(1, QUIET, new Fairness(16, 900, 1100, 0.995), 1.001, 1.4, "steady"),
+                        checked(2, noisy, new Fairness(16, 950, 1050, 0.990), 0.998, 10, "cap",
+                                warning.substring("repetition 2: ".length())),
+                        checked(3, QUIET, new Fairness(16, 980, 1020, 0.999), 1.004, 1.2, "steady")),
+                null);
+        CaseResult shared2 = new CaseResult(RunSpec.builder().ioThreads(2).build(), Transport.EPOLL,
+                summary(new Stat(1000, 990, 1010), new Stat(300, 290, 310), 310.0, new Stat(1, 1, 1),
+                        new Stat(1, 1, 1), List.of()),
+                List.of(checked(1, QUIET, new Fairness(16, 1000, 1000, 1), 1, 1.3, "steady")), null);
+
+        String md = ReportRenderer.markdown(source("m", List.of(shared1, shared2)), "charts/");
+
+        assertThat(md).contains(
+                "| 1 loop group / 1 thread | 2,000 [1,900, 2,100] | 1.0 | 1.00 | 1.00 | 300.00 | 350.50 |",
+                "| 1 loop group / 1 thread | 1 of 3 not quiet: repetition 2: 14 compilations (3.2 ms), "
+                        + "1 deoptimization | 0.990 (950–1,050) | 1.001 [0.998, 1.004] | auto: 1.40 s [1.20, 10.00], "
+                        + "stopped because steady in 2, cap in 1 |",
+                "| 1 loop group / 2 threads | 1 of 1 quiet | 1.000 (1,000–1,000) |",
+                "Warnings (the figures of these repetitions are doubtful):\n\n- 1 loop group / 1 thread, " + warning,
+                "has this group's highest throughput median (2,000 round trips/s)",
+                "This result is not established: 1 loop group / 1 thread carries warnings",
+                "- **Timestamps**, the same for every execution and protocol: the send time is taken immediately "
+                        + "before the message is handed to the transport (before any write or flush); the receive "
+                        + "time when that echo's slot is matched, per message; the refill sent for it reuses that "
+                        + "instant.",
+                "**p99 pooled** is the 99th percentile of every repetition's observations merged",
+                "- **Little's law**:", "- **Fairness**:", "- **JIT**:", "- **Send lag and late** (open load)",
+                "| Measurement / warm-up / repetitions | 3.0 s / auto 1.0 … 10.0 s / 3 |");
+        // the same group without the warning states its result plainly
+        CaseResult clean = new CaseResult(shared1.spec(), Transport.EPOLL, summary(new Stat(2000, 1900, 2100),
+                new Stat(300, 290, 310), 350.5, new Stat(1, 1, 1), new Stat(1, 1, 1), List.of()),
+                List.of(checked(1, QUIET, new Fairness(16, 1000, 1000, 1), 1, 1.3, "steady")), null);
+        assertThat(KeyResults.sentence(CaseGroups.of(List.of(clean, shared2)).getFirst()).orElseThrow())
+                .doesNotContain("not established");
+    }
+
+    @Test
+    void anUnfairRepetitionFailsItsCaseWithItsReasonInTheReportAndTheComparison() {
+        RunSpec spec = RunSpec.builder().build();
+        CaseResult unfair = new CaseResult(spec, Transport.EPOLL, null,
+                List.of(checked(1, QUIET, new Fairness(16, 900, 1100, 0.99), 1, 1.3, "steady"), unfairRepetition(2)),
+                "repetition 2 failed: unfair: client 3 completed 12 validated echoes, under a tenth of the mean "
+                        + "1,000.0 (Jain's index 0.940)");
+
+        String md = ReportRenderer.markdown(source("m", List.of(unfair)), "charts/");
+
+        assertThat(md).contains("| 1 loop group / 1 thread | FAILED: repetition 2 failed: unfair: client 3",
+                "Failed repetitions (their case shows no figures):\n\n- 1 loop group / 1 thread, repetition 2: "
+                        + "unfair: client 3 completed 12 validated echoes, under a tenth of the mean 1,000.0");
+        Comparisons.Comparison c = Comparisons.compare(
+                source("b", List.of(ok(spec, new Stat(1, 1, 1), new Stat(1, 1, 1)))), source("c", List.of(unfair)));
+        assertThat(c.cases()).isEmpty();
+        assertThat(c.failedCases()).singleElement().asString().endsWith(" (candidate failed as unfair: repetition 2: "
+                + "unfair: client 3 completed 12 validated echoes, under a tenth of the mean 1,000.0 (Jain's index "
+                + "0.940))");
+    }
+
+    @Test
+    void aComparisonFlagsEitherSidesWarningsSoItsRatioIsNotReadAsClean() {
+        RunSpec spec = RunSpec.builder().build();
+        CaseResult clean = new CaseResult(spec, Transport.EPOLL, summary(new Stat(1000, 990, 1010),
+                new Stat(100, 95, 105), null, new Stat(1, 1, 1), new Stat(1, 1, 1), List.of()),
+                List.of(checked(1, QUIET, new Fairness(16, 1000, 1000, 1), 1, 1.3, "steady")), null);
+        CaseResult warned = new CaseResult(spec, Transport.EPOLL, summary(new Stat(1500, 1450, 1550),
+                new Stat(80, 78, 82), null, new Stat(1, 1, 1), new Stat(1.08, 1.08, 1.08),
+                List.of("repetition 1: Little's law missed by +8.0 %: round trips/s × mean RTT gives 276.48 "
+                        + "messages in flight, clients × window is 256")),
+                List.of(checked(1, QUIET, new Fairness(16, 1000, 1000, 1), 1.08, 1.3, "steady")), null);
+
+        Comparisons.CaseComparison flagged = Comparisons.compare(source("b", List.of(clean)),
+                source("c", List.of(warned))).cases().getFirst();
+        assertThat(flagged.warnings()).containsExactly("candidate repetition 1: Little's law missed by +8.0 %: round "
+                + "trips/s × mean RTT gives 276.48 messages in flight, clients × window is 256");
+        assertThat(flagged.verdict()).isEqualTo("throughput 1.50× of baseline; p99 0.80× of baseline; not clean: "
+                + "1 warning on its figures");
+        assertThat(Comparisons.compare(source("b", List.of(clean)), source("c", List.of(clean))).cases().getFirst()
+                .warnings()).isEmpty();
+        // a record from before the self-checks cannot be read as clean either
+        CaseResult old = measured(spec, repetition(1, 1000, 100));
+        CaseResult oldOk = new CaseResult(spec, Transport.EPOLL, clean.summary(), old.repetitions(), null);
+        assertThat(Comparisons.compare(source("b", List.of(oldOk)), source("c", List.of(clean))).cases().getFirst()
+                .warnings()).containsExactly("baseline: recorded before the self-checks (JIT activity, fairness, "
+                + "Little's law) existed");
     }
 
     @Test
@@ -215,6 +347,26 @@ class ReportRulesTest {
         CaseResult otherPayload = measured(shared1.payloadBytes(64).execution(Execution.REACTIVE).build(),
                 repetition(1, 1, 1));
         assertThat(ExecutionComparisons.of(List.of(netty, otherPayload), listed)).isEmpty();
+    }
+
+    @Test
+    void matchedExecutionsCountThePairsWhoseRepetitionsCarryWarnings() {
+        RunSpec.Builder spec = RunSpec.builder();
+        Fairness even = new Fairness(16, 1000, 1000, 1);
+        CaseResult netty = measured(spec.execution(Execution.NETTY).build(),
+                checked(1, QUIET, even, 1, 1.3, "steady"),
+                checked(2, QUIET, even, 1, 10, "cap", "auto warm-up reached its cap of 10.0 s before throughput "
+                        + "was stable and the JIT quiet"));
+        CaseResult reactive = measured(spec.execution(Execution.REACTIVE).build(),
+                checked(1, QUIET, even, 1, 1.3, "steady"), checked(2, QUIET, even, 1, 1.3, "steady"));
+
+        assertThat(ExecutionComparisons.of(List.of(netty, reactive), List.of(Execution.NETTY, Execution.REACTIVE)))
+                .singleElement().satisfies(r -> {
+                    assertThat(r.pairs()).isEqualTo(2);
+                    assertThat(r.pairsWithWarnings()).isEqualTo(1);
+                });
+        assertThat(ReportRenderer.markdown(source("m", List.of(netty, reactive)), "charts/"))
+                .contains("| reactive vs netty | 2 of 3 (1 with warnings) |");
     }
 
     @Test

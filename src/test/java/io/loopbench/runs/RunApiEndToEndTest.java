@@ -100,6 +100,14 @@ class RunApiEndToEndTest extends ServiceHttpTest {
                 .contains("one logical CPU");
         assertThat(api.at("/paths/~1api~1runs/post/requestBody/content/application~1json/examples")
                 .has("tcp-1024B-16x16-shared1")).isTrue();
+        // the run form builds its warm-up fields from these
+        assertThat(api.at("/components/schemas/RunRequest/properties/warmupMode/enum").toString())
+                .isEqualTo("[\"auto\",\"fixed\"]");
+        assertThat(api.at("/components/schemas/RunRequest/properties/warmupMode/default").asString()).isEqualTo("auto");
+        assertThat(api.at("/components/schemas/RunRequest/properties/warmupMaxSeconds/description").asString())
+                .contains("cap");
+        assertThat(api.at("/components/schemas/RepetitionResult/properties/warnings/description").asString())
+                .contains("JIT-quiet");
 
         assertThat(send(at("/swagger-ui/index.html")).statusCode()).isEqualTo(200);
     }

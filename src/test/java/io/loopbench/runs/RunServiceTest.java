@@ -92,6 +92,11 @@ class RunServiceTest {
                                         "at most 64 (limit loopbench.limits.max-clients)")));
         assertThat(s.store().all()).isEmpty();
         assertThat(dir.toFile().list()).isEmpty();
+        // an auto warm-up counts at its cap (default 10 s), and the violation names that field
+        assertThatThrownBy(() -> s.submit(RunSpec.builder().warmupSeconds(1.0).seconds(25.0).build(),
+                Isolation.IN_PROCESS)).isInstanceOfSatisfying(InvalidSpecException.class, e -> assertThat(
+                        e.violations()).extracting(Violation::field, Violation::value).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("warmupMaxSeconds+seconds", "35.0")));
     }
 
     @Test

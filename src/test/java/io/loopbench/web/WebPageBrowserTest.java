@@ -83,6 +83,8 @@ class WebPageBrowserTest {
         wait(browser, UI).until(d -> !d.findElements(By.id("run-form")).isEmpty());
 
         new Select(browser.findElement(By.id("run-input-isolation"))).selectByValue("in-process");
+        // fixed: exactly the 0.3 s typed below, where auto would warm up until steady (up to 10 s)
+        new Select(browser.findElement(By.id("run-input-warmupMode"))).selectByValue("fixed");
         type(browser, "seconds", "1");
         type(browser, "warmupSeconds", "0.3");
         type(browser, "repetitions", "1");
@@ -116,8 +118,15 @@ class WebPageBrowserTest {
         WebElement summary = wait(browser, UI).until(d -> d.findElement(By.cssSelector("#run-summary table")));
         String roundTrips = summary.findElement(By.xpath(".//tr[th[.='Round trips/s']]/td")).getText();
         assertThat(roundTrips).matches("[\\d,]+ \\[[\\d,]+, [\\d,]+]");
-        assertThat(summary.getText()).contains("RTT p99", "µs", "CPU", "Peak RSS");
-        assertThat(browser.findElements(By.cssSelector("#run-repetitions tbody tr"))).hasSize(1);
+        assertThat(summary.getText()).contains("RTT p99", "µs", "CPU", "Peak RSS", "JIT compilations",
+                "Jain's index", "Little's law ratio", "Warm-up");
+        assertThat(summary.findElements(By.cssSelector("thead th")).stream().map(WebElement::getText).toList())
+                .containsExactly("Metric", "Median [min, max]", "Pooled");
+        assertThat(summary.findElement(By.xpath(".//tr[th[.='RTT p99']]/td[2]")).getText()).endsWith("µs");
+        assertThat(browser.findElements(By.cssSelector("#run-repetitions table.repetitions tbody tr"))).hasSize(1);
+        // each repetition's self-checks: JIT, fairness, Little's law, the warm-up that ran and why it stopped
+        String checks = browser.findElement(By.cssSelector("#run-checks tbody tr")).getText();
+        assertThat(checks).containsPattern("quiet|not quiet").contains("Jain", "fixed, stopped because time");
 
         // its charts, drawn
         for (String chart : List.of("throughput", "p99")) {
@@ -246,6 +255,7 @@ class WebPageBrowserTest {
         typeInto(browser, "matrix-input-work", "0");
         typeInto(browser, "matrix-input-seconds", "1");
         typeInto(browser, "matrix-input-warmupSeconds", "0");
+        new Select(browser.findElement(By.id("matrix-input-warmupMode"))).selectByValue("fixed");
         typeInto(browser, "matrix-input-repetitions", "1");
         new Select(browser.findElement(By.id("matrix-input-isolation"))).selectByValue("in-process");
         assertThat(browser.findElement(By.id("matrix-cases")).getText()).isEqualTo("1 case.");
@@ -318,7 +328,8 @@ class WebPageBrowserTest {
 
         WebElement result = wait(browser, UI).until(d -> d.findElement(By.cssSelector("#compare-result table")));
         assertThat(result.findElements(By.cssSelector("thead th")).stream().map(WebElement::getText).toList())
-                .containsExactly("Baseline case", "Candidate case", "Throughput ratio", "p99 ratio", "Verdict");
+                .containsExactly("Baseline case", "Candidate case", "Throughput ratio", "p99 ratio", "Verdict",
+                        "Warnings");
         JsonNode c = json.readTree(get("/api/compare?baseline=" + baseline + "&candidate=" + candidate))
                 .get("cases").get(0);
         List<WebElement> cells = result.findElements(By.cssSelector("tbody tr td"));
@@ -328,6 +339,9 @@ class WebPageBrowserTest {
         assertThat(cells.get(3).getText()).startsWith(String.format(Locale.ROOT, "%.3f×",
                 c.get("p99Ratio").asDouble()));
         assertThat(cells.get(4).getText()).isEqualTo(c.get("verdict").asString());
+        // these runs' warm-ups are short, so their measured phases may well not be JIT-quiet: either way it shows
+        List<String> warnings = c.get("warnings").valueStream().map(JsonNode::asString).toList();
+        assertThat(cells.get(5).getText()).isEqualTo(warnings.isEmpty() ? "none" : String.join("\n", warnings));
         assertThat(browser.getCurrentUrl()).endsWith("#/compare?baseline=" + baseline + "&candidate=" + candidate);
         assertThat(pageErrors(browser)).isEmpty();
     }
@@ -382,13 +396,16 @@ class WebPageBrowserTest {
         return r.body();
     }
 
-    /** A short in-process run through the API, waited for until it succeeded; its id. */
+    /**
+     * A short in-process run through the API, waited for until it succeeded; its id. Its fixed warm-up compiles the
+     * echo path first, without which a cold client can starve and fail the repetition as unfair.
+     */
     private String succeededRun() throws Exception {
         HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(url("/api/runs")))
                 .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
                 .POST(HttpRequest.BodyPublishers.ofString("""
-                        {"clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0,"seconds":0.5,
-                         "repetitions":2,"isolation":"in-process"}""")).build(), HttpResponse.BodyHandlers.ofString());
+                        {"clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0.3,"warmupMode":"fixed",
+                         "seconds":0.5,"repetitions":2,"isolation":"in-process"}""")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
         String id = json.readTree(posted.body()).get("id").asString();
         long deadline = System.nanoTime() + RUN.toNanos();
