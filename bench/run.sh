@@ -11,6 +11,8 @@
 #                            (1 and 2 threads, work 0): the executions of a case run back to back, their order
 #                            reversed every other repetition, and the table adds each one's ratios to netty's,
 #                            matched by repetition
+#   bench/run.sh open        the open-loop pacer: TCP 1024 B, 4 clients × window 4, shared 1, at 20,000 and
+#                            5,000 messages/s; the table adds corrected and uncorrected latency, send lag, late, drops
 #
 # Options: --seconds S (3) --warmup S (1) --repetitions N (3). Needs python3 for the table.
 # Run nothing else on the machine meanwhile.
@@ -18,7 +20,7 @@ set -euo pipefail
 base=$(cd "$(dirname "$0")/.." && pwd)
 cd "$base"
 
-suite=${1:?usage: bench/run.sh seeds|transports|executions [--seconds S] [--warmup S] [--repetitions N]}
+suite=${1:?usage: bench/run.sh seeds|transports|executions|open [--seconds S] [--warmup S] [--repetitions N]}
 shift
 seconds=3 warmup=1 reps=3
 while [ $# -gt 0 ]; do
@@ -62,6 +64,10 @@ case "$suite" in
           cases+=("--protocol $protocol --payload $3 --clients $4 --window $5 --io-model $1 --io-threads $2 --work 0 --transport auto")
         done
       done
+    done ;;
+  open)
+    for rate in 20000 5000; do
+      cases+=("--protocol tcp --payload 1024 --clients 4 --window 4 --io-model shared --io-threads 1 --transport auto --load open --rate $rate")
     done ;;
   *) echo "unknown suite $suite" >&2; exit 2 ;;
 esac

@@ -52,12 +52,18 @@ def main(directory, suite, command):
           f"({' '.join(env['jvmArguments'])}; GC {', '.join(env['garbageCollectors'])}); "
           f"Netty {env['nettyVersion']}, Reactor Netty {env['reactorNettyVersion']}, allocator {env['allocator']}.")
     s0 = runs[0]["spec"]
-    print(f"Command: `{command}` — each repetition a fresh JVM; warm-up {s0['warmupSeconds']} s, "
-          f"measured {s0['seconds']} s, {len(next(iter(groups.values())))} repetitions per case.\n")
+    mode = s0.get("warmupMode", "fixed")
+    warmup = (f"warm-up auto (at least {s0['warmupSeconds']} s, at most {s0['warmupMaxSeconds']} s)" if mode == "auto"
+              else f"warm-up {s0['warmupSeconds']} s")
+    print(f"Command: `{command}` — each repetition a fresh JVM ({env.get('classSharing', 'class sharing not recorded')}); "
+          f"{warmup}, measured {s0['seconds']} s, {len(next(iter(groups.values())))} repetitions per case. "
+          "Self-checks: warm-up is the median time it ran (how many stopped steady); JIT quiet counts the repetitions "
+          "whose measured phase had no deoptimization and under 1 ms of compilation; Jain is the lowest Jain's "
+          "fairness index; Little is the median of round trips/s × mean RTT ÷ (clients × window).\n")
     print("| protocol | payload B / clients / window | IO model | work | execution | transport "
           "| round trips/s median [min, max] | MiB/s | p50 µs | p99 µs | p99.9 µs | CPU % | peak RSS MiB | GCs "
-          "| ends on one thread |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| ends on one thread | warm-up s | JIT quiet | Jain | Little |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     order = {"nio": 0, "epoll": 1, "io_uring": 2, "auto": 3}
     def sort_key(item):
         s = json.loads(item[0])
@@ -72,7 +78,7 @@ def main(directory, suite, command):
         failed = [r for r in reps if not r["ok"]]
         if failed or len(reps) < len(rs):
             err = failed[0]["error"] if failed else "no result"
-            print(head + f"| FAILED ({len(failed)} of {len(rs)}): {err[:120]} | | | | | | | | |")
+            print(head + f"| FAILED ({len(failed)} of {len(rs)}): {err[:120]} | | | | | | | | | | | | |")
             continue
         med = lambda f: statistics.median(f(r) for r in reps)
         rt = [r["roundTripsPerSecond"] for r in reps]
@@ -82,8 +88,56 @@ def main(directory, suite, command):
               f"| {fmt(med(lambda r: r['latency']['p50Us']), 1)} | {fmt(med(lambda r: r['latency']['p99Us']), 1)} "
               f"| {fmt(med(lambda r: r['latency']['p999Us']), 1)} | {fmt(med(lambda r: r['cpu']['percent']))} "
               f"| {fmt(statistics.median(rss) / 2**20, 1) if rss else 'n/a'} | {fmt(med(lambda r: r['gc']['collections']))} "
-              f"| {ends_on_one_thread(reps, s['clients'])} |")
+              f"| {ends_on_one_thread(reps, s['clients'])} | {self_checks(reps)} |")
     matched(runs)
+    open_load(groups)
+
+
+def self_checks(reps):
+    """Warm-up time (steady count), JIT-quiet count, lowest Jain's index, median Little's-law ratio."""
+    def cell(values, f):
+        values = [v for v in values if v is not None]
+        return f(values) if values else "n/a"
+    warm = [r["warmup"] for r in reps if r.get("warmup")]
+    warmup = cell([w["elapsedSeconds"] for w in warm], lambda v: f"{statistics.median(v):.1f}") + (
+        f" ({sum(w.get('stoppedBecause') == 'steady' for w in warm)} steady)" if warm else "")
+    quiet = cell([r.get("jit") for r in reps], lambda v: f"{sum(j['quiet'] for j in v)} of {len(v)}")
+    jain = cell([(r.get("fairness") or {}).get("jainIndex") for r in reps], lambda v: f"{min(v):.3f}")
+    little = cell([(r.get("littlesLaw") or {}).get("ratio") for r in reps], lambda v: f"{statistics.median(v):.3f}")
+    return f"{warmup} | {quiet} | {jain} | {little}"
+
+
+def open_load(groups):
+    """Open-load cases: latency from the intended and from the actual send time, the pacer's send lag, late, drops."""
+    rows = []
+    for key, rs in groups.items():
+        reps = [r["repetitions"][0] for r in rs if r.get("repetitions") and r["repetitions"][0].get("openLoad")]
+        if not reps:
+            continue
+        s = json.loads(key)
+        med = lambda f: statistics.median(f(r) for r in reps)
+        rows.append(f"| {s['protocol']} | {s['payloadBytes']} / {s['clients']} / {s['window']} | {s['ioModel']} "
+                    f"{s['ioThreads']} | {fmt(s['rate'])} | {sum(r['ok'] for r in reps)} of {len(reps)} "
+                    f"| {fmt(med(lambda r: r['roundTripsPerSecond']))} "
+                    f"| {fmt(med(lambda r: r['latency']['p50Us']), 1)} / {fmt(med(lambda r: r['latency']['p99Us']), 1)} "
+                    f"| {fmt(med(lambda r: r['uncorrectedLatency']['p50Us']), 1)} / "
+                    f"{fmt(med(lambda r: r['uncorrectedLatency']['p99Us']), 1)} "
+                    f"| {med(lambda r: r['latency']['p50Us'] / r['uncorrectedLatency']['p50Us']):.2f} "
+                    f"| {fmt(med(lambda r: r['openLoad']['sendLag']['p50Us']), 1)} / "
+                    f"{fmt(med(lambda r: r['openLoad']['sendLag']['p99Us']), 1)} "
+                    f"| {fmt(med(lambda r: r['openLoad']['lateMessages']))} "
+                    f"| {fmt(med(lambda r: r['openLoad']['droppedMessages']))} "
+                    f"| {fmt(med(lambda r: r['cpu']['percent']))} |")
+    if rows:
+        print("\nOpen load (medians over repetitions): latency from the intended send time (corrected) and from the "
+              "actual one (uncorrected), the pacer's send lag (actual − intended), messages sent over 100 µs late, "
+              "messages dropped, process CPU (% of one CPU):\n")
+        print("| protocol | payload B / clients / window | IO model | rate /s | passed | round trips/s "
+              "| corrected p50 / p99 µs | uncorrected p50 / p99 µs | corrected ÷ uncorrected p50 "
+              "| send lag p50 / p99 µs | late | dropped | CPU % |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for row in rows:
+            print(row)
 
 
 EXECUTIONS = ["netty", "reactive", "virtual-threads"]
