@@ -4,9 +4,9 @@
 # >= 0.9x and p99 <= 1.5x the warmed JVM's, on TCP 1024 B/16 clients/window 16 with shared 1, shared 2 and sharded 2,
 # and on 64 B/1/1 with shared 1. Each round runs, for every case, three variants back to back:
 #
-#   aot     ./loopbench measure CASE --seconds S --repetitions 1: a fresh JVM, defaults (auto warm-up), started
-#           from the AOT cache
-#   cds     the same with LOOPBENCH_AOT=off: started from the CDS archive (classes only), as before the AOT cache
+#   aot     LOOPBENCH_AOT=on ./loopbench measure CASE --seconds S --repetitions 1: a fresh JVM, defaults (auto
+#           warm-up), started from the AOT cache
+#   cds     the same with LOOPBENCH_AOT=off (the default): started from the CDS archive (classes only)
 #   warmed  LOOPBENCH_AOT=off ./loopbench measure CASE --seconds S --repetitions 3 --warmup-mode fixed --warmup 1,
 #           of which only the 3rd repetition counts: the steady state, free of any trained profile
 #
@@ -56,7 +56,7 @@ run() { # variant case-index round
   # shellcheck disable=SC2206
   args=(${cases[$2]})
   case "$1" in
-    aot) ./loopbench measure "${args[@]}" --seconds "$seconds" --repetitions 1 ;;
+    aot) LOOPBENCH_AOT=on ./loopbench measure "${args[@]}" --seconds "$seconds" --repetitions 1 ;;
     cds) LOOPBENCH_AOT=off ./loopbench measure "${args[@]}" --seconds "$seconds" --repetitions 1 ;;
     warmed) LOOPBENCH_AOT=off ./loopbench measure "${args[@]}" --seconds "$seconds" --repetitions 3 \
               --warmup-mode fixed --warmup 1 ;;

@@ -56,11 +56,12 @@ public record RunsProperties(
      * @param graceSeconds a worker running longer than its warm-up at its longest (warmupSeconds, or
      *                     warmupMaxSeconds with auto warm-up) + seconds + this is killed
      * @param aotCache     whether workers start from an AOT cache trained on the engine's workload (JDK 25+; see
-     *                     {@link WorkerAotCache}), under the data directory's {@code worker-aot/}
+     *                     {@link WorkerAotCache}), under the data directory's {@code worker-aot/}; off by default, since
+     *                     its trained profiles made the measured steady state slower (docs/performance.md)
      */
     public record Worker(
             @NotNull @DefaultValue({"-Xms32m", "-Xmx256m", "-XX:+UseSerialGC"}) List<String> jvmOptions,
             @Min(1) @Max(3600) @DefaultValue("45") int graceSeconds,
-            @DefaultValue("true") boolean aotCache) {
+            @DefaultValue("false") boolean aotCache) {
     }
 }
