@@ -53,7 +53,7 @@ final class LoopPacer {
     /** Starts pacing a phase; runs on the thread, after every client's {@code begin}. */
     void start(PhaseContext phase) {
         stopped = false;
-        tick();
+        tick(false);
     }
 
     /** Stops the timer; the phase barrier runs it on the thread. */
@@ -72,11 +72,18 @@ final class LoopPacer {
             long target = Math.min(MAX_LEAD_NANOS, Math.max(MIN_LEAD_NANOS, late + late / 4 + MIN_LEAD_NANOS));
             lead += (target - lead) / 4;
         }
+        boolean fromTimer = timerDue != NONE;
         timer = null;
-        tick();
+        tick(fromTimer);
     }
 
-    private void tick() {
+    /**
+     * Sends what is due, or waits for it: by a timer when the next send is further than the lead; by spinning only
+     * when a timer has just woken the loop for it; otherwise (sends closer together than the lead, so the loop never
+     * sleeps) by looking again after the loop's next round of IO — a spin there would keep the loop from reading the
+     * echoes while messages pile up behind it.
+     */
+    private void tick(boolean fromTimer) {
         if (stopped) {
             return;
         }
@@ -93,6 +100,10 @@ final class LoopPacer {
             timer = clients.getFirst().schedule(this::woken, wait - lead);
             return;
         }
+        if (wait > 0 && !fromTimer) {
+            lookAgain();
+            return;
+        }
         while (System.nanoTime() - next < 0) {
             Thread.onSpinWait();
         }
@@ -100,8 +111,14 @@ final class LoopPacer {
         for (EchoClient c : clients) {
             c.paceDue(now);
         }
-        // the next look is a timer task too (due at once): the loop reads, writes and runs the timer tasks due before
-        // it first; a task queued with execute() would be run again and again ahead of them
+        lookAgain();
+    }
+
+    /**
+     * The next look is a timer task too (due at once): the loop reads, writes and runs the timer tasks due before it
+     * first; a task queued with execute() would be run again and again ahead of them.
+     */
+    private void lookAgain() {
         timerDue = NONE;
         timer = clients.getFirst().schedule(this::woken, 0);
     }
