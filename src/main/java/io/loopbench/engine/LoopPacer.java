@@ -23,7 +23,8 @@ final class LoopPacer {
      * virtual machine), sends leave up to that much late — counted in the send lag — rather than the loop spinning away
      * a core and delaying the echoes it should read meanwhile (it shares the loop with its clients' IO). Measured on a
      * 2-vCPU VM at 20,000 msg/s (docs/performance.md): a 20 µs cap gives send lag p50 ~34 µs at ~40 % CPU; a 50 µs cap
-     * spins without pause, 100 % CPU, and the same delay reappears in the echoes' RTT instead. The system property
+     * (before the pacer stopped spinning between untimed looks) spun without pause, 100 % CPU, and the same delay
+     * reappeared in the echoes' RTT instead. The system property
      * {@code loopbench.pacer.maxLeadMicros} changes the cap, for {@code bench/pacer.sh}'s side-by-side only.
      */
     static final long MIN_LEAD_NANOS = TimeUnit.MICROSECONDS.toNanos(5);
