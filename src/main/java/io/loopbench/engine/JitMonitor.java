@@ -38,10 +38,11 @@ final class JitMonitor {
     /** Events older than this are forgotten; no phase lasts longer. */
     private static final Duration KEPT = Duration.ofSeconds((long) (RunSpec.MAX_SECONDS * 2 + 60));
 
-    record Event(Instant start, boolean deoptimization, long durationNanos, String description) {
+    /** One compilation or deoptimization; {@code jdk}: of the JDK's own code, listed after the application's. */
+    record Event(Instant start, boolean deoptimization, long durationNanos, String description, boolean jdk) {
     }
 
-    /** Committed by {@link #activity}: once it has been handed over, so has everything committed before it. */
+    /** Committed by {@link #awaitEvents}: once it has been handed over, so has everything committed before it. */
     @Name("io.loopbench.JitMark")
     @Label("loopbench JIT mark")
     @StackTrace(false)
@@ -96,14 +97,13 @@ final class JitMonitor {
         String method = e.getValue("method") instanceof RecordedMethod m ? type + "::" + m.getName() : type;
         String what = deoptimization ? "deoptimized (" + e.getValue("reason") + "): " + method
                 : "compiled tier " + e.getValue("compileLevel") + (e.getBoolean("isOsr") ? " OSR: " : ": ") + method;
-        events.add(new Event(e.getStartTime(), deoptimization, e.getDuration().toNanos(), what));
+        boolean jdk = type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun.");
+        events.add(new Event(e.getStartTime(), deoptimization, e.getDuration().toNanos(), what, jdk));
     }
 
     /** The application's and its libraries' code before the JDK's; within each, deoptimizations first. */
     private static int rank(Event e) {
-        String method = e.description().substring(e.description().indexOf(": ") + 2);
-        boolean jdk = method.startsWith("java.") || method.startsWith("jdk.") || method.startsWith("sun.");
-        return (jdk ? 2 : 0) + (e.deoptimization() ? 0 : 1);
+        return (e.jdk() ? 2 : 0) + (e.deoptimization() ? 0 : 1);
     }
 
     private static String methodType(RecordedEvent e) {

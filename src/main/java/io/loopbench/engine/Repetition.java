@@ -7,6 +7,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -115,10 +116,10 @@ final class Repetition {
                 LoopPacer.LATE_THRESHOLD_NANOS / 1000.0, LatencyHistograms.latency(LatencyMode.MESSAGE,
                 LatencyHistograms.merged(measured.sendLag().values()))) : null;
         double roundTripsPerSecond = m.messages / elapsed;
-        Fairness fairness = Fairness.of(clients.stream()
-                .mapToLong(c -> c.counters(MessageFormat.MEASURED_TAG).messages).toArray());
+        long[] perClient = clients.stream().mapToLong(c -> c.counters(MessageFormat.MEASURED_TAG).messages).toArray();
+        Fairness fairness = Fairness.of(perClient);
         if (error == null) {
-            error = unfairness(fairness, open ? uncorrectedLatency : latency);
+            error = unfairness(perClient, fairness, open ? uncorrectedLatency : latency);
         }
         LittlesLaw littlesLaw = null;
         if (!open && !batchRtt && m.messages > 0) {
@@ -150,11 +151,10 @@ final class Repetition {
      * Why a repetition that validated every echo still cannot stand for its spec: a client starved (under a tenth of
      * the mean), or a message that waited over a quarter of the phase; null when neither.
      */
-    private String unfairness(Fairness fairness, Latency latency) {
-        double mean = (double) clients.stream().mapToLong(c -> c.counters(MessageFormat.MEASURED_TAG).messages).sum()
-                / clients.size();
-        for (int i = 0; i < clients.size(); i++) {
-            long done = clients.get(i).counters(MessageFormat.MEASURED_TAG).messages;
+    private String unfairness(long[] perClient, Fairness fairness, Latency latency) {
+        double mean = (double) Arrays.stream(perClient).sum() / perClient.length;
+        for (int i = 0; i < perClient.length; i++) {
+            long done = perClient[i];
             if (done < mean / 10) {
                 return String.format(Locale.ROOT, "unfair: client %d completed %,d validated echoes, under a tenth "
                         + "of the mean %,.1f (Jain's index %.3f)", i, done, mean, fairness.jainIndex());
@@ -179,10 +179,10 @@ final class Repetition {
     }
 
     /**
-     * arknet's phase: start every client, sleep to the deadline (an auto warm-up: until steady, or its cap), tell
-     * the clients to stop, wait at most 2 s for them to drain, then run a barrier task on each client's thread that
-     * force-finishes it. Elapsed time and CPU cover the phase, the drain and the barrier. Warm-up records into
-     * histograms of its own, so that the measured phase runs no code path the warm-up did not.
+     * arknet's phase: start every client (and, under open load, each loop's pacer), sleep to the deadline, tell the
+     * clients to stop, wait at most 2 s for them to drain, then run a barrier task on each client's thread that
+     * force-finishes it. Elapsed time and CPU cover the phase, the drain and the barrier. Every phase records into
+     * histograms of its own, warm-up rounds too, so that the measured phase runs no code path the warm-up did not.
      */
     private PhaseOutcome runPhase(byte tag, double seconds) throws Exception {
         boolean open = spec.load() == LoadModel.OPEN;
