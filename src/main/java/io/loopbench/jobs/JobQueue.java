@@ -27,8 +27,11 @@ public class JobQueue implements SmartLifecycle {
         void run();
     }
 
-    /** Services that feed the queue start after it and stop before it. */
-    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1000;
+    /**
+     * Services that feed the queue start after it and stop before it; all of them start before the web server
+     * ({@code DEFAULT_PHASE - 2048}) accepts the first request, and stop after it.
+     */
+    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
     private static final Logger log = LoggerFactory.getLogger(JobQueue.class);
 
     private final int capacity;
@@ -115,8 +118,9 @@ public class JobQueue implements SmartLifecycle {
             currentSince = Instant.now();
             try {
                 job.run();
-            } catch (RuntimeException e) {
-                log.error("Job {} failed unexpectedly", job.id(), e);
+            } catch (Throwable t) {
+                // whatever a job throws (an Error included), the runner goes on to the next
+                log.error("Job {} failed unexpectedly", job.id(), t);
             } finally {
                 current = null;
                 currentSince = null;

@@ -11,7 +11,9 @@ import org.springframework.context.SmartLifecycle;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
@@ -21,7 +23,9 @@ import java.util.function.UnaryOperator;
  * What runs and matrices share: records kept in a {@link JsonFileStore}, executed one at a time on the
  * {@link JobQueue}; queued ones can be cancelled at once and running ones within 5 s; on start, records found
  * running become interrupted and queued ones are queued again; on stop, the running one is stopped and ends
- * interrupted. Every change is stored before it is announced.
+ * interrupted. Every change is stored before it is announced. A {@link Throwable} out of a record's execution ends
+ * that record failed and leaves the runner running. Services start before the web server accepts requests and stop
+ * after it (lifecycle phase), so no request meets a runner that is not ready.
  *
  * <p>Thread-safety: state transitions take this object's lock; the runner thread owns the running measurement,
  * which other threads reach only through the volatile cancellation flag and its {@link RunControl}.
@@ -30,6 +34,8 @@ import java.util.function.UnaryOperator;
  */
 public abstract class QueuedService<T> implements SmartLifecycle {
 
+    /** After the job queue, before the web server (which starts at {@code DEFAULT_PHASE - 2048}). */
+    public static final int PHASE = JobQueue.PHASE + 1024;
     private static final Logger log = LoggerFactory.getLogger(QueuedService.class);
 
     protected final JsonFileStore<T> store;
@@ -44,6 +50,8 @@ public abstract class QueuedService<T> implements SmartLifecycle {
     private volatile String currentId;
     private volatile boolean currentCancelled;
     private volatile RunControl currentControl;
+    /** Records cancelled while the runner had taken them off the queue but not begun them (under this lock). */
+    private final Set<String> cancelledBeforeBegin = new HashSet<>();
 
     /**
      * @param noun how errors name a record ("run", "matrix")
@@ -66,6 +74,9 @@ public abstract class QueuedService<T> implements SmartLifecycle {
     /** The record ended {@code interrupted}: the service stopped while it ran. */
     protected abstract T interrupted(T record);
 
+    /** The record ended {@code failed} by an unexpected error of the service. */
+    protected abstract T failed(T record, String error);
+
     /** Tells listeners (SSE, metrics) of a stored change. */
     protected abstract void announce(T record);
 
@@ -76,13 +87,17 @@ public abstract class QueuedService<T> implements SmartLifecycle {
         return store.find(id).orElseThrow(() -> new RunExceptions.NotFound(id));
     }
 
-    /** Queues a new record, or throws {@link RunExceptions.QueueFull} and stores nothing. */
+    /**
+     * Stores a new record, then queues it (so that a queued job always has its record); when the queue is full, the
+     * record is removed again and {@link RunExceptions.QueueFull} thrown. Both under this lock, which begin() takes
+     * before it reads the record.
+     */
     protected synchronized void enqueue(T record) {
-        // queued before it is stored, both under this lock, which begin() takes before it reads the record
+        store.save(record);
         if (!jobs.offer(job(record))) {
+            store.delete(id.apply(record));
             throw new RunExceptions.QueueFull(jobs.capacity(), jobs.retryAfterSeconds());
         }
-        store.save(record);
         announce(record);
     }
 
@@ -97,11 +112,15 @@ public abstract class QueuedService<T> implements SmartLifecycle {
             if (status.apply(r).isFinished()) {
                 throw new RunExceptions.Conflict(noun + " " + id + " is already " + status.apply(r).label());
             }
-            if (status.apply(r) == RunStatus.QUEUED && jobs.remove(id)) {
-                T cancelled = cancelledWhileQueued(r);
-                store.save(cancelled);
-                announce(cancelled);
-                return cancelled;
+            if (status.apply(r) == RunStatus.QUEUED) {
+                if (jobs.remove(id)) {
+                    T cancelled = cancelledWhileQueued(r);
+                    store.save(cancelled);
+                    announce(cancelled);
+                    return cancelled;
+                }
+                // the runner has taken it off the queue and waits for this lock to begin it
+                cancelledBeforeBegin.add(id);
             }
             if (id.equals(currentId)) {
                 stopCurrent();
@@ -163,6 +182,11 @@ public abstract class QueuedService<T> implements SmartLifecycle {
         return running;
     }
 
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
     /**
      * On the runner thread: takes the queued record, makes it current and stores {@code started} of it; null when
      * it is no longer queued or the service is stopping.
@@ -172,6 +196,12 @@ public abstract class QueuedService<T> implements SmartLifecycle {
         synchronized (this) {
             r = store.find(id).orElse(null);
             if (r == null || status.apply(r) != RunStatus.QUEUED || !running) {
+                return null;
+            }
+            if (cancelledBeforeBegin.remove(id)) {
+                T cancelled = cancelledWhileQueued(r);
+                store.save(cancelled);
+                announce(cancelled);
                 return null;
             }
             currentId = id;
@@ -242,9 +272,40 @@ public abstract class QueuedService<T> implements SmartLifecycle {
 
             @Override
             public void run() {
-                execute(key);
+                try {
+                    execute(key);
+                } catch (Throwable t) {
+                    endFailed(key, t);
+                    if (t instanceof VirtualMachineError) {
+                        throw t; // the runner logs it and goes on, though the JVM may not
+                    }
+                }
             }
         };
+    }
+
+    /** Ends the running record failed after an unexpected error, so that it does not stay running forever. */
+    private void endFailed(String key, Throwable t) {
+        log.error("{} {} failed unexpectedly", noun, key, t);
+        T done = null;
+        synchronized (this) {
+            try {
+                T r = store.find(key).orElse(null);
+                if (r != null && !status.apply(r).isFinished()) {
+                    done = failed(r, "internal error: " + t);
+                    store.save(done);
+                }
+            } catch (RuntimeException e) {
+                log.error("{} {} could not be marked failed", noun, key, e);
+            } finally {
+                cancelledBeforeBegin.remove(key);
+                currentId = null;
+                currentControl = null;
+            }
+        }
+        if (done != null) {
+            announce(done);
+        }
     }
 
     private static void sleep(long millis) {

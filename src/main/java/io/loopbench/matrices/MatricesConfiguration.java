@@ -4,6 +4,7 @@ import io.loopbench.jobs.JobQueue;
 import io.loopbench.runs.RunService;
 import io.loopbench.runs.RunsProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.DependsOn;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.ObjectMapper;
 
@@ -12,6 +13,7 @@ import tools.jackson.databind.ObjectMapper;
 class MatricesConfiguration {
 
     @Bean
+    @DependsOn("dataDirectoryLock")
     MatrixStore matrixStore(RunsProperties properties, ObjectMapper json) {
         return new MatrixStore(properties.dataDirectory().resolve("matrices"), json);
     }

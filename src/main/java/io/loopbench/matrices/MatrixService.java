@@ -103,6 +103,12 @@ public class MatrixService extends QueuedService<MatrixRecord> {
     }
 
     @Override
+    protected MatrixRecord failed(MatrixRecord m, String error) {
+        return m.with(RunStatus.FAILED, m.startedAt(), Instant.now(), null, m.cases(), false, error,
+                m.workerEnvironment());
+    }
+
+    @Override
     protected MatrixRecord interrupted(MatrixRecord m) {
         return m.with(RunStatus.INTERRUPTED, m.startedAt(), Instant.now(), null, m.cases(), false, INTERRUPTED,
                 m.workerEnvironment());

@@ -7,6 +7,7 @@ import io.loopbench.engine.LoadModel;
 import io.loopbench.engine.Protocol;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Transport;
+import io.loopbench.engine.Validatable;
 import io.loopbench.engine.Violation;
 import io.loopbench.engine.WarmupMode;
 import io.loopbench.engine.WindowMode;
@@ -14,6 +15,7 @@ import io.loopbench.runs.Isolation;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -69,7 +71,12 @@ public record MatrixSpec(
         @Schema(example = "[5000, 10000, 20000, 40000]") List<Double> rates,
         @Schema(defaultValue = "1000") Double p99BoundUs,
         @Schema(defaultValue = "auto", allowableValues = {"auto", "fixed"}) WarmupMode warmupMode,
-        @Schema(example = "10") Double warmupMaxSeconds) {
+        @Schema(example = "10") Double warmupMaxSeconds) implements Validatable {
+
+    /** The most values one list may hold. */
+    public static final int MAX_LIST_VALUES = 64;
+    /** The most (case, repetition) steps one matrix may have, counted from its lists before any case is built. */
+    public static final long MAX_STEPS = 10_000;
 
     /**
      * One load profile.
@@ -102,7 +109,7 @@ public record MatrixSpec(
                 repetitions != null ? repetitions : 3,
                 keepGoing != null && keepGoing,
                 isolation != null ? isolation : Isolation.FORKED,
-                rates == null ? null : List.copyOf(rates),
+                rates == null ? null : or(rates, null),
                 p99BoundUs != null ? p99BoundUs : 1000.0,
                 warmupMode != null ? warmupMode : WarmupMode.AUTO,
                 warmupMaxSeconds);
@@ -204,12 +211,52 @@ public record MatrixSpec(
         return out;
     }
 
+    /** The rules on the lists themselves ({@link #listViolations()} of the effective spec). */
+    @Override
+    public List<Violation> violations() {
+        return effective().listViolations();
+    }
+
     /**
-     * Rules on the lists themselves: none empty, no value twice, not every case dropped (virtual-threads with only
-     * the sharded IO model). Call on an {@link #effective()} spec.
+     * Rules on the lists themselves: no null value, none empty or longer than {@value #MAX_LIST_VALUES}, no value
+     * twice, at most {@value #MAX_STEPS} steps (counted from the lists' lengths, before any case is built), not every
+     * case dropped (virtual-threads with only the sharded IO model). Call on an {@link #effective()} spec.
      */
     List<Violation> listViolations() {
         List<Violation> v = new ArrayList<>();
+        java.util.Map<String, List<?>> lists = new java.util.LinkedHashMap<>();
+        lists.put("protocols", protocols);
+        lists.put("payloads", payloads);
+        lists.put("profiles", profiles);
+        lists.put("ioModels", ioModels);
+        lists.put("ioThreads", ioThreads);
+        lists.put("work", work);
+        lists.put("transports", transports);
+        lists.put("windowModes", windowModes);
+        lists.put("executions", executions);
+        lists.put("rates", rates);
+        double steps = Math.max(1, repetitions); // a double: no overflow, and exact far beyond the cap
+        for (var e : lists.entrySet()) {
+            List<?> values = e.getValue();
+            if (values == null) {
+                continue; // profiles and rates may be omitted
+            }
+            if (values.contains(null)) {
+                v.add(new Violation(e.getKey(), text(values), "values that are not null"));
+            } else if (values.size() > MAX_LIST_VALUES) {
+                v.add(new Violation(e.getKey(), values.size() + " values", "at most " + MAX_LIST_VALUES + " values"));
+            }
+            steps *= Math.max(1, values.size());
+        }
+        if (!v.isEmpty()) {
+            return v; // the rules below read the values
+        }
+        steps *= profiles == null ? 2 : 1;
+        if (steps > MAX_STEPS) {
+            v.add(new Violation("cases×repetitions", String.format(java.util.Locale.ROOT, "%.0f", steps), "at most " + MAX_STEPS
+                    + " (steps of one matrix; counted from the lists' lengths before sharded-1 and "
+                    + "virtual-threads × sharded are dropped)"));
+        }
         unique(v, "protocols", protocols);
         unique(v, "payloads", payloads);
         if (profiles != null) {
@@ -230,8 +277,8 @@ public record MatrixSpec(
         if (rates != null) {
             unique(v, "rates", rates);
         }
-        if (!(p99BoundUs > 0)) {
-            v.add(new Violation("p99BoundUs", String.valueOf(p99BoundUs), "more than 0"));
+        if (!(p99BoundUs > 0 && Double.isFinite(p99BoundUs))) {
+            v.add(new Violation("p99BoundUs", String.valueOf(p99BoundUs), "a finite number more than 0"));
         }
         return v;
     }
@@ -244,8 +291,7 @@ public record MatrixSpec(
         Set<Object> seen = new HashSet<>();
         for (Object o : values) {
             if (!seen.add(o)) {
-                v.add(new Violation(field, values.stream().map(MatrixSpec::text).collect(Collectors.joining(", ",
-                        "[", "]")), "each value once (" + text(o) + " repeats)"));
+                v.add(new Violation(field, text(values), "each value once (" + text(o) + " repeats)"));
                 return;
             }
         }
@@ -256,7 +302,13 @@ public record MatrixSpec(
         return value instanceof Labeled l ? l.label() : String.valueOf(value);
     }
 
+    /** A list as the API writes it. */
+    private static String text(List<?> values) {
+        return values.stream().map(MatrixSpec::text).collect(Collectors.joining(", ", "[", "]"));
+    }
+
     private static <T> List<T> or(List<T> value, List<T> fallback) {
-        return value != null ? List.copyOf(value) : fallback;
+        // not List.copyOf: a null value must reach listViolations() to be named there
+        return value != null ? Collections.unmodifiableList(new ArrayList<>(value)) : fallback;
     }
 }

@@ -7,9 +7,13 @@ import io.loopbench.engine.LoadModel;
 import io.loopbench.engine.Protocol;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Transport;
+import io.loopbench.engine.Validatable;
+import io.loopbench.engine.Violation;
 import io.loopbench.engine.WarmupMode;
 import io.loopbench.engine.WindowMode;
 import io.swagger.v3.oas.annotations.media.Schema;
+
+import java.util.List;
 
 /**
  * The body of {@code POST /api/runs}: a run specification plus where to run it. Every field is optional and takes
@@ -91,7 +95,13 @@ public record RunRequest(
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
                 allowableValues = {"forked", "in-process"})
-        Isolation isolation) {
+        Isolation isolation) implements Validatable {
+
+    /** The spec's own rules (the service's limits are checked when it is submitted). */
+    @Override
+    public List<Violation> violations() {
+        return spec().violations();
+    }
 
     public RunSpec spec() {
         return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport, work,

@@ -167,6 +167,11 @@ public class RunService extends QueuedService<RunRecord> {
     }
 
     @Override
+    protected RunRecord failed(RunRecord r, String error) {
+        return r.finished(RunStatus.FAILED, Instant.now(), null, error);
+    }
+
+    @Override
     protected RunRecord interrupted(RunRecord r) {
         return r.finished(RunStatus.INTERRUPTED, Instant.now(), null,
                 INTERRUPTED + r.repetitions().size() + " repetition(s) had finished");

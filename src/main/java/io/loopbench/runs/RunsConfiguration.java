@@ -3,7 +3,9 @@ package io.loopbench.runs;
 import io.loopbench.jobs.JobQueue;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import io.loopbench.storage.DirectoryLock;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.DependsOn;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.ObjectMapper;
 
@@ -14,7 +16,14 @@ import java.util.List;
 @EnableConfigurationProperties(RunsProperties.class)
 class RunsConfiguration {
 
+    /** Taken before any store reads the directory, released after the last one is done with it. */
+    @Bean(destroyMethod = "close")
+    DirectoryLock dataDirectoryLock(RunsProperties properties) {
+        return DirectoryLock.take(properties.dataDirectory());
+    }
+
     @Bean
+    @DependsOn("dataDirectoryLock")
     RunStore runStore(RunsProperties properties, ObjectMapper json) {
         return new RunStore(properties.dataDirectory(), json);
     }

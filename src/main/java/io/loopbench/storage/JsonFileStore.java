@@ -2,13 +2,18 @@ package io.loopbench.storage;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectReader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -27,9 +32,11 @@ import java.util.function.ToIntFunction;
 /**
  * Records as one JSON document each ({@code <id>.json}) in a directory, written atomically: a temporary file in the
  * same directory, flushed to disk, renamed over the old one, and the directory flushed, so that a crash leaves
- * either the old or the new record, never a torn one. Reads are served from memory. A file that cannot be read as
- * a record of the expected schema version is reported and skipped, never deleted. Thread-safe: writes of one
- * record are serialised by the caller, and the map is concurrent.
+ * either the old or the new record, never a torn one; a write that fails (a full disk) removes its temporary file,
+ * leaves the old record in place and throws {@link StorageException}. Reads are served from memory. Stored
+ * documents are read tolerantly — fields this build does not know (written by a newer one) are ignored — but a file
+ * that cannot be read as a record of the expected schema version is reported and skipped, never deleted.
+ * Thread-safe: writes of one record are serialised by the caller, and the map is concurrent.
  *
  * @param <T> the record type
  */
@@ -40,6 +47,7 @@ public class JsonFileStore<T> {
 
     private final Path directory;
     private final ObjectMapper json;
+    private final ObjectReader reader;
     private final Class<T> type;
     private final Function<T, String> id;
     private final ToIntFunction<T> schemaVersion;
@@ -52,6 +60,7 @@ public class JsonFileStore<T> {
                             ToIntFunction<T> schemaVersion, int expectedSchemaVersion, Comparator<T> newestFirst) {
         this.directory = directory;
         this.json = json;
+        this.reader = json.readerFor(type).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
         this.type = type;
         this.id = id;
         this.schemaVersion = schemaVersion;
@@ -88,18 +97,18 @@ public class JsonFileStore<T> {
         return list;
     }
 
-    /** Writes the record durably, then makes it visible. */
+    /**
+     * Writes the record durably, then makes it visible.
+     *
+     * @throws StorageException when it cannot be written; the stored record, if any, is unchanged
+     */
     public void save(T record) {
         String key = id.apply(record);
         Path target = file(key);
         Path tmp = directory.resolve("." + key + ".tmp");
+        byte[] bytes = json.writerWithDefaultPrettyPrinter().writeValueAsBytes(record);
         try {
-            byte[] bytes = json.writerWithDefaultPrettyPrinter().writeValueAsBytes(record);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                ch.write(java.nio.ByteBuffer.wrap(bytes));
-                ch.force(true);
-            }
+            write(tmp, ByteBuffer.wrap(bytes));
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -107,9 +116,25 @@ public class JsonFileStore<T> {
             }
             forceDirectory();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + key + " to " + target, e);
+            deleteQuietly(tmp);
+            throw failure("cannot write " + key + " to " + target, e);
         }
         records.put(key, record);
+    }
+
+    private static void write(Path file, ByteBuffer bytes) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            writeFully(ch, bytes);
+            ch.force(true);
+        }
+    }
+
+    /** Writes until the buffer is empty: one call may write less (a nearly full disk, a signal). */
+    static void writeFully(WritableByteChannel ch, ByteBuffer bytes) throws IOException {
+        while (bytes.hasRemaining()) {
+            ch.write(bytes);
+        }
     }
 
     public void delete(String id) {
@@ -117,9 +142,23 @@ public class JsonFileStore<T> {
             Files.deleteIfExists(file(id));
             forceDirectory();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + id, e);
+            throw failure("cannot delete " + id, e);
         }
         records.remove(id);
+    }
+
+    private static StorageException failure(String what, IOException e) {
+        String reason = e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+        boolean full = reason != null && reason.contains("No space left");
+        return new StorageException(what + ": " + reason, e, full);
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            log.warn("Cannot remove the temporary file {}: {}", file, e.toString());
+        }
     }
 
     private Path file(String id) {
@@ -130,7 +169,7 @@ public class JsonFileStore<T> {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*" + SUFFIX)) {
             for (Path f : files) {
                 try {
-                    T r = json.readValue(f.toFile(), type);
+                    T r = reader.readValue(f.toFile());
                     String key = id.apply(r);
                     if (schemaVersion.applyAsInt(r) != expectedSchemaVersion || key == null
                             || !f.getFileName().toString().equals(key + SUFFIX)) {

@@ -3,6 +3,9 @@ package io.loopbench.web;
 import io.loopbench.engine.InvalidSpecException;
 import io.loopbench.engine.Violation;
 import io.loopbench.runs.RunExceptions;
+import io.loopbench.storage.StorageException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -33,6 +36,7 @@ import java.util.stream.Collectors;
 public class ApiProblems extends ResponseEntityExceptionHandler {
 
     static final String TYPE_BASE = "https://loopbench.invalid/problems/";
+    private static final Logger log = LoggerFactory.getLogger(ApiProblems.class);
 
     @ExceptionHandler(InvalidSpecException.class)
     ResponseEntity<Object> invalidSpec(InvalidSpecException e, WebRequest request) {
@@ -76,6 +80,24 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
                 detail), new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
     }
 
+    /** The disk is full (507) or the data directory cannot be written (503): nothing was accepted. */
+    @ExceptionHandler(StorageException.class)
+    ResponseEntity<Object> storage(StorageException e, WebRequest request) {
+        HttpStatus status = e.diskFull() ? HttpStatus.INSUFFICIENT_STORAGE : HttpStatus.SERVICE_UNAVAILABLE;
+        log.error("Storage failed: {}", e.getMessage(), e);
+        return handleExceptionInternal(e, problem(status, e.diskFull() ? "disk-full" : "storage-failed",
+                "Cannot store", e.getMessage() + "; nothing was changed"), new HttpHeaders(), status, request);
+    }
+
+    /** Anything else is a defect of the service: a problem document too, never Boot's default error JSON. */
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<Object> unexpected(Exception e, WebRequest request) {
+        log.error("Unexpected error answering {}", request.getDescription(false), e);
+        return handleExceptionInternal(e, problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error",
+                "Internal error", "the service failed unexpectedly (" + e.getClass().getSimpleName()
+                        + "); its log has the details"), new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
+    }
+
     @Override
     protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
@@ -91,6 +113,13 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof RequestGuard.BodyTooLarge tooLarge) {
+                return handleExceptionInternal(e, problem(HttpStatus.CONTENT_TOO_LARGE, "body-too-large",
+                        "Request body too large", tooLarge.getMessage()), headers, HttpStatus.CONTENT_TOO_LARGE,
+                        request);
+            }
+        }
         return handleExceptionInternal(e, problem(HttpStatus.BAD_REQUEST, "unreadable-body", "Unreadable request body",
                 describe(e)), headers, HttpStatus.BAD_REQUEST, request);
     }
