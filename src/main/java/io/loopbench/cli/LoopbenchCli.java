@@ -11,6 +11,7 @@ import io.loopbench.engine.WarmupMode;
 import io.loopbench.engine.WindowMode;
 import picocli.CommandLine;
 
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 
@@ -23,13 +24,14 @@ import picocli.CommandLine.Command;
         subcommands = {MeasureCommand.class, TrainCommand.class, CommandLine.HelpCommand.class})
 public final class LoopbenchCli {
 
+    /**
+     * Runs the command line; stdout carries only the command's own output (a result's JSON), since anything a library
+     * prints to {@code System.out} is sent to stderr.
+     */
     public static void main(String[] args) {
-        System.exit(execute(args));
-    }
-
-    /** Runs a command line on stdout/stderr and returns its exit code: 0 ok, 1 failed run, 2 invalid input. */
-    public static int execute(String... args) {
-        return execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+        PrintStream stdout = System.out;
+        System.setOut(System.err);
+        System.exit(execute(new PrintWriter(stdout, true), new PrintWriter(System.err, true), args));
     }
 
     static int execute(PrintWriter out, PrintWriter err, String... args) {

@@ -52,6 +52,8 @@ public final class MeasureCommand implements Callable<Integer> {
             Map.entry("warmupMaxSeconds", "--warmup-max"));
 
     static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    /** The service's flag for its forked workers: exit when the service is gone (see {@link #exitWithParent}). */
+    public static final String EXIT_WITH_PARENT = "--exit-with-parent";
 
     @Option(names = "--protocol", paramLabel = "tcp|udp",
             description = "Protocol (default tcp).")
@@ -107,6 +109,9 @@ public final class MeasureCommand implements Callable<Integer> {
             description = "netty handlers, Reactor Netty pipelines per message, or blocking sockets on virtual "
                     + "threads over --io-threads carriers (default netty).")
     Execution execution;
+    @Option(names = EXIT_WITH_PARENT, hidden = true, description = "Exit when stdin closes: the service that forked "
+            + "this worker holds its other end, so a worker never outlives it, even when it is killed outright.")
+    boolean exitWithParent;
     @Option(names = "--target", paramLabel = "HOST:PORT",
             description = "Run only the client side against this echo server (default: a loopback pair here).")
     String target;
@@ -154,6 +159,9 @@ public final class MeasureCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter err = commandSpec.commandLine().getErr();
         PrintWriter out = commandSpec.commandLine().getOut();
+        if (exitWithParent) {
+            exitWhenStdinCloses(err);
+        }
         RunSpec spec = spec();
         Measurement measurement;
         try {
@@ -174,6 +182,26 @@ public final class MeasureCommand implements Callable<Integer> {
             err.flush();
         }
         return result.ok() ? 0 : 1;
+    }
+
+    /**
+     * Halts this JVM when stdin reaches its end or fails: the parent's end of the pipe closed, so the parent is gone
+     * (a parent that only stops reading the result is not this case). Halt, not exit: nothing of a measurement whose
+     * result nobody will read is worth a shutdown hook that might hang.
+     */
+    private static void exitWhenStdinCloses(PrintWriter err) {
+        Thread.ofPlatform().daemon(true).name("loopbench-parent-watch").start(() -> {
+            try {
+                while (System.in.read() >= 0) {
+                    // the parent writes nothing; whatever it might is ignored
+                }
+            } catch (java.io.IOException e) {
+                // a broken pipe says the same as its end
+            }
+            err.println("loopbench: the service that started this worker is gone (stdin closed); exiting");
+            err.flush();
+            Runtime.getRuntime().halt(3);
+        });
     }
 
     /** One line per phase and per finished repetition, the latter with its warm-up, failure and warnings. */

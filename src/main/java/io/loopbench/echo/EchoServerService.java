@@ -51,6 +51,11 @@ public class EchoServerService implements DisposableBean {
         }
     }
 
+    /** The most standing echo servers at once: each holds event loops and a port until it is stopped. */
+    static final int MAX_SERVERS = 16;
+    /** Below this, ports are privileged: the system's own services'. */
+    static final int MIN_PORT = 1024;
+
     private final RunService runs;
     private final Map<String, Entry> servers = new ConcurrentHashMap<>();
 
@@ -61,10 +66,15 @@ public class EchoServerService implements DisposableBean {
     /**
      * @throws InvalidSpecException naming every bad field, or the port when it cannot be bound
      */
-    public View start(EchoServerRequest r) {
+    public synchronized View start(EchoServerRequest r) {
         List<Violation> v = new ArrayList<>();
-        if (r.port() < 0 || r.port() > 65_535) {
-            v.add(new Violation("port", String.valueOf(r.port()), "0 … 65,535 (0: a free port)"));
+        if (r.port() != 0 && (r.port() < MIN_PORT || r.port() > 65_535)) {
+            v.add(new Violation("port", String.valueOf(r.port()), "0 (a free port) or " + MIN_PORT + " … 65,535: "
+                    + "not a privileged port, which belongs to the system's own services"));
+        }
+        if (servers.size() >= MAX_SERVERS) {
+            v.add(new Violation("echoServers", String.valueOf(servers.size()), "at most " + MAX_SERVERS
+                    + " standing echo servers at once; stop one first"));
         }
         if (r.ioModel() != IoModel.SHARED) {
             v.add(new Violation("ioModel", r.ioModel().label(), "shared: one listening socket is served by one "
@@ -86,16 +96,18 @@ public class EchoServerService implements DisposableBean {
         if (r.transport() == Transport.JDK || !Transports.isAvailable(r.transport())) {
             v.add(new Violation("transport", r.transport().label(), "a Netty transport that loads here"));
         }
-        runs.addressViolation("bindAddress", r.bindAddress(), r.bindAddress()).ifPresent(v::add);
+        RunService.AddressCheck bind = runs.checkAddress("bindAddress", r.bindAddress(), r.bindAddress());
+        if (bind.violation() != null) {
+            v.add(bind.violation());
+        }
         if (!v.isEmpty()) {
             throw new InvalidSpecException(v);
         }
         StandingEchoServer server;
         try {
-            server = StandingEchoServer.start(new StandingEchoServer.Config(r.protocol(),
-                    InetAddress.getByName(r.bindAddress()), r.port(), r.ioThreads(), r.transport(), r.work(),
-                    r.payloadBytes()));
-        } catch (UnknownHostException | RuntimeException e) {
+            server = StandingEchoServer.start(new StandingEchoServer.Config(r.protocol(), bind.address(), r.port(),
+                    r.ioThreads(), r.transport(), r.work(), r.payloadBytes()));
+        } catch (RuntimeException e) {
             throw new InvalidSpecException(List.of(new Violation("port", r.bindAddress() + ":" + r.port(),
                     "an address that can be bound here (" + e.getMessage() + ")")));
         }

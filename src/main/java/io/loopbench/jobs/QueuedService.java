@@ -74,6 +74,9 @@ public abstract class QueuedService<T> implements SmartLifecycle {
     /** The record ended {@code interrupted}: the service stopped while it ran. */
     protected abstract T interrupted(T record);
 
+    /** The forked worker measuring the record, as stored while it runs; null when there is none. */
+    protected abstract WorkerProcess worker(T record);
+
     /** The record ended {@code failed} by an unexpected error of the service. */
     protected abstract T failed(T record, String error);
 
@@ -148,6 +151,11 @@ public abstract class QueuedService<T> implements SmartLifecycle {
         List<T> requeue = new ArrayList<>();
         for (T r : store.all()) {
             if (status.apply(r) == RunStatus.RUNNING) {
+                // a worker left by a service killed outright must not measure alongside what runs next
+                WorkerProcess w = worker(r);
+                if (w != null) {
+                    w.stopIfAlive();
+                }
                 store.save(interrupted(r));
                 log.warn("{} {} was running when the service stopped: marked interrupted", noun, id.apply(r));
             } else if (status.apply(r) == RunStatus.QUEUED) {

@@ -5,6 +5,7 @@ import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Summary;
 import io.loopbench.engine.Transport;
+import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.runs.RunStatus;
 import io.loopbench.system.SystemInfo;
 
@@ -32,6 +33,8 @@ import java.util.List;
  * @param error             why the matrix failed, was cancelled or interrupted
  * @param system            the service host
  * @param workerEnvironment the JVM that measured (the last forked worker's)
+ * @param worker            while a forked worker measures: its process, so that a restarted service can stop it if
+ *                          the service was killed; null otherwise
  */
 public record MatrixRecord(
         int schemaVersion,
@@ -47,7 +50,8 @@ public record MatrixRecord(
         Boolean ok,
         String error,
         SystemInfo system,
-        Environment workerEnvironment) {
+        Environment workerEnvironment,
+        WorkerProcess worker) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -91,13 +95,18 @@ public record MatrixRecord(
             cs.add(new Case(cs.size() + 1, c, null, List.of(), null, null));
         }
         return new MatrixRecord(SCHEMA_VERSION, id, RunStatus.QUEUED, spec, estimate, now, null, null, null, cs,
-                null, null, system, null);
+                null, null, system, null, null);
     }
 
     MatrixRecord with(RunStatus s, Instant started, Instant finished, Progress p, List<Case> c, Boolean ok,
                       String error, Environment env) {
         return new MatrixRecord(schemaVersion, id, s, spec, estimatedSeconds, createdAt, started, finished, p, c, ok,
-                error, system, env);
+                error, system, env, s == RunStatus.RUNNING ? worker : null);
+    }
+
+    MatrixRecord withWorker(WorkerProcess w) {
+        return new MatrixRecord(schemaVersion, id, status, spec, estimatedSeconds, createdAt, startedAt, finishedAt,
+                progress, cases, ok, error, system, workerEnvironment, w);
     }
 
     MatrixRecord withProgress(Progress p) {

@@ -12,6 +12,7 @@ import io.loopbench.engine.Transports;
 import io.loopbench.engine.Violation;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.QueuedService;
+import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.runs.ForkedWorker;
 import io.loopbench.runs.Isolation;
 import io.loopbench.runs.RunService;
@@ -103,6 +104,11 @@ public class MatrixService extends QueuedService<MatrixRecord> {
     }
 
     @Override
+    protected WorkerProcess worker(MatrixRecord m) {
+        return m.worker();
+    }
+
+    @Override
     protected MatrixRecord failed(MatrixRecord m, String error) {
         return m.with(RunStatus.FAILED, m.startedAt(), Instant.now(), null, m.cases(), false, error,
                 m.workerEnvironment());
@@ -141,12 +147,12 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 RunSpec spec = m.cases().get(caseIndex).spec();
                 ForkedWorker.Outcome o = m.spec().isolation() == Isolation.FORKED
                         ? worker.run(spec, repetition, Transports.resolve(spec), line -> { },
-                        this::stopRequested)
+                        w -> update(id, x -> x.withWorker(w)), this::stopRequested)
                         : inProcess(spec, repetition, control);
                 if (o == null || stopRequested()) {
                     break;
                 }
-                MatrixRecord after = update(id, x -> record(x, caseIndex, o));
+                MatrixRecord after = update(id, x -> record(x, caseIndex, o).withWorker(null));
                 if (!o.repetition().ok() && !after.spec().keepGoing()) {
                     failure = "case " + (caseIndex + 1) + " repetition " + repetition + " failed: "
                             + o.repetition().error() + " (keepGoing is false)";

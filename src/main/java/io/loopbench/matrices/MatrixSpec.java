@@ -241,15 +241,15 @@ public record MatrixSpec(
             if (values == null) {
                 continue; // profiles and rates may be omitted
             }
-            if (values.contains(null)) {
+            if (values.stream().anyMatch(java.util.Objects::isNull)) {
                 v.add(new Violation(e.getKey(), text(values), "values that are not null"));
             } else if (values.size() > MAX_LIST_VALUES) {
                 v.add(new Violation(e.getKey(), values.size() + " values", "at most " + MAX_LIST_VALUES + " values"));
             }
             steps *= Math.max(1, values.size());
         }
-        if (!v.isEmpty()) {
-            return v; // the rules below read the values
+        if (!(p99BoundUs > 0 && Double.isFinite(p99BoundUs))) {
+            v.add(new Violation("p99BoundUs", String.valueOf(p99BoundUs), "a finite number more than 0"));
         }
         steps *= profiles == null ? 2 : 1;
         if (steps > MAX_STEPS) {
@@ -276,9 +276,6 @@ public record MatrixSpec(
         }
         if (rates != null) {
             unique(v, "rates", rates);
-        }
-        if (!(p99BoundUs > 0 && Double.isFinite(p99BoundUs))) {
-            v.add(new Violation("p99BoundUs", String.valueOf(p99BoundUs), "a finite number more than 0"));
         }
         return v;
     }

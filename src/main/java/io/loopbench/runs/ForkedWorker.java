@@ -10,6 +10,7 @@ import io.loopbench.engine.Execution;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.VirtualThreads;
 import io.loopbench.engine.Transport;
+import io.loopbench.jobs.WorkerProcess;
 import tools.jackson.databind.ObjectMapper;
 
 import java.io.BufferedReader;
@@ -30,8 +31,10 @@ import java.util.jar.JarFile;
 /**
  * Runs one repetition in a fresh JVM: the {@code measure} entry point with the run's spec and one repetition, the
  * service's own java and classpath, and the configured JVM flags. The worker's stdout is its result JSON; its
- * stderr (progress lines, errors) is kept with the run. A worker past its time limit, or whose run is cancelled,
- * is terminated and then killed, so that no process outlives its repetition. A worker starts from the
+ * stderr (progress lines, errors) is kept with the run, its last 64 KiB. A worker past its time limit, or whose run
+ * is cancelled, is terminated and then killed, so that no process outlives its repetition; and since the service
+ * itself may be killed outright, the worker holds the read end of a pipe from the service (its stdin) and exits
+ * when that pipe closes, and the record stores its pid for the next start-up to check. A worker starts from the
  * {@link WorkerAotCache} when there is one (training it first when there is none yet), otherwise plainly, and its
  * stderr says which and why; from the executable jar it always starts plainly, since its classes are nested jars,
  * which an AOT cache cannot hold. One call per thread at a time.
@@ -50,8 +53,12 @@ public final class ForkedWorker {
      * the JVM's own warnings and errors (such as why it refused an AOT cache) go to stderr, since stdout is the
      * result JSON.
      */
-    static final List<String> COMMON_OPTIONS =
-            List.of("--enable-native-access=ALL-UNNAMED", "-Xlog:disable", "-Xlog:all=warning:stderr");
+    static final List<String> COMMON_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED", "-Xlog:disable",
+            "-Xlog:all=warning:stderr", "-XX:+ExitOnOutOfMemoryError");
+    /** The worker's stderr kept with the run: its end, where the failure is. */
+    static final int STDERR_KEPT = 64 * 1024;
+    /** The worker's stdout, its result JSON, must be read whole: a larger one fails the repetition. */
+    static final int STDOUT_LIMIT = 4 * 1024 * 1024;
 
     private final ObjectMapper json;
     private final List<String> jvmOptions;
@@ -65,11 +72,14 @@ public final class ForkedWorker {
         this.aotCache = aotCache;
     }
 
+    /**
+     * @param started told of the worker process once it runs (the caller stores it with the record)
+     */
     public Outcome run(RunSpec spec, int index, Transport transport, Consumer<String> progressLine,
-                BooleanSupplier cancelled) {
+                       Consumer<WorkerProcess> started, BooleanSupplier cancelled) {
         RunSpec one = spec.toBuilder().repetitions(1).transport(transport).build();
         Duration limit = Duration.ofMillis((long) ((one.phaseSeconds() + graceSeconds) * 1000));
-        StringBuilder stderr = new StringBuilder();
+        Tail stderr = new Tail(STDERR_KEPT);
         String classpath = System.getProperty("java.class.path");
         boolean bootJar = isBootJar(classpath);
         WorkerAotCache.Start start = bootJar
@@ -77,29 +87,32 @@ public final class ForkedWorker {
                         + "cache: the service runs from an executable jar, whose nested jars an AOT cache cannot hold")
                 : aotCache.prepare(classpath, cancelled);
         if (start.note() != null) {
-            stderr.append(start.note()).append('\n');
+            stderr.add(start.note());
             progressLine.accept(start.note());
         }
         if (cancelled.getAsBoolean()) {
-            return failed(index, transport, spec, "cancelled", stderr.toString(), new StringBuilder());
+            return failed(index, transport, spec, "cancelled", stderr.toString(), new Tail(0));
         }
         Process process;
         try {
+            // stdin stays open, unused: it closes when this JVM dies, however it dies, and the worker then exits
             process = new ProcessBuilder(command(one, start, bootJar)).start();
-            process.getOutputStream().close();
         } catch (IOException e) {
             return failed(index, transport, spec, "could not start the worker JVM: " + e, stderr.toString(),
-                    new StringBuilder());
+                    new Tail(0));
+        }
+        try {
+            started.accept(WorkerProcess.of(process.toHandle()));
+        } catch (RuntimeException e) {
+            terminate(process); // not stored: a restart could not find it, so it must not run
+            throw e;
         }
         Thread errReader = Thread.ofVirtual().start(() -> readLines(process.getErrorStream(), line -> {
-            synchronized (stderr) {
-                stderr.append(line).append('\n');
-            }
+            stderr.add(line);
             progressLine.accept(line);
         }));
-        StringBuilder stdout = new StringBuilder();
-        Thread outReader = Thread.ofVirtual().start(() -> readLines(process.getInputStream(),
-                line -> stdout.append(line).append('\n')));
+        Tail stdout = new Tail(STDOUT_LIMIT);
+        Thread outReader = Thread.ofVirtual().start(() -> readLines(process.getInputStream(), stdout::add));
         long deadline = System.nanoTime() + limit.toNanos();
         String killedBecause = null;
         try {
@@ -122,14 +135,16 @@ public final class ForkedWorker {
         if (killedBecause != null) {
             terminate(process);
         }
+        closeQuietly(process);
         join(outReader);
         join(errReader);
-        String log;
-        synchronized (stderr) {
-            log = stderr.toString();
-        }
+        String log = stderr.toString();
         if (killedBecause != null) {
             return failed(index, transport, spec, killedBecause, log, stdout);
+        }
+        if (stdout.dropped()) {
+            return failed(index, transport, spec, "the worker's result was larger than " + STDOUT_LIMIT
+                    + " bytes", log, new Tail(0));
         }
         try {
             MeasurementResult result = json.readValue(stdout.toString(), MeasurementResult.class);
@@ -165,6 +180,7 @@ public final class ForkedWorker {
             cmd.addAll(List.of("-cp", start.classpath(), LoopbenchCli.class.getName()));
         }
         cmd.addAll(MeasureCommand.arguments(one));
+        cmd.add(MeasureCommand.EXIT_WITH_PARENT);
         return cmd;
     }
 
@@ -201,8 +217,9 @@ public final class ForkedWorker {
 
     /** A repetition without figures; whatever the worker printed is kept with it, its stdout too. */
     private static Outcome failed(int index, Transport transport, RunSpec spec, String reason, String stderr,
-                                  StringBuilder stdout) {
-        String log = stdout.isEmpty() ? stderr : stderr + "[stdout]\n" + stdout;
+                                  Tail stdout) {
+        String out = stdout.toString();
+        String log = out.isEmpty() ? stderr : stderr + "[stdout]\n" + out;
         return new Outcome(RepetitionResult.failed(index, transport, spec.ioThreads(), reason), null, log);
     }
 
@@ -213,6 +230,49 @@ public final class ForkedWorker {
             }
         } catch (IOException e) {
             // the process is gone; whatever was read is kept
+        }
+    }
+
+    private static void closeQuietly(Process process) {
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            // the worker has gone; its stdin went with it
+        }
+    }
+
+    /**
+     * The last {@code limit} characters of a stream's lines (whole lines dropped from the front), and whether any
+     * were dropped. Thread-safe.
+     */
+    static final class Tail {
+        private final int limit;
+        private final java.util.ArrayDeque<String> lines = new java.util.ArrayDeque<>();
+        private long chars;
+        private boolean dropped;
+
+        Tail(int limit) {
+            this.limit = limit;
+        }
+
+        synchronized void add(String line) {
+            lines.addLast(line);
+            chars += line.length() + 1;
+            while (chars > limit && !lines.isEmpty()) {
+                chars -= lines.removeFirst().length() + 1;
+                dropped = true;
+            }
+        }
+
+        synchronized boolean dropped() {
+            return dropped;
+        }
+
+        @Override
+        public synchronized String toString() {
+            StringBuilder b = new StringBuilder(dropped ? "[earlier output dropped]\n" : "");
+            lines.forEach(l -> b.append(l).append('\n'));
+            return b.toString();
         }
     }
 

@@ -5,6 +5,7 @@ import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Summary;
 import io.loopbench.engine.Transport;
+import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.system.SystemInfo;
 
 import java.time.Duration;
@@ -21,6 +22,8 @@ import java.util.List;
  * @param status           queued, running, succeeded, failed, cancelled or interrupted
  * @param isolation        forked (a fresh JVM per repetition) or in-process
  * @param spec             the full effective specification, defaults filled in
+ * @param targetAddress    the address {@code spec.target} resolved to and was checked at when the run was accepted
+ *                         ({@code ip:port}); the only address the run connects to. Null without a target
  * @param createdAt        when the run was accepted (ISO-8601, UTC)
  * @param startedAt        when it started running; null before
  * @param finishedAt       when it finished; null before
@@ -34,6 +37,8 @@ import java.util.List;
  * @param system           the service host, recorded when the run was accepted
  * @param workerEnvironment the JVM that measured (the forked worker's, or the service's own in-process)
  * @param workerLogs       forked runs: each worker's stderr (progress lines and any error), per repetition
+ * @param worker           forked runs, while a worker measures: its process, so that a restarted service can stop
+ *                         it if the service was killed; null otherwise
  */
 public record RunRecord(
         int schemaVersion,
@@ -41,6 +46,7 @@ public record RunRecord(
         RunStatus status,
         Isolation isolation,
         RunSpec spec,
+        String targetAddress,
         double estimatedSeconds,
         Instant createdAt,
         Instant startedAt,
@@ -53,7 +59,8 @@ public record RunRecord(
         String error,
         SystemInfo system,
         Environment workerEnvironment,
-        List<String> workerLogs) {
+        List<String> workerLogs,
+        WorkerProcess worker) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -62,21 +69,24 @@ public record RunRecord(
         workerLogs = workerLogs == null ? List.of() : List.copyOf(workerLogs);
     }
 
-    static RunRecord queued(String id, RunSpec spec, Isolation isolation, double estimatedSeconds, Instant now,
-                            SystemInfo system) {
-        return new RunRecord(SCHEMA_VERSION, id, RunStatus.QUEUED, isolation, spec, estimatedSeconds, now, null, null,
-                null, null, List.of(), null, null, null, system, null, List.of());
+    static RunRecord queued(String id, RunSpec spec, String targetAddress, Isolation isolation,
+                            double estimatedSeconds, Instant now, SystemInfo system) {
+        return new RunRecord(SCHEMA_VERSION, id, RunStatus.QUEUED, isolation, spec, targetAddress,
+                estimatedSeconds, now, null, null,
+                null, null, List.of(), null, null, null, system, null, List.of(), null);
     }
 
     RunRecord started(Instant now, Transport resolved) {
-        return new RunRecord(schemaVersion, id, RunStatus.RUNNING, isolation, spec, estimatedSeconds, createdAt, now,
+        return new RunRecord(schemaVersion, id, RunStatus.RUNNING, isolation, spec, targetAddress,
+                estimatedSeconds, createdAt, now,
                 null, new RunProgress(0, spec.repetitions(), "starting", 0, estimatedSeconds), resolved, repetitions,
-                null, null, null, system, workerEnvironment, workerLogs);
+                null, null, null, system, workerEnvironment, workerLogs, null);
     }
 
     RunRecord withProgress(RunProgress p) {
-        return new RunRecord(schemaVersion, id, status, isolation, spec, estimatedSeconds, createdAt, startedAt,
-                finishedAt, p, transport, repetitions, summary, ok, error, system, workerEnvironment, workerLogs);
+        return new RunRecord(schemaVersion, id, status, isolation, spec, targetAddress,
+                estimatedSeconds, createdAt, startedAt,
+                finishedAt, p, transport, repetitions, summary, ok, error, system, workerEnvironment, workerLogs, worker);
     }
 
     RunRecord withRepetition(RepetitionResult r, Environment environment, String workerLog) {
@@ -86,9 +96,22 @@ public record RunRecord(
         if (workerLog != null) {
             logs.add(workerLog);
         }
-        return new RunRecord(schemaVersion, id, status, isolation, spec, estimatedSeconds, createdAt, startedAt,
+        return new RunRecord(schemaVersion, id, status, isolation, spec, targetAddress,
+                estimatedSeconds, createdAt, startedAt,
                 finishedAt, progress, transport, reps, summary, ok, error, system,
-                environment != null ? environment : workerEnvironment, logs);
+                environment != null ? environment : workerEnvironment, logs, null);
+    }
+
+    RunRecord withWorker(WorkerProcess w) {
+        return new RunRecord(schemaVersion, id, status, isolation, spec, targetAddress,
+                estimatedSeconds, createdAt, startedAt,
+                finishedAt, progress, transport, repetitions, summary, ok, error, system, workerEnvironment, workerLogs,
+                w);
+    }
+
+    /** The spec a repetition runs: the target, if any, at its checked address. */
+    RunSpec executedSpec() {
+        return targetAddress == null ? spec : spec.toBuilder().target(targetAddress).build();
     }
 
     /** This run with its progress times brought up to {@code now}; unchanged unless running. */
@@ -102,8 +125,9 @@ public record RunRecord(
     }
 
     RunRecord finished(RunStatus outcome, Instant now, Summary summary, String error) {
-        return new RunRecord(schemaVersion, id, outcome, isolation, spec, estimatedSeconds, createdAt, startedAt, now,
+        return new RunRecord(schemaVersion, id, outcome, isolation, spec, targetAddress,
+                estimatedSeconds, createdAt, startedAt, now,
                 null, transport, repetitions, summary, outcome == RunStatus.SUCCEEDED, error, system,
-                workerEnvironment, workerLogs);
+                workerEnvironment, workerLogs, null);
     }
 }

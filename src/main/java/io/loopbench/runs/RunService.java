@@ -14,6 +14,7 @@ import io.loopbench.engine.Transports;
 import io.loopbench.engine.VirtualThreads;
 import io.loopbench.engine.Violation;
 import io.loopbench.jobs.JobQueue;
+import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.jobs.QueuedService;
 import io.loopbench.system.SystemInfo;
 import org.slf4j.Logger;
@@ -52,9 +53,15 @@ public class RunService extends QueuedService<RunRecord> {
     private final ForkedWorker worker;
     private final SystemInfo system = SystemInfo.current();
     private final List<Cidr> allowedTargets;
+    private final Resolver resolver;
 
     public RunService(RunStore store, RunsProperties properties, ObjectMapper json, List<RunListener> listeners,
                       JobQueue jobs) {
+        this(store, properties, json, listeners, jobs, InetAddress::getAllByName);
+    }
+
+    public RunService(RunStore store, RunsProperties properties, ObjectMapper json, List<RunListener> listeners,
+                      JobQueue jobs, Resolver resolver) {
         super(store, jobs, "run", RunRecord::id, RunRecord::status, RunRecord::estimatedSeconds,
                 RunRecord::createdAt);
         this.properties = properties;
@@ -64,6 +71,7 @@ public class RunService extends QueuedService<RunRecord> {
                 ? new WorkerAotCache(properties.dataDirectory().resolve("worker-aot"), w.jvmOptions(), json,
                         TrainCommand.DEFAULT_SECONDS)
                 : WorkerAotCache.off("loopbench.worker.aot-cache is false"));
+        this.resolver = resolver;
         this.allowedTargets = properties.network().allowedCidrs().stream().map(text -> {
             try {
                 return Cidr.parse(text);
@@ -93,21 +101,41 @@ public class RunService extends QueuedService<RunRecord> {
      * @throws RunExceptions.QueueFull when the queue is full; nothing is stored
      */
     public RunRecord submit(RunSpec spec, Isolation isolation) {
-        List<Violation> violations = violations(spec, isolation);
+        List<Violation> violations = ruleViolations(spec, isolation);
+        // resolved once: the run connects to the address checked here, whatever the name resolves to later
+        Optional<AddressCheck> target = checkTarget(spec);
+        target.map(AddressCheck::violation).ifPresent(violations::add);
+        String targetAddress = target.map(AddressCheck::address)
+                .map(a -> new Target(a.getHostAddress(), Target.parse(spec.target()).orElseThrow().port()).toString())
+                .orElse(null);
         if (!violations.isEmpty()) {
             throw new InvalidSpecException(violations);
         }
-        RunRecord r = RunRecord.queued(UUID.randomUUID().toString(), spec, isolation, estimate(spec, isolation),
-                Instant.now(), system);
+        RunRecord r = RunRecord.queued(UUID.randomUUID().toString(), spec, targetAddress, isolation,
+                estimate(spec, isolation), Instant.now(), system);
         enqueue(r);
         return r;
+    }
+
+    /**
+     * Every rule the spec breaks here: {@link #ruleViolations} and whether its target is allowed.
+     */
+    public List<Violation> violations(RunSpec spec, Isolation isolation) {
+        List<Violation> v = ruleViolations(spec, isolation);
+        checkTarget(spec).map(AddressCheck::violation).ifPresent(v::add);
+        return v;
+    }
+
+    /** The spec's target resolved once and checked against the allow-list; empty without a (valid) target. */
+    private Optional<AddressCheck> checkTarget(RunSpec spec) {
+        return Target.parse(spec.target()).map(t -> checkAddress("target", t.toString(), t.host()));
     }
 
     /**
      * The spec's own rules, this service's limits, whether its transport loads here and, in-process, whether this
      * JVM can carry its virtual threads.
      */
-    public List<Violation> violations(RunSpec spec, Isolation isolation) {
+    private List<Violation> ruleViolations(RunSpec spec, Isolation isolation) {
         List<Violation> v = new ArrayList<>(spec.violations());
         if (isolation == Isolation.IN_PROCESS && VirtualThreads.violation(spec).isPresent()) {
             v.add(new Violation("isolation", isolation.label(), "forked with virtual-threads execution: the JDK sizes "
@@ -131,8 +159,6 @@ public class RunService extends QueuedService<RunRecord> {
             v.add(new Violation("clients", String.valueOf(spec.clients()),
                     "at most " + limits.maxClients() + " (limit loopbench.limits.max-clients)"));
         }
-        Target.parse(spec.target())
-                .ifPresent(t -> addressViolation("target", t.toString(), t.host()).ifPresent(v::add));
         if (!Transports.isAvailable(spec.transport())) {
             v.add(new Violation("transport", spec.transport().label(), "a transport that loads here ("
                     + spec.transport().label() + ": " + Transports.unavailabilityCause(spec.transport()) + ")"));
@@ -140,30 +166,61 @@ public class RunService extends QueuedService<RunRecord> {
         return v;
     }
 
+    /** How host names are resolved: the system's resolver, or a test's. */
+    @FunctionalInterface
+    public interface Resolver {
+        InetAddress[] resolve(String host) throws UnknownHostException;
+    }
+
     /**
-     * Load may go only to loopback, or inside {@code loopbench.network.allowed-cidrs}: a violation of {@code field}
-     * unless every address {@code host} resolves to is allowed.
+     * A host resolved once and checked: the address to use (its first), or why it may not be used.
+     *
+     * @param address   the address to use from now on, without resolving the name again; null with a violation
+     * @param violation why not, or null
      */
-    public Optional<Violation> addressViolation(String field, String shown, String host) {
+    public record AddressCheck(InetAddress address, Violation violation) {
+    }
+
+    /**
+     * Load may go only to loopback, or inside {@code loopbench.network.allowed-cidrs}: resolves {@code host} once and
+     * gives its first address, or a violation of {@code field} unless every address it resolves to is allowed. The
+     * caller uses the address, never the name again, so that a name cannot resolve elsewhere later (DNS rebinding).
+     */
+    public AddressCheck checkAddress(String field, String shown, String host) {
+        try {
+            InetAddress[] all = resolver.resolve(host);
+            for (InetAddress a : all) {
+                Optional<Violation> v = addressViolation(field, shown, host, a);
+                if (v.isPresent()) {
+                    return new AddressCheck(null, v.get());
+                }
+            }
+            return all.length == 0 ? new AddressCheck(null, new Violation(field, shown, "a host that resolves"))
+                    : new AddressCheck(all[0], null);
+        } catch (UnknownHostException e) {
+            return new AddressCheck(null, new Violation(field, shown, "a host that resolves; " + e.getMessage()));
+        }
+    }
+
+    /** A violation of {@code field} unless the address is loopback or inside the current allow-list. */
+    private Optional<Violation> addressViolation(String field, String shown, String host, InetAddress a) {
+        if (a.isLoopbackAddress() || allowedTargets.stream().anyMatch(c -> c.contains(a))) {
+            return Optional.empty();
+        }
         String allowed = "a loopback address" + (allowedTargets.isEmpty()
                 ? " (loopbench.network.allowed-cidrs is empty)"
                 : " or one inside loopbench.network.allowed-cidrs " + properties.network().allowedCidrs());
-        try {
-            for (InetAddress a : InetAddress.getAllByName(host)) {
-                if (!a.isLoopbackAddress() && allowedTargets.stream().noneMatch(c -> c.contains(a))) {
-                    return Optional.of(new Violation(field, shown, allowed + "; " + host + " is "
-                            + a.getHostAddress()));
-                }
-            }
-            return Optional.empty();
-        } catch (UnknownHostException e) {
-            return Optional.of(new Violation(field, shown, "a host that resolves; " + e.getMessage()));
-        }
+        return Optional.of(new Violation(field, shown, allowed + "; " + host + " is " + a.getHostAddress()));
     }
 
     @Override
     protected RunRecord cancelledWhileQueued(RunRecord r) {
         return r.finished(RunStatus.CANCELLED, Instant.now(), null, "cancelled while queued");
+    }
+
+    @Override
+    protected WorkerProcess worker(RunRecord r) {
+        return r.worker();
     }
 
     @Override
@@ -182,6 +239,11 @@ public class RunService extends QueuedService<RunRecord> {
         RunControl control = new RunControl();
         RunRecord r = begin(id, control, x -> x.started(Instant.now(), Transports.resolve(x.spec())));
         if (r == null) {
+            return;
+        }
+        Optional<String> refused = targetRefused(r);
+        if (refused.isPresent()) {
+            end(id, x -> x.finished(RunStatus.FAILED, Instant.now(), null, refused.get()));
             return;
         }
         String failure = null;
@@ -203,15 +265,35 @@ public class RunService extends QueuedService<RunRecord> {
         end(id, x -> judge(x, stoppedEarly));
     }
 
+    /**
+     * Why the run may no longer send load to the address its target was checked at: the allow-list may have changed
+     * since (a restart with other settings) — checked by address, never by resolving the name again.
+     */
+    private Optional<String> targetRefused(RunRecord r) {
+        if (r.targetAddress() == null) {
+            return Optional.empty();
+        }
+        Target t = Target.parse(r.targetAddress()).orElseThrow();
+        try {
+            InetAddress a = InetAddress.getByName(t.host()); // an address literal: no lookup
+            return addressViolation("target", r.spec().target(), t.host(), a)
+                    .map(v -> "target " + r.spec().target() + " (" + r.targetAddress() + ") is no longer allowed: "
+                            + v.allowed());
+        } catch (UnknownHostException e) {
+            return Optional.of("target address " + r.targetAddress() + " is not an address: " + e.getMessage());
+        }
+    }
+
     private ForkedWorker.Outcome forked(RunRecord r, int index) {
-        return worker.run(r.spec(), index, r.transport(),
-                line -> phaseFrom(line).ifPresent(phase -> progress(r.id(), index, phase)), this::stopRequested);
+        return worker.run(r.executedSpec(), index, r.transport(),
+                line -> phaseFrom(line).ifPresent(phase -> progress(r.id(), index, phase)),
+                w -> update(r.id(), x -> x.withWorker(w)), this::stopRequested);
     }
 
     /** Runs one repetition in this JVM; null when it was cancelled. */
     private ForkedWorker.Outcome inProcess(RunRecord r, int index, RunControl control) {
         try {
-            RepetitionResult result = Measurement.of(r.spec()).control(control).progress(new ProgressListener() {
+            RepetitionResult result = Measurement.of(r.executedSpec()).control(control).progress(new ProgressListener() {
                 @Override
                 public void phaseStarted(int repetition, String phase, double seconds) {
                     progress(r.id(), index, phase);

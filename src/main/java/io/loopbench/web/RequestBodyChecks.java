@@ -83,8 +83,9 @@ public class RequestBodyChecks extends RequestBodyAdviceAdapter {
         if (notes instanceof List<?> list && !list.isEmpty()) {
             Set<Violation> all = new LinkedHashSet<>(notes(request));
             if (body instanceof Validatable v) {
-                // the unknown values were read as omitted; their defaults break no rule worth naming twice
-                Set<String> named = all.stream().map(Violation::field).collect(Collectors.toSet());
+                // the unknown values were read as omitted (null in a list): not named twice
+                Set<String> named = all.stream().map(x -> x.field().replaceAll("\\[\\d+]$", ""))
+                        .collect(Collectors.toSet());
                 v.violations().stream().filter(x -> !named.contains(x.field())).forEach(all::add);
             }
             throw new InvalidSpecException(List.copyOf(all));

@@ -32,7 +32,7 @@ class ForkedWorkerTest {
         RunSpec spec = RunSpec.builder().execution(Execution.VIRTUAL_THREADS).ioThreads(ioThreads).clients(6)
                 .window(1).warmupSeconds(0.1).warmupMode(WarmupMode.FIXED).seconds(0.6).repetitions(1).build();
 
-        ForkedWorker.Outcome o = worker.run(spec, 1, Transport.JDK, line -> { }, () -> false);
+        ForkedWorker.Outcome o = worker.run(spec, 1, Transport.JDK, line -> { }, w -> { }, () -> false);
 
         // every echo validated; with 3 carriers on a busy 2-core machine a hiccup may fail it as unfair, which is
         // not this test's subject
@@ -52,7 +52,7 @@ class ForkedWorkerTest {
         RunSpec spec = RunSpec.builder().warmupSeconds(0.0).seconds(0.5).repetitions(1).build();
         long started = System.nanoTime();
 
-        ForkedWorker.Outcome o = worker.run(spec, 3, Transport.NIO, line -> { }, () -> false);
+        ForkedWorker.Outcome o = worker.run(spec, 3, Transport.NIO, line -> { }, w -> { }, () -> false);
 
         double seconds = (System.nanoTime() - started) / 1e9;
         assertThat(o.repetition().ok()).isFalse();
@@ -72,7 +72,7 @@ class ForkedWorkerTest {
         ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, options, 30, cache);
         List<String> progress = new ArrayList<>();
 
-        ForkedWorker.Outcome trained = worker.run(SHORT, 1, Transport.NIO, progress::add, () -> false);
+        ForkedWorker.Outcome trained = worker.run(SHORT, 1, Transport.NIO, progress::add, w -> { }, () -> false);
 
         assertMeasured(trained);
         assertThat(trained.environment().classSharing()).isEqualTo(ClassSharing.AOT_CACHE);
@@ -82,13 +82,13 @@ class ForkedWorkerTest {
                 .isPositive();
 
         Files.writeString(dir.resolve("worker.aot"), "not an AOT cache");
-        ForkedWorker.Outcome refused = worker.run(SHORT, 2, Transport.NIO, line -> { }, () -> false);
+        ForkedWorker.Outcome refused = worker.run(SHORT, 2, Transport.NIO, line -> { }, w -> { }, () -> false);
 
         assertMeasured(refused);
         assertThat(refused.environment().classSharing()).isEqualTo(ClassSharing.AOT_CACHE_REFUSED);
         assertThat(refused.stderr()).doesNotContain("trained").contains("[aot]");
 
-        ForkedWorker.Outcome plain = worker.run(SHORT, 3, Transport.NIO, line -> { }, () -> false);
+        ForkedWorker.Outcome plain = worker.run(SHORT, 3, Transport.NIO, line -> { }, w -> { }, () -> false);
 
         assertMeasured(plain);
         assertThat(plain.environment().classSharing()).isEqualTo(ClassSharing.CDS);
@@ -103,7 +103,7 @@ class ForkedWorkerTest {
         ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, options, 30,
                 new WorkerAotCache(dir, options, RunStoreTest.JSON, 0.4));
 
-        ForkedWorker.Outcome o = worker.run(SHORT, 1, Transport.NIO, line -> { }, () -> false);
+        ForkedWorker.Outcome o = worker.run(SHORT, 1, Transport.NIO, line -> { }, w -> { }, () -> false);
 
         assertMeasured(o);
         assertThat(o.environment().classSharing()).isEqualTo(ClassSharing.NONE);
@@ -116,7 +116,7 @@ class ForkedWorkerTest {
         ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON,
                 List.of("-XX:AOTCache=" + dir.resolve("missing.aot")), 30, NO_CACHE);
 
-        ForkedWorker.Outcome o = worker.run(SHORT, 1, Transport.NIO, line -> { }, () -> false);
+        ForkedWorker.Outcome o = worker.run(SHORT, 1, Transport.NIO, line -> { }, w -> { }, () -> false);
 
         assertMeasured(o);
         assertThat(o.environment().classSharing()).isEqualTo(ClassSharing.AOT_CACHE_REFUSED);

@@ -54,7 +54,8 @@ class RunControllerTest {
     @Test
     void postAnswers202WithLocationTheEffectiveSpecAndTheEstimate() throws Exception {
         RunSpec spec = RunSpec.builder().protocol(io.loopbench.engine.Protocol.UDP).build();
-        RunRecord queued = RunRecord.queued("r1", spec, Isolation.FORKED, 16.5, Instant.now(), SystemInfo.current());
+        RunRecord queued = RunRecord.queued("r1", spec, null, Isolation.FORKED, 16.5, Instant.now(),
+                SystemInfo.current());
         when(runs.submit(eq(spec), eq(Isolation.FORKED))).thenReturn(queued);
 
         postRun("{\"protocol\":\"udp\"}")
@@ -71,7 +72,7 @@ class RunControllerTest {
 
     @Test
     void isolationInProcessIsAccepted() throws Exception {
-        RunRecord queued = RunRecord.queued("r2", RunSpec.defaults(), Isolation.IN_PROCESS, 1, Instant.now(),
+        RunRecord queued = RunRecord.queued("r2", RunSpec.defaults(), null, Isolation.IN_PROCESS, 1, Instant.now(),
                 SystemInfo.current());
         when(runs.submit(any(), eq(Isolation.IN_PROCESS))).thenReturn(queued);
         postRun("{\"isolation\":\"in-process\"}").andExpect(status().isAccepted())
@@ -109,8 +110,10 @@ class RunControllerTest {
     void wrongTypeIs400NamingTheFieldAndTheExpectedType() throws Exception {
         problem(postRun("{\"clients\": \"many\"}"), 400)
                 .andExpect(jsonPath("$.detail").value("field 'clients': 'many' is not a value of type integer"));
+        // an unknown enum value is a violation like any other, named with the rest of the body's
         problem(postRun("{\"protocol\": \"sctp\"}"), 400)
-                .andExpect(jsonPath("$.detail").value("field 'protocol': 'sctp' is not one of tcp, udp"));
+                .andExpect(jsonPath("$.violations[0].field").value("protocol"))
+                .andExpect(jsonPath("$.violations[0].allowed").value("one of tcp, udp"));
         problem(postRun("[1,2]"), 400).andExpect(jsonPath("$.detail", startsWith("body: expected")));
         problem(postRun("{\"clients\": 1.5}"), 400).andExpect(jsonPath("$.detail", startsWith("field 'clients'")));
         verifyNoInteractions(runs);
@@ -120,6 +123,18 @@ class RunControllerTest {
     void wrongMediaTypeIs415() throws Exception {
         problem(mvc.perform(post("/api/runs").contentType(MediaType.TEXT_PLAIN).content("clients=4")), 415);
         verifyNoInteractions(runs);
+    }
+
+    @Test
+    void anUnexpectedErrorAndAFullDiskAreProblemsToo() throws Exception {
+        when(runs.submit(any(), any())).thenThrow(new IllegalStateException("a defect"));
+        problem(postRun("{}"), 500).andExpect(jsonPath("$.type", containsString("/internal-error")))
+                .andExpect(jsonPath("$.detail", containsString("IllegalStateException")));
+        doThrow(new io.loopbench.storage.StorageException("cannot write r1",
+                new java.io.IOException("No space left on device"), true)).when(runs).submit(any(), any());
+        problem(postRun("{}"), 507).andExpect(jsonPath("$.detail", containsString("nothing was changed")));
+        when(runs.get("x")).thenThrow(new io.loopbench.storage.StorageException("cannot read", null, false));
+        problem(mvc.perform(get("/api/runs/x")), 503);
     }
 
     @Test

@@ -198,7 +198,7 @@ class RunServiceTest {
         RunRecord wasRunning = RunStoreTest.queued("crashed", Instant.now().minusSeconds(5))
                 .started(Instant.now().minusSeconds(4), io.loopbench.engine.Transport.NIO);
         store.save(wasRunning);
-        RunRecord wasQueued = RunRecord.queued("waiting", quick().build(), Isolation.IN_PROCESS, 1,
+        RunRecord wasQueued = RunRecord.queued("waiting", quick().build(), null, Isolation.IN_PROCESS, 1,
                 Instant.now(), wasRunning.system());
         store.save(wasQueued);
 

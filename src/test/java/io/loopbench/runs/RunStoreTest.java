@@ -22,7 +22,7 @@ class RunStoreTest {
     Path dir;
 
     static RunRecord queued(String id, Instant created) {
-        return RunRecord.queued(id, RunSpec.builder().seconds(1.0).build(), Isolation.IN_PROCESS, 5.5,
+        return RunRecord.queued(id, RunSpec.builder().seconds(1.0).build(), null, Isolation.IN_PROCESS, 5.5,
                 created.truncatedTo(ChronoUnit.MILLIS), SystemInfo.current());
     }
 
