@@ -4,7 +4,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -19,8 +18,11 @@ import java.util.concurrent.TimeUnit;
 public record WorkerProcess(long pid, Instant startedAt) {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerProcess.class);
-    /** What every worker's command line holds (the CLI's main class, directly or as Boot's loader.main). */
-    public static final String MAIN_CLASS = "io.loopbench.cli.LoopbenchCli";
+    /**
+     * The first option of every worker's command line, by which a restarted service knows its workers: early, since
+     * the operating system shows only the first 4 KiB of a command line, which a class path fills.
+     */
+    public static final String MARKER = "-Dloopbench.worker=forked";
 
     public static WorkerProcess of(ProcessHandle process) {
         return new WorkerProcess(process.pid(), process.info().startInstant().orElse(null));
@@ -30,7 +32,7 @@ public record WorkerProcess(long pid, Instant startedAt) {
     public Optional<ProcessHandle> find() {
         return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(p -> startedAt != null
                 && startedAt.equals(p.info().startInstant().orElse(null))
-                && p.info().arguments().map(a -> Arrays.stream(a).anyMatch(x -> x.contains(MAIN_CLASS))).orElse(false));
+                && p.info().commandLine().map(c -> c.contains(" " + MARKER + " ")).orElse(false));
     }
 
     /** Kills the worker if it is still alive (a service killed outright could not); true when it had to. */

@@ -166,6 +166,7 @@ public final class ForkedWorker {
     private List<String> command(RunSpec one, WorkerAotCache.Start start, boolean bootJar) {
         List<String> cmd = new ArrayList<>();
         cmd.add(javaCommand());
+        cmd.add(WorkerProcess.MARKER);
         cmd.addAll(jvmOptions);
         cmd.addAll(COMMON_OPTIONS);
         cmd.addAll(start.jvmOptions());

@@ -65,6 +65,61 @@ class ForkedWorkerTest {
     }
 
     @Test
+    void theWorkerIsToldToItsCallerWhileItRunsAndExitsWhenItsParentsPipeCloses() throws Exception {
+        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, List.of(), 30, NO_CACHE);
+        RunSpec long_ = RunSpec.builder().clients(1).window(1).warmupMode(WarmupMode.FIXED).warmupSeconds(0.0)
+                .seconds(60.0).repetitions(1).build();
+        List<io.loopbench.jobs.WorkerProcess> told = new ArrayList<>();
+
+        // the caller stops it through the process it was told of, as a restarted service stops an orphan
+        ForkedWorker.Outcome o = worker.run(long_, 1, Transport.NIO, line -> {
+            if (line.contains("measured")) {
+                assertThat(told.getFirst().stopIfAlive()).isTrue();
+            }
+        }, told::add, () -> false);
+
+        assertThat(told).singleElement().satisfies(w -> assertThat(w.startedAt()).isNotNull());
+        assertThat(o.repetition().ok()).isFalse();
+        assertThat(o.repetition().error()).contains("exited with code 137");
+
+        // started as the service starts it; its stdin, the service's end of the pipe, closes as if it were killed
+        List<String> command = new ArrayList<>(List.of(ForkedWorker.javaCommand(), io.loopbench.jobs.WorkerProcess.MARKER,
+                "-cp", System.getProperty("java.class.path"), io.loopbench.cli.LoopbenchCli.class.getName()));
+        command.addAll(io.loopbench.cli.MeasureCommand.arguments(long_));
+        command.add(io.loopbench.cli.MeasureCommand.EXIT_WITH_PARENT);
+        Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try (var err = new java.io.BufferedReader(new java.io.InputStreamReader(p.getErrorStream()))) {
+            String line = err.readLine();
+            while (line != null && !line.contains("measured")) {
+                line = err.readLine();
+            }
+            assertThat(line).as("the worker reached its measured phase").isNotNull();
+            p.getOutputStream().close();
+            assertThat(p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).isEqualTo(3);
+            assertThat(err.readLine()).contains("the service that started this worker is gone");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aWorkersStreamsAreKeptToTheirEndWithinTheirLimit() {
+        ForkedWorker.Tail tail = new ForkedWorker.Tail(21); // three lines of 7 characters, newline included
+        for (int i = 0; i < 10; i++) {
+            tail.add("line " + i);
+        }
+        assertThat(tail.dropped()).isTrue();
+        assertThat(tail.toString()).isEqualTo("[earlier output dropped]\nline 7\nline 8\nline 9\n");
+        ForkedWorker.Tail whole = new ForkedWorker.Tail(100);
+        whole.add("{");
+        whole.add("}");
+        assertThat(whole.dropped()).isFalse();
+        assertThat(whole.toString()).isEqualTo("{\n}\n");
+        assertThat(ForkedWorker.COMMON_OPTIONS).contains("-XX:+ExitOnOutOfMemoryError");
+    }
+
+    @Test
     void aWorkerTrainsTheAotCacheOnceStartsFromItAndFallsBackWhenTheJvmRefusesACorruptOne(@TempDir Path dir)
             throws Exception {
         List<String> options = List.of("-Xms32m", "-Xmx256m", "-XX:+UseSerialGC");
