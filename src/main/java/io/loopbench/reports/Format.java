@@ -1,12 +1,17 @@
 package io.loopbench.reports;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * Number formats shared by reports: counts with thousands separators, microseconds with two decimals; and text made
- * safe for a Markdown table cell.
+ * Number formats shared by reports: counts with thousands separators, microseconds with two decimals; and text from
+ * a request or a stored file made inert in Markdown and in URLs.
  */
 final class Format {
+
+    /** What Markdown (GFM tables and GitHub's rendering included) could read as structure inside a line. */
+    private static final String MARKUP = "\\`*_[]<>&|#~";
 
     private Format() {
     }
@@ -36,8 +41,52 @@ final class Format {
         return String.format(Locale.ROOT, "%.2f %%", fraction * 100);
     }
 
-    /** Text for one Markdown table cell or list item: pipes escaped, on one line. */
-    static String cell(String s) {
-        return s == null ? "" : s.replace("|", "\\|").replace("\n", " ");
+    /**
+     * Text from a request or a stored file (an id, an error, a warning, a host's or JVM's strings, a target) for
+     * inside one line of Markdown: a table cell, a heading, a list item after its own words. Every character that
+     * could start a link, image, emphasis, code span, HTML, entity, cell break or heading is backslash-escaped, and
+     * line breaks become spaces, so that it renders as exactly this text and the line's structure stays the
+     * report's.
+     */
+    static String text(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(s.length() + 8);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\n' || c == '\r') {
+                b.append(' ');
+                continue;
+            }
+            if (MARKUP.indexOf(c) >= 0) {
+                b.append('\\');
+            }
+            b.append(c);
+        }
+        return b.toString();
+    }
+
+    /**
+     * Text from a request or a stored file as a code span in a Markdown table cell: verbatim (backslashes do not
+     * escape in code), so its fence is one backtick longer than its longest run of backticks; pipes escaped, which
+     * GFM tables undo even in code; line breaks become spaces.
+     */
+    static String code(String s) {
+        String flat = s.replace("\r\n", " ").replace('\r', ' ').replace('\n', ' ').replace("|", "\\|");
+        int longest = 0;
+        for (int i = 0, run = 0; i < flat.length(); i++) {
+            run = flat.charAt(i) == '`' ? run + 1 : 0;
+            longest = Math.max(longest, run);
+        }
+        String fence = "`".repeat(longest + 1);
+        // a space each side keeps a backtick at either end off the fence; Markdown strips one space each side
+        String pad = longest > 0 ? " " : "";
+        return fence + pad + flat + pad + fence;
+    }
+
+    /** Text from a stored file as one URL path segment: nothing in it can end the segment, the URL or a link. */
+    static String pathSegment(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

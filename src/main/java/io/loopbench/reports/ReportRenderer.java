@@ -22,13 +22,19 @@ import java.util.stream.Collectors;
  * Renders a report as Markdown — test conditions, computed key results, the matched comparison of executions,
  * charts, a table per case group, the "choosing an IO model" guidance, metric definitions, scope and caveats, raw
  * data — and as HTML, which is the same Markdown rendered by commonmark inside a page that reads in light and dark
- * mode. Every figure comes from the source; nothing is written by hand. Stateless and thread-safe.
+ * mode. Every figure comes from the source; nothing is written by hand. Text that came from a request or a stored
+ * file is escaped where it is written ({@link Format#text}), so that it shows as text. Stateless and thread-safe.
  */
 public final class ReportRenderer {
 
     private static final List<Extension> EXTENSIONS = List.of(TablesExtension.create());
     private static final Parser PARSER = Parser.builder().extensions(EXTENSIONS).build();
-    private static final HtmlRenderer HTML = HtmlRenderer.builder().extensions(EXTENSIONS).build();
+    /**
+     * The Markdown escapes what came from a request or a stored file; this is the second line: raw HTML is shown as
+     * text, and a link or image whose URL has a scheme other than http, https or mailto gets an empty one.
+     */
+    private static final HtmlRenderer HTML = HtmlRenderer.builder().extensions(EXTENSIONS).escapeHtml(true)
+            .sanitizeUrls(true).build();
 
     private ReportRenderer() {
     }
@@ -92,7 +98,7 @@ public final class ReportRenderer {
     public static String markdown(ReportSource s, String chartBase) {
         StringBuilder md = new StringBuilder();
         List<CaseGroups> groups = CaseGroups.of(s.cases());
-        md.append("# loopbench report: ").append(s.kind()).append(' ').append(s.id()).append("\n\n");
+        md.append("# loopbench report: ").append(s.kind()).append(' ').append(Format.text(s.id())).append("\n\n");
         md.append("Status **").append(s.status()).append("**; accepted ").append(s.createdAt())
                 .append(s.finishedAt() == null ? "" : "; finished " + s.finishedAt()).append(". ")
                 .append(s.cases().size()).append(s.cases().size() == 1 ? " case" : " cases").append(", ")
@@ -167,7 +173,7 @@ public final class ReportRenderer {
                     md.append("| ").append(c.ioWords()).append(" | ");
                     Summary r = c.summary();
                     if (r == null) {
-                        md.append("FAILED: ").append(Format.cell(c.error())).append(" | | | | | | | | |\n");
+                        md.append("FAILED: ").append(Format.text(c.error())).append(" | | | | | | | | |\n");
                         continue;
                     }
                     md.append(Format.count(r.roundTripsPerSecond().median())).append(" [")
@@ -242,7 +248,7 @@ public final class ReportRenderer {
                 + "| CPU ratio median (min–max) | CPU/round-trip ratio median (min–max) |\n");
         md.append("| --- | --- | --- | --- | --- | --- |\n");
         for (ExecutionComparisons.ExecutionRatios r : rows) {
-            md.append("| ").append(Format.cell(r.caseTitle())).append(" | ").append(r.execution().label())
+            md.append("| ").append(Format.text(r.caseTitle())).append(" | ").append(r.execution().label())
                     .append(" vs ").append(r.baseline().label()).append(" | ").append(r.pairs()).append(" of ")
                     .append(r.repetitions()).append(r.pairsWithWarnings() == 0 ? ""
                             : " (" + r.pairsWithWarnings() + " with warnings)")
@@ -260,6 +266,7 @@ public final class ReportRenderer {
                 r.established() ? "" : ", not established");
     }
 
+    /** The report as an HTML page; it has an inline style sheet and no script. */
     public static String html(ReportSource s, String chartBase) {
         String body = HTML.render(PARSER.parse(markdown(s, chartBase)));
         return """
@@ -285,7 +292,7 @@ public final class ReportRenderer {
                 %s</main>
                 </body>
                 </html>
-                """.formatted(s.kind(), s.id(), body);
+                """.formatted(escapeHtml(s.kind()), escapeHtml(s.id()), body);
     }
 
     private static void conditions(StringBuilder md, ReportSource s) {
@@ -302,7 +309,7 @@ public final class ReportRenderer {
         row(md, "Clock source", String.valueOf(sys.clockSource()));
         if (jvm != null) {
             row(md, "Measuring JVM", jvm.javaVendor() + " " + jvm.javaVersion());
-            row(md, "JVM flags", "`" + String.join(" ", jvm.jvmArguments()) + "`");
+            markdownRow(md, "JVM flags", Format.code(String.join(" ", jvm.jvmArguments())));
             if (jvm.classSharing() != null) {
                 row(md, "Archive at JVM start", jvm.classSharing().description());
             }
@@ -317,7 +324,7 @@ public final class ReportRenderer {
         row(md, "Echo server", distinct(specs.stream().map(x -> x.target() == null
                 ? "loopback pair in the measuring process" : "remote target " + x.target())));
         if (specs.stream().map(x -> x.target() == null).distinct().count() > 1) {
-            row(md, "Warning", "**this report mixes remote and loopback cases; they are not comparable as like "
+            markdownRow(md, "Warning", "**this report mixes remote and loopback cases; they are not comparable as like "
                     + "for like**");
         }
         row(md, "Load", distinct(specs.stream().map(x -> x.rate() == null ? "closed loop"
@@ -334,7 +341,30 @@ public final class ReportRenderer {
         return values.distinct().collect(Collectors.joining("; "));
     }
 
+    /** A row whose value is text, some of it from the source: escaped. */
     private static void row(StringBuilder md, String name, String value) {
-        md.append("| ").append(name).append(" | ").append(Format.cell(value)).append(" |\n");
+        markdownRow(md, name, Format.text(value));
+    }
+
+    /** A row whose value is Markdown, the report's own or escaped already. */
+    private static void markdownRow(StringBuilder md, String name, String markdown) {
+        md.append("| ").append(name).append(" | ").append(markdown).append(" |\n");
+    }
+
+    /** Text for the page around the rendered report (its title): nothing in it can open a tag or end a value. */
+    private static String escapeHtml(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '&' -> b.append("&amp;");
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '"' -> b.append("&quot;");
+                case '\'' -> b.append("&#39;");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
     }
 }

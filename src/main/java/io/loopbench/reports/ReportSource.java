@@ -17,7 +17,8 @@ import java.util.List;
  * @param isolation         {@code forked} or {@code in-process}
  * @param executions        the executions as the matrix lists them (a run: its one); the first is the baseline of
  *                          the matched comparison of executions
- * @param rawDataUrl        where the JSON of every repetition is
+ * @param rawDataUrl        where the JSON of every repetition is; the report links it as is, so an id in it is
+ *                          percent-encoded
  * @param p99BoundUs        open-load rate sweeps: the p99 bound the report names each IO profile's highest rate
  *                          under; null for the default (1000 µs)
  */

@@ -43,7 +43,7 @@ public class ReportSources {
         // effective(): a matrix stored before executions were a dimension lists none, and ran netty
         return new ReportSource("matrix", m.id(), m.status().label(), m.createdAt(), m.finishedAt(), m.system(),
                 m.workerEnvironment(), m.spec().isolation().label(), cases, m.spec().effective().executions(),
-                "/api/matrices/" + m.id(), m.spec().p99BoundUs());
+                "/api/matrices/" + Format.pathSegment(m.id()), m.spec().p99BoundUs());
     }
 
     static ReportSource of(RunRecord r) {
@@ -52,6 +52,6 @@ public class ReportSources {
                         : null);
         return new ReportSource("run", r.id(), r.status().label(), r.createdAt(), r.finishedAt(), r.system(),
                 r.workerEnvironment(), r.isolation().label(), List.of(c), List.of(r.spec().execution()),
-                "/api/runs/" + r.id(), null);
+                "/api/runs/" + Format.pathSegment(r.id()), null);
     }
 }

@@ -44,8 +44,8 @@ final class SelfChecks {
                 md.append("FAILED, see below | | | |").append(open ? " |" : "").append('\n');
                 continue;
             }
-            md.append(Format.cell(jit(c))).append(" | ").append(fairness(c)).append(" | ")
-                    .append(littlesLaw(c)).append(" | ").append(Format.cell(warmup(c))).append(" |");
+            md.append(jit(c)).append(" | ").append(fairness(c)).append(" | ")
+                    .append(littlesLaw(c)).append(" | ").append(warmup(c)).append(" |");
             if (open) {
                 md.append(' ').append(openLoad(c)).append(" |");
             }
@@ -63,7 +63,7 @@ final class SelfChecks {
             return;
         }
         md.append(title).append(":\n\n");
-        items.forEach(i -> md.append("- ").append(Format.cell(i)).append('\n'));
+        items.forEach(i -> md.append("- ").append(Format.text(i)).append('\n'));
         md.append('\n');
     }
 
@@ -133,7 +133,7 @@ final class SelfChecks {
 
     /**
      * "auto: 2.40 s [2.20, 10.00], stopped because steady in 2, cap in 1", "fixed: 1.00 s [1.00, 1.00], stopped
-     * because time in 3", "none".
+     * because time in 3", "none"; Markdown, why a warm-up stopped (a stored word) escaped.
      */
     static String warmup(CaseResult c) {
         if (c.spec().warmupSeconds() == 0) {
@@ -152,8 +152,8 @@ final class SelfChecks {
         }
         Map<String, Integer> why = new LinkedHashMap<>();
         w.forEach(x -> why.merge(x.stoppedBecause(), 1, Integer::sum));
-        return length + ", stopped because " + why.entrySet().stream().map(e -> e.getKey() + " in " + e.getValue())
-                .collect(Collectors.joining(", "));
+        return length + ", stopped because " + why.entrySet().stream()
+                .map(e -> Format.text(e.getKey()) + " in " + e.getValue()).collect(Collectors.joining(", "));
     }
 
     /** "dropped 0.00 %, late 0.12 %, send lag p50 / p99 3.10 / 25.00 µs": each the worst repetition's. */
