@@ -55,6 +55,8 @@ public final class ForkedWorker {
      */
     static final List<String> COMMON_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED", "-Xlog:disable",
             "-Xlog:all=warning:stderr", "-XX:+ExitOnOutOfMemoryError");
+    /** The second option of a worker's command line: the pid of the service that started it. */
+    public static final String SERVICE_PID = "-Dloopbench.service.pid=";
     /** The worker's stderr kept with the run: its end, where the failure is. */
     static final int STDERR_KEPT = 64 * 1024;
     /** The worker's stdout, its result JSON, must be read whole: a larger one fails the repetition. */
@@ -167,6 +169,7 @@ public final class ForkedWorker {
         List<String> cmd = new ArrayList<>();
         cmd.add(javaCommand());
         cmd.add(WorkerProcess.MARKER);
+        cmd.add(SERVICE_PID + ProcessHandle.current().pid()); // which service started it, as ps shows it
         cmd.addAll(jvmOptions);
         cmd.addAll(COMMON_OPTIONS);
         cmd.addAll(start.jvmOptions());

@@ -19,6 +19,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The service as a user meets it: HTTP on a random port, a real run, SSE to the end, the stored file. */
 class RunApiEndToEndTest extends ServiceHttpTest {
 
+    @org.springframework.beans.factory.annotation.Autowired
+    org.springframework.context.ApplicationContext context;
+
+    @Test
+    void theRunnerAndTheServicesAreReadyBeforeTheWebServerTakesARequestAndStopAfterIt() {
+        int webServer = context.getBean("webServerStartStop", org.springframework.context.SmartLifecycle.class)
+                .getPhase();
+        for (org.springframework.context.SmartLifecycle s : List.of(context.getBean(io.loopbench.jobs.JobQueue.class),
+                context.getBean(RunService.class), context.getBean(io.loopbench.matrices.MatrixService.class))) {
+            // lower phases start first and stop last
+            assertThat(s.getPhase()).as(s.getClass().getSimpleName()).isLessThan(webServer);
+            assertThat(s.isRunning()).isTrue();
+        }
+        assertThat(context.getBean(io.loopbench.jobs.JobQueue.class).getPhase())
+                .isLessThan(context.getBean(RunService.class).getPhase());
+    }
+
     @Test
     void aShortInProcessRunIsFollowedOverSseToSucceededAndItsStoredFileIsWhatTheApiReturns() throws Exception {
         HttpResponse<String> posted = send(at("/api/runs")

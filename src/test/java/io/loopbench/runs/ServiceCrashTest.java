@@ -1,0 +1,171 @@
+package io.loopbench.runs;
+
+import io.loopbench.jobs.WorkerProcess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The service as its own process, killed outright ({@code kill -9}) at random points of forked runs — before, during
+ * and after a repetition — and started again on the same data directory, {@value #KILLS} times: no worker outlives
+ * the service that started it, no record is torn or lost, and in the end every run is succeeded, failed, cancelled or
+ * interrupted. The service runs from the build's classes with the test's class path, with C1 only and a class-data
+ * archive of its own start, so that twenty starts fit in the suite.
+ */
+class ServiceCrashTest {
+
+    static final int KILLS = 20;
+    private static final Set<String> ENDED = Set.of("succeeded", "failed", "cancelled", "interrupted");
+    private static final String RUN = """
+            {"clients":1,"window":1,"payloadBytes":64,"warmupSeconds":0.1,"warmupMode":"fixed","seconds":0.4,
+             "repetitions":2}""";
+
+    @TempDir
+    Path dir;
+
+    private final ObjectMapper json = JsonMapper.builder().build();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private Process service;
+    private int port;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (service != null) {
+            service.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private void start(Path archive, boolean dumpArchive) throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        List<String> cmd = new ArrayList<>(List.of(ForkedWorker.javaCommand(), "-XX:TieredStopAtLevel=1",
+                "-Xlog:disable", "-Xlog:all=error:stderr"));
+        cmd.add(dumpArchive ? "-XX:ArchiveClassesAtExit=" + archive : "-XX:SharedArchiveFile=" + archive);
+        if (dumpArchive) {
+            cmd.add("-Dspring.context.exit=onRefresh"); // Boot's training run: start, then exit and dump
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.loopbench.LoopbenchApplication",
+                "--server.port=" + port, "--loopbench.data-directory=" + dir.resolve("data"),
+                "--spring.main.banner-mode=off", "--logging.level.root=WARN", "--spring.jmx.enabled=false"));
+        service = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("service.log").toFile()).start();
+        if (dumpArchive) {
+            assertThat(service.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (true) {
+            assertThat(service.isAlive()).as(Files.readString(dir.resolve("service.log"))).isTrue();
+            try {
+                if (get("/api/runs?limit=1").statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            assertThat(System.nanoTime()).as("the service started within 120 s").isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String body) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Live workers started by the service with this pid (the service names itself on their command line). */
+    private static List<ProcessHandle> workersOf(long servicePid) {
+        String mine = ForkedWorker.SERVICE_PID + servicePid + " ";
+        return ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
+                .map(c -> c.contains(WorkerProcess.MARKER) && c.contains(mine)).orElse(false)).toList();
+    }
+
+    /** Every stored document reads as JSON: none torn. */
+    private List<JsonNode> stored() throws IOException {
+        List<JsonNode> all = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir.resolve("data"))) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".json")).toList()) {
+                all.add(json.readTree(f.toFile()));
+            }
+        }
+        try (Stream<Path> files = Files.list(dir.resolve("data"))) {
+            assertThat(files.map(f -> f.getFileName().toString())).noneMatch(n -> n.endsWith(".tmp"));
+        }
+        return all;
+    }
+
+    @Test
+    void killedOutrightTwentyTimesTheServiceLeavesNoWorkerRunningAndLosesOrTearsNoRecord() throws Exception {
+        Path archive = dir.resolve("service.jsa");
+        start(archive, true);
+        Random random = new Random(20261201);
+        List<String> accepted = new ArrayList<>();
+        int killedDuringAWorker = 0;
+        for (int kill = 1; kill <= KILLS; kill++) {
+            start(archive, false);
+            for (String id : accepted) {
+                HttpResponse<String> r = get("/api/runs/" + id);
+                assertThat(r.statusCode()).as("run %s accepted before kill %d", id, kill).isEqualTo(200);
+            }
+            HttpResponse<String> posted = post("/api/runs", RUN);
+            assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
+            accepted.add(json.readTree(posted.body()).get("id").asString());
+            // before a worker starts, while one measures, between repetitions, after the run
+            Thread.sleep(random.nextInt(3_500));
+            long pid = service.pid();
+            killedDuringAWorker += workersOf(pid).isEmpty() ? 0 : 1;
+            service.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (!workersOf(pid).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(workersOf(pid)).as("workers of the service killed at kill %d", kill).isEmpty();
+            assertThat(stored()).hasSize(accepted.size());
+        }
+        assertThat(killedDuringAWorker).as("kills while a worker measured").isPositive();
+
+        start(archive, false);
+        for (JsonNode r : json.readTree(get("/api/runs?limit=200").body()).get("items")) {
+            if (!ENDED.contains(r.get("status").asString())) {
+                post("/api/runs/" + r.get("id").asString() + "/cancel", "");
+            }
+        }
+        List<JsonNode> runs = stored();
+        assertThat(runs).extracting(r -> r.get("id").asString()).containsExactlyInAnyOrderElementsOf(accepted);
+        assertThat(runs).allSatisfy(r -> assertThat(ENDED).contains(r.get("status").asString()));
+        assertThat(runs).anySatisfy(r -> assertThat(r.get("status").asString()).isEqualTo("interrupted"));
+        long pid = service.pid();
+        service.destroy(); // a graceful stop ends what runs and leaves nothing either
+        assertThat(service.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(workersOf(pid)).isEmpty();
+    }
+}
