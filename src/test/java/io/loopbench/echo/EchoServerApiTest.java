@@ -7,6 +7,8 @@ import tools.jackson.databind.JsonNode;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,6 +65,22 @@ class EchoServerApiTest extends ServiceHttpTest {
         assertThat(problem.at("/violations/1/field").asString()).isEqualTo("work");
         assertThat(problem.at("/violations/2/field").asString()).isEqualTo("bindAddress");
         assertThat(json.readTree(send(at("/api/echo-servers")).body()).size()).isZero();
+
+        HttpResponse<String> privileged = post("/api/echo-servers", "{\"port\":80}");
+        assertThat(privileged.statusCode()).isEqualTo(400);
+        assertThat(json.readTree(privileged.body()).at("/violations/0/allowed").asString()).contains("1024");
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < EchoServerService.MAX_SERVERS; i++) {
+            HttpResponse<String> s = post("/api/echo-servers", "{}");
+            assertThat(s.statusCode()).as(s.body()).isEqualTo(201);
+            ids.add(json.readTree(s.body()).get("id").asString());
+        }
+        HttpResponse<String> oneTooMany = post("/api/echo-servers", "{}");
+        assertThat(oneTooMany.statusCode()).isEqualTo(400);
+        assertThat(json.readTree(oneTooMany.body()).at("/violations/0/field").asString()).isEqualTo("echoServers");
+        for (String id : ids) {
+            assertThat(send(at("/api/echo-servers/" + id).DELETE()).statusCode()).isEqualTo(204);
+        }
 
         HttpResponse<String> target = post("/api/runs", "{\"target\":\"198.51.100.1:7\"}");
         assertThat(target.statusCode()).isEqualTo(400);
