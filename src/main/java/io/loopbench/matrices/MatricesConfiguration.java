@@ -3,6 +3,9 @@ package io.loopbench.matrices;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.runs.RunService;
 import io.loopbench.runs.RunsProperties;
+import io.loopbench.storage.EventStreams;
+import io.loopbench.storage.EventStreamsProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.DependsOn;
 import org.springframework.context.annotation.Configuration;
@@ -10,6 +13,7 @@ import tools.jackson.databind.ObjectMapper;
 
 /** Wires the matrix feature: its store (under the data directory), events and service. */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(EventStreamsProperties.class)
 class MatricesConfiguration {
 
     @Bean
@@ -19,8 +23,8 @@ class MatricesConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    MatrixEvents matrixEvents() {
-        return new MatrixEvents();
+    MatrixEvents matrixEvents(EventStreamsProperties settings, EventStreams.Slots slots, MatrixStore store) {
+        return new MatrixEvents(settings, slots, store::find);
     }
 
     @Bean

@@ -2,12 +2,18 @@ package io.loopbench.matrices;
 
 import io.loopbench.runs.RunStatus;
 import io.loopbench.storage.EventStreams;
+import io.loopbench.storage.EventStreamsProperties;
+
+import java.util.Optional;
+import java.util.function.Function;
 
 /** Server-Sent Events of matrices: progress (step i of n, ETA) at least once a second, then the outcome. */
 public class MatrixEvents extends EventStreams<MatrixRecord> {
 
-    public MatrixEvents() {
+    /** @param lookup the stored matrix of an id ({@link MatrixStore#find}) */
+    public MatrixEvents(EventStreamsProperties settings, Slots slots,
+                        Function<String, Optional<MatrixRecord>> lookup) {
         super(MatrixRecord::id, m -> m.status().isFinished(), m -> m.status() == RunStatus.RUNNING,
-                MatrixRecord::asOf);
+                MatrixRecord::asOf, lookup, settings, slots);
     }
 }

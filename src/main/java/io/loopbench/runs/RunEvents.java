@@ -1,11 +1,17 @@
 package io.loopbench.runs;
 
 import io.loopbench.storage.EventStreams;
+import io.loopbench.storage.EventStreamsProperties;
+
+import java.util.Optional;
+import java.util.function.Function;
 
 /** Server-Sent Events of runs (see {@link EventStreams}). */
 public class RunEvents extends EventStreams<RunRecord> implements RunListener {
 
-    public RunEvents() {
-        super(RunRecord::id, r -> r.status().isFinished(), r -> r.status() == RunStatus.RUNNING, RunRecord::asOf);
+    /** @param lookup the stored run of an id ({@link RunStore#find}) */
+    public RunEvents(EventStreamsProperties settings, Slots slots, Function<String, Optional<RunRecord>> lookup) {
+        super(RunRecord::id, r -> r.status().isFinished(), r -> r.status() == RunStatus.RUNNING, RunRecord::asOf,
+                lookup, settings, slots);
     }
 }

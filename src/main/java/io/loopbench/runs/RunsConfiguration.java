@@ -1,6 +1,8 @@
 package io.loopbench.runs;
 
 import io.loopbench.jobs.JobQueue;
+import io.loopbench.storage.EventStreams;
+import io.loopbench.storage.EventStreamsProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import io.loopbench.storage.DirectoryLock;
@@ -13,7 +15,7 @@ import java.util.List;
 
 /** Wires the run feature: its store, SSE events, meters and the service that executes runs. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(RunsProperties.class)
+@EnableConfigurationProperties({RunsProperties.class, EventStreamsProperties.class})
 class RunsConfiguration {
 
     /** Taken before any store reads the directory, released after the last one is done with it. */
@@ -28,9 +30,15 @@ class RunsConfiguration {
         return new RunStore(properties.dataDirectory(), json);
     }
 
+    /** The places of all open event streams, runs' and matrices' ({@code loopbench.events.max-subscribers}). */
+    @Bean
+    EventStreams.Slots eventStreamSlots(EventStreamsProperties settings) {
+        return new EventStreams.Slots(settings.maxSubscribers());
+    }
+
     @Bean(destroyMethod = "close")
-    RunEvents runEvents() {
-        return new RunEvents();
+    RunEvents runEvents(EventStreamsProperties settings, EventStreams.Slots slots, RunStore store) {
+        return new RunEvents(settings, slots, store::find);
     }
 
     @Bean

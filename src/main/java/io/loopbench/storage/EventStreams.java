@@ -1,17 +1,29 @@
 package io.loopbench.storage;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -19,106 +31,435 @@ import java.util.function.Predicate;
 /**
  * Server-Sent Events per record (a run or a matrix): a {@code progress} event on every change and at least once a
  * second while it is running, then one {@code finished} event with the outcome, after which the stream ends. A
- * subscriber that comes after the end gets the {@code finished} event at once. Thread-safe.
+ * subscriber that comes after the end gets the {@code finished} event at once; one that comes as the record ends gets
+ * it exactly once too (it registers first, then reads the stored record again). Every stream also gets an SSE comment
+ * ({@code :heartbeat}) every {@link EventStreamsProperties#heartbeat()}, and ends after
+ * {@link EventStreamsProperties#timeout()}.
+ *
+ * <p>Bounded: at most {@link EventStreamsProperties#maxSubscribersPerRecord()} streams per record and
+ * {@link EventStreamsProperties#maxSubscribers()} in all (counted across every instance sharing one {@link Slots});
+ * one more is refused with {@link TooManySubscribers}. Each subscriber has a queue of at most
+ * {@link EventStreamsProperties#queueCapacity()} events waiting to be written; a subscriber whose queue is full when
+ * an event comes (a client that stopped reading) is dropped: deregistered at once, its stream ended by its sender
+ * once that is free. Events are never coalesced, so a subscriber that keeps up sees every one.
+ *
+ * <p>Thread-safe. Who owns what:
+ * <ul>
+ * <li>{@link #changed} (called on the runner thread, and on request threads under the service's lock), the ticker
+ *     thread (progress once a second, heartbeats) and {@link #subscribe} only <em>enqueue</em>: none of them ever
+ *     writes to a socket or takes an emitter's write lock, so a client can never hold up a measurement or the API.
+ * <li>Each subscriber's emitter is written (sent to, completed) by its sender, save for the last two cases below:
+ *     a task on a pool of platform daemon threads ({@code loopbench-sse-sender-*}), at most one task per subscriber
+ *     at a time, so its events stay in order. Platform threads, not virtual threads: a blocked write must not take a
+ *     carrier of the JDK's virtual-thread scheduler, which in-process {@code virtual-threads} measurements run on. A
+ *     sender blocked on a client that stopped reading stays blocked until the container's write timeout (Tomcat's
+ *     connection timeout, 60 s by default); the subscriber left the registry, and freed its place, when its queue
+ *     was full.
+ * <li>The registry (subscribers by record, and the places they hold) is guarded by one lock, held only to change or
+ *     copy it, never while writing or calling out.
+ * <li>The emitter's completion, error and timeout callbacks (container threads) deregister; the timeout one also
+ *     completes the stream there, as Spring MVC expects (waiting for the emitter's write lock should a send be
+ *     under way).
+ * <li>A subscriber to a record that has already ended gets its {@code finished} event on the request thread, before
+ *     the emitter is handed to Spring MVC, where the send is buffered and cannot block; it takes no place.
+ * </ul>
  *
  * @param <T> the record type
  */
 public class EventStreams<T> implements AutoCloseable {
 
+    private static final Logger log = LoggerFactory.getLogger(EventStreams.class);
+
     public static final String PROGRESS = "progress";
     public static final String FINISHED = "finished";
+    /** The comment of a heartbeat ({@code :heartbeat} on the wire). */
+    public static final String HEARTBEAT = "heartbeat";
 
-    private final Map<String, List<SseEmitter>> subscribers = new ConcurrentHashMap<>();
-    private final Map<String, T> running = new ConcurrentHashMap<>();
     private final Function<T, String> id;
     private final Predicate<T> finished;
     private final Predicate<T> active;
     private final BiFunction<T, Instant, T> asOf;
+    private final Function<String, Optional<T>> lookup;
+    private final EventStreamsProperties settings;
+    private final Slots slots;
+
+    private final Object lock = new Object();
+    /** Open subscribers by record id; guarded by {@link #lock}. */
+    private final Map<String, Set<Subscriber>> subscribers = new HashMap<>();
+    private final Map<String, T> running = new ConcurrentHashMap<>();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("loopbench-sse-ticker").daemon(true).factory());
+    private final ExecutorService senders = Executors.newCachedThreadPool(
+            Thread.ofPlatform().name("loopbench-sse-sender-", 0).daemon(true).factory());
+
     /**
      * @param finished whether a record has reached its end
      * @param active   whether a record is running (and so ticks once a second)
      * @param asOf     the record with its progress times brought up to an instant
+     * @param lookup   the stored record of an id, as it is now
+     * @param settings the bounds
+     * @param slots    the places of all subscribers, shared by every instance that counts towards one total
      */
     public EventStreams(Function<T, String> id, Predicate<T> finished, Predicate<T> active,
-                        BiFunction<T, Instant, T> asOf) {
+                        BiFunction<T, Instant, T> asOf, Function<String, Optional<T>> lookup,
+                        EventStreamsProperties settings, Slots slots) {
         this.id = id;
         this.finished = finished;
         this.active = active;
         this.asOf = asOf;
+        this.lookup = lookup;
+        this.settings = settings;
+        this.slots = slots;
         ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
+        long heartbeat = settings.heartbeat().toMillis();
+        ticker.scheduleAtFixedRate(this::heartbeat, heartbeat, heartbeat, TimeUnit.MILLISECONDS);
     }
 
-    public SseEmitter subscribe(T run) {
-        SseEmitter emitter = new SseEmitter(0L);
-        if (finished.test(run)) {
-            send(emitter, FINISHED, run);
-            emitter.complete();
+    /**
+     * A stream of the record's events, starting with its state now.
+     *
+     * @throws TooManySubscribers when the record, or the service, has as many open streams as allowed
+     */
+    public SseEmitter subscribe(T record) {
+        String key = id.apply(record);
+        T latest = latest(key, record);
+        SseEmitter emitter = newEmitter(settings.timeout().toMillis());
+        if (finished.test(latest)) {
+            // not yet handed to Spring MVC: the send is buffered until the response starts, so it cannot block
+            try {
+                emitter.send(event(FINISHED, key, latest));
+                emitter.complete();
+            } catch (IOException | RuntimeException e) {
+                emitter.completeWithError(e);
+            }
             return emitter;
         }
-        List<SseEmitter> list = subscribers.computeIfAbsent(id.apply(run), k -> new CopyOnWriteArrayList<>());
-        list.add(emitter);
-        emitter.onCompletion(() -> list.remove(emitter));
-        emitter.onTimeout(() -> list.remove(emitter));
-        emitter.onError(e -> list.remove(emitter));
-        send(emitter, PROGRESS, run);
+        Subscriber s = new Subscriber(key, emitter);
+        emitter.onCompletion(() -> deregister(s));
+        emitter.onError(e -> deregister(s));
+        emitter.onTimeout(() -> {
+            deregister(s);
+            s.closed = true;
+            emitter.complete();
+        });
+        register(s);
+        // The record may have ended after the caller read it and before this subscriber was registered, when
+        // changed() had already told the registered ones: read it again now that changed() will find this one.
+        // Should both deliver the end, the subscriber's flag lets only the first through.
+        T now = latest(key, record);
+        offer(s, new Event<>(finished.test(now) ? FINISHED : PROGRESS, now));
         return emitter;
     }
 
-    /** Announces a stored change to the record's subscribers. */
-    public void changed(T run) {
-        String key = id.apply(run);
-        if (finished.test(run)) {
+    /** The emitter of a new subscriber; tests replace it. */
+    protected SseEmitter newEmitter(long timeoutMillis) {
+        return new SseEmitter(timeoutMillis);
+    }
+
+    /** Announces a stored change to the record's subscribers; only enqueues, never blocks on a client. */
+    public void changed(T record) {
+        String key = id.apply(record);
+        if (finished.test(record)) {
             running.remove(key);
-            List<SseEmitter> list = subscribers.remove(key);
-            if (list != null) {
-                for (SseEmitter e : list) {
-                    send(e, FINISHED, run);
-                    e.complete();
-                }
+            List<Subscriber> ending;
+            synchronized (lock) {
+                Set<Subscriber> set = subscribers.remove(key);
+                ending = set == null ? List.of() : List.copyOf(set);
+                slots.release(ending.size());
+            }
+            for (Subscriber s : ending) {
+                offer(s, new Event<>(FINISHED, record));
             }
         } else {
-            if (active.test(run)) {
-                running.put(key, run);
+            if (active.test(record)) {
+                running.put(key, record);
             }
-            broadcast(run);
+            broadcast(key, new Event<>(PROGRESS, record));
+        }
+    }
+
+    /** Open streams of this instance. */
+    int subscriberCount() {
+        synchronized (lock) {
+            return subscribers.values().stream().mapToInt(Set::size).sum();
+        }
+    }
+
+    /** Open streams of one record. */
+    int subscriberCount(String recordId) {
+        synchronized (lock) {
+            Set<Subscriber> set = subscribers.get(recordId);
+            return set == null ? 0 : set.size();
+        }
+    }
+
+    private T latest(String key, T fallback) {
+        return lookup.apply(key).map(r -> asOf.apply(r, Instant.now())).orElse(fallback);
+    }
+
+    private void register(Subscriber s) {
+        synchronized (lock) {
+            Set<Subscriber> set = subscribers.get(s.key);
+            int count = set == null ? 0 : set.size();
+            if (count >= settings.maxSubscribersPerRecord()) {
+                throw new TooManySubscribers(count + " event streams of " + s.key
+                        + " are open, the most one run or matrix may have", "max-subscribers-per-record",
+                        settings.maxSubscribersPerRecord());
+            }
+            if (!slots.tryAcquire()) {
+                throw new TooManySubscribers(slots.max() + " event streams are open, the most the service allows",
+                        "max-subscribers", slots.max());
+            }
+            subscribers.computeIfAbsent(s.key, k -> new LinkedHashSet<>()).add(s);
+        }
+    }
+
+    /** Removes the subscriber from the registry and frees its place; idempotent. */
+    private void deregister(Subscriber s) {
+        synchronized (lock) {
+            Set<Subscriber> set = subscribers.get(s.key);
+            if (set != null && set.remove(s)) {
+                slots.release(1);
+                if (set.isEmpty()) {
+                    subscribers.remove(s.key);
+                }
+            }
         }
     }
 
     private void tick() {
-        for (T r : running.values()) {
-            broadcast(asOf.apply(r, Instant.now()));
-        }
-    }
-
-    private void broadcast(T run) {
-        List<SseEmitter> list = subscribers.get(id.apply(run));
-        if (list != null) {
-            for (SseEmitter e : list) {
-                if (!send(e, PROGRESS, run)) {
-                    list.remove(e);
-                }
-            }
-        }
-    }
-
-    private boolean send(SseEmitter emitter, String name, T run) {
         try {
-            synchronized (emitter) {
-                emitter.send(SseEmitter.event().name(name).id(id.apply(run)).data(run, MediaType.APPLICATION_JSON));
+            for (T r : running.values()) {
+                T now = asOf.apply(r, Instant.now());
+                broadcast(id.apply(now), new Event<>(PROGRESS, now));
             }
-            return true;
-        } catch (IOException | IllegalStateException e) {
-            emitter.completeWithError(e);
-            return false;
+        } catch (RuntimeException e) {
+            log.warn("SSE progress tick failed", e);
         }
+    }
+
+    private void heartbeat() {
+        try {
+            List<Subscriber> all;
+            synchronized (lock) {
+                all = new ArrayList<>();
+                subscribers.values().forEach(all::addAll);
+            }
+            for (Subscriber s : all) {
+                offer(s, new Event<>(null, null));
+            }
+        } catch (RuntimeException e) {
+            log.warn("SSE heartbeat failed", e);
+        }
+    }
+
+    private void broadcast(String key, Event<T> event) {
+        List<Subscriber> list;
+        synchronized (lock) {
+            Set<Subscriber> set = subscribers.get(key);
+            if (set == null) {
+                return;
+            }
+            list = List.copyOf(set);
+        }
+        for (Subscriber s : list) {
+            offer(s, event);
+        }
+    }
+
+    /** Queues an event for the subscriber's sender; drops the subscriber if its queue is full. Never blocks. */
+    private void offer(Subscriber s, Event<T> event) {
+        if (s.closed || s.finishedQueued.get()) {
+            return;
+        }
+        if (event.isFinished() && !s.finishedQueued.compareAndSet(false, true)) {
+            return;
+        }
+        if (!s.pending.offer(event)) {
+            drop(s);
+            return;
+        }
+        schedule(s);
+    }
+
+    private void drop(Subscriber s) {
+        deregister(s);
+        if (!s.closed) {
+            s.closed = true;
+            s.pending.clear();
+            log.info("Dropped an event subscriber of {}: {} events were waiting for it (a client that does not read)",
+                    s.key, settings.queueCapacity());
+        }
+        schedule(s); // its sender ends the stream once it is free
+    }
+
+    private void schedule(Subscriber s) {
+        if (s.draining.compareAndSet(false, true)) {
+            try {
+                senders.execute(() -> drain(s));
+            } catch (RejectedExecutionException e) {
+                s.draining.set(false); // closing
+            }
+        }
+    }
+
+    /** The subscriber's sender: writes its queued events in order, then ends its stream once it is closed. */
+    private void drain(Subscriber s) {
+        while (true) {
+            try {
+                drainQueue(s);
+            } catch (RuntimeException e) {
+                log.warn("SSE sender of {} failed", s.key, e);
+            } finally {
+                s.draining.set(false);
+            }
+            // an offer or a drop that came while this task held the flag left the work to it
+            if (s.ended || (!s.closed && s.pending.isEmpty()) || !s.draining.compareAndSet(false, true)) {
+                return;
+            }
+        }
+    }
+
+    private void drainQueue(Subscriber s) {
+        Event<T> e;
+        while (!s.closed && (e = s.pending.poll()) != null) {
+            try {
+                s.emitter.send(e.name() == null ? SseEmitter.event().comment(HEARTBEAT)
+                        : event(e.name(), s.key, e.data()));
+            } catch (IOException | RuntimeException failure) {
+                // the client has gone, or the stream has ended (timed out)
+                log.debug("Event stream of {} ended: {}", s.key, failure.toString());
+                deregister(s);
+                s.closed = true;
+                s.ended = true;
+                try {
+                    s.emitter.completeWithError(failure);
+                } catch (RuntimeException ignored) {
+                    // already complete
+                }
+                return;
+            }
+            if (e.isFinished()) {
+                deregister(s);
+                s.closed = true;
+            }
+        }
+        if (s.closed && !s.ended) {
+            s.ended = true;
+            try {
+                s.emitter.complete();
+            } catch (RuntimeException ignored) {
+                // the container has already ended the request
+            }
+        }
+    }
+
+    private SseEmitter.SseEventBuilder event(String name, String key, T data) {
+        return SseEmitter.event().name(name).id(key).data(data, MediaType.APPLICATION_JSON);
     }
 
     @Override
     public void close() {
         ticker.shutdownNow();
-        subscribers.values().forEach(list -> list.forEach(SseEmitter::complete));
-        subscribers.clear();
+        List<Subscriber> all = new ArrayList<>();
+        synchronized (lock) {
+            subscribers.values().forEach(all::addAll);
+            subscribers.clear();
+            slots.release(all.size());
+        }
+        for (Subscriber s : all) {
+            s.closed = true;
+            schedule(s);
+        }
+        senders.shutdown();
+        try {
+            if (!senders.awaitTermination(1, TimeUnit.SECONDS)) {
+                senders.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A queued event; a heartbeat has no name. */
+    private record Event<T>(String name, T data) {
+        boolean isFinished() {
+            return FINISHED.equals(name);
+        }
+    }
+
+    /** One open stream. */
+    private final class Subscriber {
+        final String key;
+        final SseEmitter emitter;
+        final BlockingQueue<Event<T>> pending = new ArrayBlockingQueue<>(settings.queueCapacity());
+        /** Whether a sender task holds this subscriber (at most one does). */
+        final AtomicBoolean draining = new AtomicBoolean();
+        /** Whether {@code finished} has been queued: it goes out once, and nothing after it. */
+        final AtomicBoolean finishedQueued = new AtomicBoolean();
+        /** No more events: ended, dropped or timed out; its sender completes the emitter. */
+        volatile boolean closed;
+        /** The emitter has been completed (by its sender). */
+        volatile boolean ended;
+
+        Subscriber(String key, SseEmitter emitter) {
+            this.key = key;
+            this.emitter = emitter;
+        }
+    }
+
+    /** The places of open streams, in all: one instance shared by the run and the matrix streams. Thread-safe. */
+    public static final class Slots {
+        private final int max;
+        private final AtomicInteger used = new AtomicInteger();
+
+        public Slots(int max) {
+            this.max = max;
+        }
+
+        public int max() {
+            return max;
+        }
+
+        public int used() {
+            return used.get();
+        }
+
+        boolean tryAcquire() {
+            int n;
+            do {
+                n = used.get();
+                if (n >= max) {
+                    return false;
+                }
+            } while (!used.compareAndSet(n, n + 1));
+            return true;
+        }
+
+        void release(int n) {
+            used.addAndGet(-n);
+        }
+    }
+
+    /** Refused: as many streams are open as the setting allows (the API answers 429). */
+    public static final class TooManySubscribers extends RuntimeException {
+        private final String setting;
+        private final int limit;
+
+        public TooManySubscribers(String what, String setting, int limit) {
+            super(what + " (" + EventStreamsProperties.PREFIX + "." + setting + " = " + limit
+                    + "); follow it by polling its GET instead, or retry when a stream has closed");
+            this.setting = EventStreamsProperties.PREFIX + "." + setting;
+            this.limit = limit;
+        }
+
+        /** The setting that caps it, e.g. {@code loopbench.events.max-subscribers}. */
+        public String setting() {
+            return setting;
+        }
+
+        public int limit() {
+            return limit;
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.loopbench.web;
 import io.loopbench.engine.InvalidSpecException;
 import io.loopbench.engine.Violation;
 import io.loopbench.runs.RunExceptions;
+import io.loopbench.storage.EventStreams;
 import io.loopbench.storage.StorageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,6 +70,16 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
         headers.set(HttpHeaders.RETRY_AFTER, String.valueOf(e.retryAfterSeconds()));
         return handleExceptionInternal(e, problem(HttpStatus.SERVICE_UNAVAILABLE, "queue-full", "Run queue full",
                 e.getMessage()), headers, HttpStatus.SERVICE_UNAVAILABLE, request);
+    }
+
+    /** An event stream over a cap: 429, naming the cap and its setting. */
+    @ExceptionHandler(EventStreams.TooManySubscribers.class)
+    ResponseEntity<Object> tooManySubscribers(EventStreams.TooManySubscribers e, WebRequest request) {
+        ProblemDetail p = problem(HttpStatus.TOO_MANY_REQUESTS, "too-many-event-streams", "Too many event streams",
+                e.getMessage());
+        p.setProperty("setting", e.setting());
+        p.setProperty("limit", e.limit());
+        return handleExceptionInternal(e, p, new HttpHeaders(), HttpStatus.TOO_MANY_REQUESTS, request);
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)

@@ -13,6 +13,8 @@ import io.loopbench.runs.RunService;
 import io.loopbench.runs.RunStatus;
 import io.loopbench.runs.RunStore;
 import io.loopbench.runs.RunsProperties;
+import io.loopbench.storage.EventStreams;
+import io.loopbench.storage.EventStreamsProperties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,6 +40,7 @@ class MatrixServiceTest {
     JobQueue jobs;
     RunService runs;
     MatrixService matrices;
+    MatrixEvents events;
 
     @BeforeEach
     void start() {
@@ -46,8 +50,9 @@ class MatrixServiceTest {
         jobs.start();
         runs = new RunService(new RunStore(dir, JSON), p, JSON, List.of(), jobs);
         runs.start();
-        matrices = new MatrixService(new MatrixStore(dir.resolve("matrices"), JSON), runs, p, jobs,
-                new MatrixEvents());
+        events = new MatrixEvents(EventStreamsProperties.defaults(), new EventStreams.Slots(256),
+                id -> Optional.empty());
+        matrices = new MatrixService(new MatrixStore(dir.resolve("matrices"), JSON), runs, p, jobs, events);
         matrices.start();
     }
 
@@ -56,6 +61,7 @@ class MatrixServiceTest {
         matrices.stop();
         runs.stop();
         jobs.stop();
+        events.close();
     }
 
     static MatrixSpec small(int repetitions, double seconds) {

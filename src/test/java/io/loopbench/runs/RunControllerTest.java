@@ -3,6 +3,7 @@ package io.loopbench.runs;
 import io.loopbench.engine.InvalidSpecException;
 import io.loopbench.engine.RunSpec;
 import io.loopbench.engine.Violation;
+import io.loopbench.storage.EventStreams;
 import io.loopbench.system.SystemInfo;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -141,6 +142,24 @@ class RunControllerTest {
     void fullQueueIs503WithRetryAfter() throws Exception {
         when(runs.submit(any(), any())).thenThrow(new RunExceptions.QueueFull(100, 42));
         problem(postRun("{}"), 503).andExpect(header().string("Retry-After", "42"));
+    }
+
+    @Test
+    void anEventStreamOverItsCapIs429NamingTheCapAndItsSetting() throws Exception {
+        RunRecord queued = RunRecord.queued("r1", RunSpec.defaults(), Isolation.FORKED, 1, Instant.now(),
+                SystemInfo.current());
+        when(runs.get("r1")).thenReturn(queued);
+        when(events.subscribe(any())).thenThrow(new EventStreams.TooManySubscribers(
+                "16 event streams of r1 are open, the most one run or matrix may have", "max-subscribers-per-record",
+                16));
+
+        problem(mvc.perform(get("/api/runs/r1/events").accept(MediaType.TEXT_EVENT_STREAM)), 429)
+                .andExpect(jsonPath("$.type").value("https://loopbench.invalid/problems/too-many-event-streams"))
+                .andExpect(jsonPath("$.title").value("Too many event streams"))
+                .andExpect(jsonPath("$.detail", containsString(
+                        "the most one run or matrix may have (loopbench.events.max-subscribers-per-record = 16)")))
+                .andExpect(jsonPath("$.setting").value("loopbench.events.max-subscribers-per-record"))
+                .andExpect(jsonPath("$.limit").value(16));
     }
 
     @Test
