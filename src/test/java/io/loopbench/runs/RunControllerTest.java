@@ -146,7 +146,7 @@ class RunControllerTest {
 
     @Test
     void anEventStreamOverItsCapIs429NamingTheCapAndItsSetting() throws Exception {
-        RunRecord queued = RunRecord.queued("r1", RunSpec.defaults(), Isolation.FORKED, 1, Instant.now(),
+        RunRecord queued = RunRecord.queued("r1", RunSpec.defaults(), null, Isolation.FORKED, 1, Instant.now(),
                 SystemInfo.current());
         when(runs.get("r1")).thenReturn(queued);
         when(events.subscribe(any())).thenThrow(new EventStreams.TooManySubscribers(
