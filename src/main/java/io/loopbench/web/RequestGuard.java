@@ -40,9 +40,12 @@ public class RequestGuard extends OncePerRequestFilter {
     /** The web page: its own modules, styles and images only. */
     static final String PAGE_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
             + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-    /** API documents (JSON, reports, SVG charts): no script at all; reports' own inline style and charts only. */
+    /**
+     * API documents (JSON, reports, SVG charts): no script at all; reports' own inline style and charts only; framed
+     * only by the service's own page (which shows reports in a frame).
+     */
     static final String API_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; "
-            + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+            + "base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 

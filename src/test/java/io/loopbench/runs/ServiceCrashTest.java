@@ -139,7 +139,7 @@ class ServiceCrashTest {
             assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
             accepted.add(json.readTree(posted.body()).get("id").asString());
             // before a worker starts, while one measures, between repetitions, after the run
-            Thread.sleep(random.nextInt(3_500));
+            Thread.sleep(random.nextInt(2_500));
             long pid = service.pid();
             killedDuringAWorker += workersOf(pid).isEmpty() ? 0 : 1;
             service.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
