@@ -1,10 +1,33 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.client.EchoClient;
+import io.loopbench.engine.client.EchoPair;
+import io.loopbench.engine.client.LoopPacer;
+import io.loopbench.engine.client.PhaseContext;
+import io.loopbench.engine.client.PhaseCounters;
+import io.loopbench.engine.latency.Latency;
+import io.loopbench.engine.latency.LatencyHistograms;
+import io.loopbench.engine.latency.LatencyMode;
+import io.loopbench.engine.message.MessageFormat;
+import io.loopbench.engine.netty.NettyEchoPair;
+import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.process.JitActivity;
+import io.loopbench.engine.process.JitMonitor;
+import io.loopbench.engine.process.MemoryUsage;
+import io.loopbench.engine.process.ProcessMetrics;
+import io.loopbench.engine.server.ServerCheck;
+import io.loopbench.engine.server.ServerFault;
+import io.loopbench.engine.server.ServerStats;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.WarmupMode;
+import io.loopbench.engine.spec.WindowMode;
+import io.loopbench.engine.virtualthreads.BlockingEchoPair;
 import org.HdrHistogram.Histogram;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,7 +49,6 @@ import java.util.concurrent.TimeoutException;
  */
 final class Repetition {
 
-    static final Duration SETUP_TIMEOUT = Duration.ofSeconds(10);
     static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(2);
     static final long BARRIER_NANOS = TimeUnit.SECONDS.toNanos(5);
 
@@ -53,8 +75,8 @@ final class Repetition {
     RepetitionResult run() {
         ServerCheck check = new ServerCheck(spec.work(), serverStats);
         EchoPair pair = spec.execution() == Execution.VIRTUAL_THREADS
-                ? new BlockingEchoPair(spec, check, control)
-                : new NettyEchoPair(spec, transport, check, fault, control);
+                ? new BlockingEchoPair(spec, check, control::throwIfCancelled)
+                : new NettyEchoPair(spec, transport, check, fault, control::throwIfCancelled);
         try {
             clients = pair.open();
             return measure(pair);
@@ -340,9 +362,5 @@ final class Repetition {
     private String firstError(PhaseCounters c) {
         String first = c.firstError != null ? c.firstError : serverStats.firstError();
         return first == null ? "" : " (first: " + first + ")";
-    }
-
-    static InetAddress loopback(AddressFamily family) throws UnknownHostException {
-        return InetAddress.getByName(family == AddressFamily.IPV4 ? "127.0.0.1" : "::1");
     }
 }

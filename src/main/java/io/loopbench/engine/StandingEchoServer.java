@@ -1,5 +1,16 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.loop.LoopLayout;
+import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.server.EchoServerHandler;
+import io.loopbench.engine.server.EchoServers;
+import io.loopbench.engine.server.RawEchoHandler;
+import io.loopbench.engine.server.ServerCheck;
+import io.loopbench.engine.server.ServerStats;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -27,14 +38,6 @@ public final class StandingEchoServer implements AutoCloseable {
                          int work, Integer payloadBytes) {
     }
 
-    /** What the server has echoed so far; thread-safe. */
-    public static final class Counts {
-        final LongAdder connections = new LongAdder();
-        final LongAdder bytes = new LongAdder();
-        final LongAdder datagrams = new LongAdder();
-        final LongAdder errors = new LongAdder();
-    }
-
     /**
      * @param connections TCP connections accepted
      * @param bytes       bytes echoed (raw mode)
@@ -48,7 +51,8 @@ public final class StandingEchoServer implements AutoCloseable {
     private final Transport transport;
     private final LoopLayout layout;
     private final ChannelGroup accepted = new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE);
-    private final Counts counts = new Counts();
+    private final LongAdder connections = new LongAdder();
+    private final RawEchoHandler.Counts counts = new RawEchoHandler.Counts();
     private final ServerStats stats = new ServerStats();
     private final DisposableChannel server;
 
@@ -59,7 +63,7 @@ public final class StandingEchoServer implements AutoCloseable {
         try {
             this.server = EchoServers.bind(config.protocol(), layout.group(0),
                     new InetSocketAddress(config.bindAddress(), config.port()), this::handler, accepted,
-                    c -> counts.connections.increment(),
+                    c -> connections.increment(),
                     config.payloadBytes() != null ? config.payloadBytes() : RunSpec.MAX_PAYLOAD);
         } catch (RuntimeException e) {
             layout.close();
@@ -91,11 +95,11 @@ public final class StandingEchoServer implements AutoCloseable {
     }
 
     public Snapshot counts() {
-        long errors = counts.errors.sum();
+        long errors = counts.errors();
         for (int tag = 0; tag < 2; tag++) {
             errors += stats.contentErrors[tag].sum() + stats.sendFailures[tag].sum() + stats.exceptions[tag].sum();
         }
-        return new Snapshot(counts.connections.sum(), counts.bytes.sum(), counts.datagrams.sum(), errors);
+        return new Snapshot(connections.sum(), counts.bytes(), counts.datagrams(), errors);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.message.MessageFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.params.ParameterizedTest;

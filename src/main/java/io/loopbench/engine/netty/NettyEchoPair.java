@@ -1,0 +1,263 @@
+package io.loopbench.engine.netty;
+
+import io.loopbench.engine.client.EchoClient;
+import io.loopbench.engine.client.EchoPair;
+import io.loopbench.engine.loop.LoopLayout;
+import io.loopbench.engine.protocol.UdpBuffers;
+import io.loopbench.engine.reactive.ReactiveClientIo;
+import io.loopbench.engine.server.EchoServerHandler;
+import io.loopbench.engine.server.EchoServers;
+import io.loopbench.engine.server.ServerCheck;
+import io.loopbench.engine.server.ServerFault;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Target;
+import io.loopbench.engine.spec.Transport;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.resolver.DefaultAddressResolverGroup;
+import io.netty.util.concurrent.ImmediateEventExecutor;
+import reactor.netty.Connection;
+import reactor.netty.DisposableChannel;
+import reactor.netty.tcp.TcpClient;
+import reactor.netty.udp.UdpClient;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * {@code netty} and {@code reactive} executions: echo servers and clients on the repetition's own event loops
+ * ({@link LoopLayout}), through Reactor Netty — as handlers at the end of each pipeline, or as Reactor Netty
+ * pipelines per message. Used by one thread, the repetition's.
+ */
+public final class NettyEchoPair implements EchoPair {
+
+    private final RunSpec spec;
+    private final Transport transport;
+    private final ServerCheck check;
+    private final ServerFault fault;
+    /** Run between slow steps of set-up: throws CancellationException once the run is cancelled. */
+    private final Runnable checkpoint;
+    private final boolean reactive;
+    private LoopLayout layout;
+    private final List<DisposableChannel> servers = new ArrayList<>();
+    private final List<Connection> connections = new ArrayList<>();
+    private final List<EchoClient> clients = new ArrayList<>();
+    /** TCP: server-side child channels by their remote (= the client's local) address. */
+    private final Map<SocketAddress, Channel> serverChildren = new ConcurrentHashMap<>();
+    /** TCP: every accepted channel, so that close() closes them (disposing a server closes only its listener). */
+    private final ChannelGroup accepted = new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE);
+
+    public NettyEchoPair(RunSpec spec, Transport transport, ServerCheck check, ServerFault fault, Runnable checkpoint) {
+        this.spec = spec;
+        this.transport = transport;
+        this.check = check;
+        this.fault = fault;
+        this.checkpoint = checkpoint;
+        this.reactive = spec.execution() == Execution.REACTIVE;
+    }
+
+    @Override
+    public List<EchoClient> open() throws Exception {
+        layout = new LoopLayout(spec.ioModel(), spec.ioThreads(), transport);
+        InetSocketAddress target = spec.target() == null ? null
+                : Target.parse(spec.target()).orElseThrow().address();
+        InetAddress host = spec.addressFamily().loopback();
+        if (target == null) {
+            for (int shard = 0; shard < layout.shards(); shard++) {
+                servers.add(bind(layout.group(shard), host));
+            }
+        }
+        for (int i = 0; i < spec.clients(); i++) {
+            checkpoint.run();
+            EchoClient client = new EchoClient(i, spec);
+            InetSocketAddress server = target != null ? target : new InetSocketAddress(host,
+                    ((InetSocketAddress) servers.get(i % servers.size()).address()).getPort());
+            connections.add(connect(layout.groupForClient(i), server, client));
+            clients.add(client);
+        }
+        for (EchoClient c : clients) {
+            if (!c.awaitAttached(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("a client pipeline was not ready within " + SETUP_TIMEOUT);
+            }
+        }
+        awaitServerChildren();
+        return clients;
+    }
+
+    private DisposableChannel bind(EventLoopGroup group, InetAddress host) {
+        InetSocketAddress address = new InetSocketAddress(host, 0);
+        Consumer<Connection> onConnection =
+                c -> serverChildren.put(c.channel().remoteAddress(), c.channel());
+        return reactive
+                ? EchoServers.bindReactive(spec.protocol(), group, address, check, accepted, onConnection,
+                        spec.payloadBytes())
+                : EchoServers.bind(spec.protocol(), group, address,
+                        () -> new EchoServerHandler(spec.payloadBytes(), check, fault), accepted, onConnection,
+                        spec.payloadBytes());
+    }
+
+    private Connection connect(EventLoopGroup group, InetSocketAddress server, EchoClient client) {
+        if (spec.protocol() == Protocol.UDP) {
+            return UdpClient.create()
+                    .remoteAddress(() -> server)
+                    .runOn(group)
+                    .option(ChannelOption.SO_RCVBUF, EchoServers.UDP_RECEIVE_BUFFER)
+                    .option(ChannelOption.SO_SNDBUF, EchoServers.UDP_SEND_BUFFER)
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(spec.payloadBytes() + 1))
+                    .doOnConnected(c -> attach(client, c))
+                    .connectNow(SETUP_TIMEOUT);
+        }
+        return TcpClient.newConnection()
+                .remoteAddress(() -> server)
+                .resolver(DefaultAddressResolverGroup.INSTANCE)
+                .runOn(group)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .doOnConnected(c -> attach(client, c))
+                .connectNow(SETUP_TIMEOUT);
+    }
+
+    private void attach(EchoClient client, Connection c) {
+        if (reactive) {
+            ReactiveClientIo.attach(client, c, spec.protocol());
+        } else {
+            c.addHandlerLast("echo", new EchoClientHandler(client));
+        }
+    }
+
+    @Override
+    public String serverAddresses() {
+        if (spec.target() != null) {
+            return String.valueOf(connections.getFirst().channel().remoteAddress());
+        }
+        StringBuilder b = new StringBuilder();
+        for (DisposableChannel s : servers) {
+            b.append(b.isEmpty() ? "" : ", ").append(s.address());
+        }
+        return b.toString();
+    }
+
+    /** TCP: waits until the server has configured every accepted connection, so both ends are known. */
+    private void awaitServerChildren() throws InterruptedException {
+        if (spec.protocol() != Protocol.TCP || spec.target() != null) {
+            return;
+        }
+        long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
+        while (serverChildren.size() < clients.size()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("server accepted " + serverChildren.size() + " of "
+                        + clients.size() + " connections within " + SETUP_TIMEOUT.toSeconds() + " s");
+            }
+            checkpoint.run();
+            Thread.sleep(1);
+        }
+    }
+
+    @Override
+    public Integer connectionsOnOneThread() {
+        if (spec.target() != null) {
+            return null;
+        }
+        int same = 0;
+        for (int i = 0; i < connections.size(); i++) {
+            Channel client = connections.get(i).channel();
+            Channel server = spec.protocol() == Protocol.TCP
+                    ? serverChildren.get(client.localAddress())
+                    : servers.get(i % servers.size()).channel();
+            if (server != null && server.eventLoop() == client.eventLoop()) {
+                same++;
+            }
+        }
+        return same;
+    }
+
+    @Override
+    public Boolean tcpNoDelay() {
+        if (spec.protocol() != Protocol.TCP) {
+            return null;
+        }
+        boolean all = true;
+        for (Connection c : connections) {
+            all &= Boolean.TRUE.equals(c.channel().config().getOption(ChannelOption.TCP_NODELAY));
+        }
+        for (Channel c : serverChildren.values()) {
+            all &= Boolean.TRUE.equals(c.config().getOption(ChannelOption.TCP_NODELAY));
+        }
+        return all;
+    }
+
+    @Override
+    public UdpBuffers udpBuffers() {
+        if (spec.protocol() != Protocol.UDP) {
+            return null;
+        }
+        var serverConfig = servers.isEmpty() ? null : servers.getFirst().channel().config();
+        List<int[]> clientBuffers = new ArrayList<>();
+        for (Connection c : connections) {
+            clientBuffers.add(new int[] {c.channel().config().getOption(ChannelOption.SO_SNDBUF),
+                    c.channel().config().getOption(ChannelOption.SO_RCVBUF)});
+        }
+        return UdpBuffers.applied(serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_SNDBUF),
+                serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_RCVBUF), clientBuffers);
+    }
+
+    @Override
+    public int threads() {
+        return layout.loops().size();
+    }
+
+    @Override
+    public String serverChannel() {
+        return servers.isEmpty() ? null : servers.getFirst().channel().getClass().getSimpleName();
+    }
+
+    @Override
+    public String clientChannel() {
+        return connections.getFirst().channel().getClass().getSimpleName();
+    }
+
+    @Override
+    public String clientAddress() {
+        return String.valueOf(connections.getFirst().channel().localAddress());
+    }
+
+    /** Closes clients, then servers, then the loops; each step bounded, none skipped when another fails. */
+    @Override
+    public void close() {
+        for (EchoClient c : clients) {
+            c.markClosing();
+        }
+        for (Connection c : connections) {
+            dispose(c);
+        }
+        for (DisposableChannel s : servers) {
+            dispose(s);
+        }
+        accepted.close().awaitUninterruptibly(3, TimeUnit.SECONDS);
+        if (layout != null) {
+            layout.close();
+        }
+    }
+
+    private static void dispose(DisposableChannel c) {
+        try {
+            c.disposeNow(Duration.ofSeconds(3));
+        } catch (RuntimeException e) {
+            // The loops' shutdown closes whatever is left; a slow close must not stop the rest of the clean-up.
+        }
+    }
+
+}
