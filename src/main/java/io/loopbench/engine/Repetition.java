@@ -9,6 +9,7 @@ import io.loopbench.engine.latency.Latency;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.message.MessageFormat;
+import io.loopbench.engine.netty.HandlerEnds;
 import io.loopbench.engine.netty.NettyEchoPair;
 import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
@@ -16,10 +17,11 @@ import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.JitMonitor;
 import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.process.ProcessMetrics;
+import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.reactive.ReactiveEnds;
 import io.loopbench.engine.server.ServerCheck;
 import io.loopbench.engine.server.ServerFault;
 import io.loopbench.engine.server.ServerStats;
-import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
@@ -74,9 +76,15 @@ final class Repetition {
 
     RepetitionResult run() {
         ServerCheck check = new ServerCheck(spec.work(), serverStats);
-        EchoPair pair = spec.execution() == Execution.VIRTUAL_THREADS
-                ? new BlockingEchoPair(spec, check, control::throwIfCancelled)
-                : new NettyEchoPair(spec, transport, check, fault, control::throwIfCancelled);
+        EchoProtocol protocol = Protocols.of(spec.protocol());
+        Runnable checkpoint = control::throwIfCancelled;
+        EchoPair pair = switch (spec.execution()) {
+            case NETTY -> new NettyEchoPair(spec, transport, protocol,
+                    new HandlerEnds(spec.payloadBytes(), check, fault), checkpoint);
+            case REACTIVE -> new NettyEchoPair(spec, transport, protocol,
+                    new ReactiveEnds(spec.payloadBytes(), protocol.stream(), check), checkpoint);
+            case VIRTUAL_THREADS -> new BlockingEchoPair(spec, protocol, check, checkpoint);
+        };
         try {
             clients = pair.open();
             return measure(pair);

@@ -2,8 +2,8 @@ package io.loopbench.engine;
 
 import io.loopbench.engine.loop.LoopLayout;
 import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.server.EchoServerHandler;
-import io.loopbench.engine.server.EchoServers;
 import io.loopbench.engine.server.RawEchoHandler;
 import io.loopbench.engine.server.ServerCheck;
 import io.loopbench.engine.server.ServerStats;
@@ -61,10 +61,14 @@ public final class StandingEchoServer implements AutoCloseable {
         this.transport = Transports.resolve(config.transport());
         this.layout = new LoopLayout(IoModel.SHARED, config.ioThreads(), transport);
         try {
-            this.server = EchoServers.bind(config.protocol(), layout.group(0),
-                    new InetSocketAddress(config.bindAddress(), config.port()), this::handler, accepted,
-                    c -> connections.increment(),
-                    config.payloadBytes() != null ? config.payloadBytes() : RunSpec.MAX_PAYLOAD);
+            EchoProtocol protocol = Protocols.of(config.protocol());
+            this.server = protocol.bind(layout.group(0), new InetSocketAddress(config.bindAddress(), config.port()),
+                    config.payloadBytes() != null ? config.payloadBytes() : RunSpec.MAX_PAYLOAD, accepted, end -> {
+                        end.addHandlerLast("echo", handler());
+                        if (protocol.stream()) {
+                            connections.increment();
+                        }
+                    });
         } catch (RuntimeException e) {
             layout.close();
             throw e;

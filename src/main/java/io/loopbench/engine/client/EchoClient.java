@@ -3,7 +3,6 @@ package io.loopbench.engine.client;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.message.MessageFormat;
 import io.loopbench.engine.spec.LoadModel;
-import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.WindowMode;
 import io.netty.buffer.ByteBuf;
@@ -44,7 +43,8 @@ public final class EchoClient {
     private final int id;
     private final int window;
     private final int payloadBytes;
-    private final boolean udp;
+    /** A byte stream: echoes come back in order and none is lost; else datagrams (see EchoProtocol#stream). */
+    private final boolean stream;
     private final boolean batch;
     private final long lossTimeoutNanos;
     /** Open load: the time between this client's intended sends, and its offset among all clients. */
@@ -90,11 +90,11 @@ public final class EchoClient {
     /** Set by the repetition (from its own thread) before it closes the channel on purpose. */
     private volatile boolean closing;
 
-    public EchoClient(int id, RunSpec spec) {
+    public EchoClient(int id, RunSpec spec, boolean stream) {
         this.id = id;
         this.window = spec.window();
         this.payloadBytes = spec.payloadBytes();
-        this.udp = spec.protocol() == Protocol.UDP;
+        this.stream = stream;
         this.batch = spec.windowMode() == WindowMode.BATCH;
         this.lossTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(spec.lossTimeoutMillis());
         this.slotSequence = new long[window];
@@ -112,7 +112,7 @@ public final class EchoClient {
     /** Called once, on the owner's thread, when the socket is ready. */
     public void attach(ClientIo owner) {
         this.io = owner;
-        this.gathering = !udp && owner.gathers();
+        this.gathering = stream && owner.gathers();
         attached.countDown();
     }
 
@@ -162,7 +162,7 @@ public final class EchoClient {
             finish();
             return;
         }
-        if (udp) {
+        if (!stream) {
             long period = Math.max(TimeUnit.MILLISECONDS.toNanos(1), lossTimeoutNanos / 4);
             lossTimer = io.every(this::expireLost, period);
         }
@@ -257,10 +257,10 @@ public final class EchoClient {
             return;
         }
         if (inFlight > 0) {
-            if (udp) {
-                current.lostMessages += inFlight;
-            } else {
+            if (stream) {
                 current.unfinishedMessages += inFlight;
+            } else {
+                current.lostMessages += inFlight;
             }
             Arrays.fill(slotBusy, false);
             inFlight = 0;
@@ -321,7 +321,7 @@ public final class EchoClient {
             current.noteError("client " + id + ": echo of sequence " + seq + " has altered content");
             valid = false;
         }
-        if (udp ? seq <= lastSeenSequence : seq != nextExpectedSequence) {
+        if (stream ? seq != nextExpectedSequence : seq <= lastSeenSequence) {
             current.orderErrors++;
             current.noteError("client " + id + ": echo of sequence " + seq + " out of order");
             valid = false;

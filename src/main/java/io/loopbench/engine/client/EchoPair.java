@@ -2,7 +2,6 @@ package io.loopbench.engine.client;
 
 import io.loopbench.engine.protocol.UdpBuffers;
 
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -11,10 +10,6 @@ import java.util.List;
  * releases every socket, thread and loop it made, also after a failed or cancelled {@link #open}.
  */
 public interface EchoPair extends AutoCloseable {
-
-    /** How long each step of opening a pair may take: a connection, a client getting ready, the server's accepts. */
-    Duration SETUP_TIMEOUT = Duration.ofSeconds(10);
-
     /** Binds the servers and connects every client; returns the clients, attached and ready for a phase. */
     List<EchoClient> open() throws Exception;
 
@@ -34,10 +29,10 @@ public interface EchoPair extends AutoCloseable {
     /** Clients whose server end runs on the same thread, or null where that does not apply. */
     Integer connectionsOnOneThread();
 
-    /** TCP: whether TCP_NODELAY is on at every end; null for UDP. */
+    /** A byte stream: whether TCP_NODELAY is on at every end; null for datagrams. */
     Boolean tcpNoDelay();
 
-    /** UDP: the socket buffers requested and granted; null for TCP. */
+    /** Datagrams: the socket buffers requested and granted; null for a byte stream. */
     UdpBuffers udpBuffers();
 
     @Override

@@ -4,8 +4,6 @@ import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Violation;
 
-import java.io.Closeable;
-import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -86,17 +84,6 @@ public final class VirtualThreads {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Closes a socket, which also ends a virtual thread's blocked read on it; a failure to close changes nothing. */
-    public static void closeQuietly(Closeable c) {
-        try {
-            if (c != null) {
-                c.close();
-            }
-        } catch (IOException e) {
-            // closing for good: nothing more to do with it
         }
     }
 

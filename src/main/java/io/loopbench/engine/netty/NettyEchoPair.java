@@ -3,29 +3,18 @@ package io.loopbench.engine.netty;
 import io.loopbench.engine.client.EchoClient;
 import io.loopbench.engine.client.EchoPair;
 import io.loopbench.engine.loop.LoopLayout;
+import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.UdpBuffers;
-import io.loopbench.engine.reactive.ReactiveClientIo;
-import io.loopbench.engine.server.EchoServerHandler;
-import io.loopbench.engine.server.EchoServers;
-import io.loopbench.engine.server.ServerCheck;
-import io.loopbench.engine.server.ServerFault;
-import io.loopbench.engine.spec.Execution;
-import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
 import io.loopbench.engine.spec.Transport;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.resolver.DefaultAddressResolverGroup;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
-import reactor.netty.tcp.TcpClient;
-import reactor.netty.udp.UdpClient;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -36,38 +25,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
+
+import static io.loopbench.engine.protocol.EchoProtocol.SETUP_TIMEOUT;
 
 /**
  * {@code netty} and {@code reactive} executions: echo servers and clients on the repetition's own event loops
- * ({@link LoopLayout}), through Reactor Netty — as handlers at the end of each pipeline, or as Reactor Netty
- * pipelines per message. Used by one thread, the repetition's.
+ * ({@link LoopLayout}), bound and connected through the protocol, each end programmed as its execution's
+ * {@link NettyEnds} say — as handlers at the end of each pipeline, or as Reactor Netty pipelines per message. Used by
+ * one thread, the repetition's.
  */
 public final class NettyEchoPair implements EchoPair {
 
     private final RunSpec spec;
     private final Transport transport;
-    private final ServerCheck check;
-    private final ServerFault fault;
+    private final EchoProtocol protocol;
+    private final NettyEnds ends;
     /** Run between slow steps of set-up: throws CancellationException once the run is cancelled. */
     private final Runnable checkpoint;
-    private final boolean reactive;
     private LoopLayout layout;
     private final List<DisposableChannel> servers = new ArrayList<>();
     private final List<Connection> connections = new ArrayList<>();
     private final List<EchoClient> clients = new ArrayList<>();
-    /** TCP: server-side child channels by their remote (= the client's local) address. */
+    /** Stream: server-side child channels by their remote (= the client's local) address. */
     private final Map<SocketAddress, Channel> serverChildren = new ConcurrentHashMap<>();
-    /** TCP: every accepted channel, so that close() closes them (disposing a server closes only its listener). */
+    /** Stream: every accepted channel, so that close() closes them (disposing a server closes only its listener). */
     private final ChannelGroup accepted = new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE);
 
-    public NettyEchoPair(RunSpec spec, Transport transport, ServerCheck check, ServerFault fault, Runnable checkpoint) {
+    public NettyEchoPair(RunSpec spec, Transport transport, EchoProtocol protocol, NettyEnds ends,
+                         Runnable checkpoint) {
         this.spec = spec;
         this.transport = transport;
-        this.check = check;
-        this.fault = fault;
+        this.protocol = protocol;
+        this.ends = ends;
         this.checkpoint = checkpoint;
-        this.reactive = spec.execution() == Execution.REACTIVE;
     }
 
     @Override
@@ -78,15 +68,17 @@ public final class NettyEchoPair implements EchoPair {
         InetAddress host = spec.addressFamily().loopback();
         if (target == null) {
             for (int shard = 0; shard < layout.shards(); shard++) {
-                servers.add(bind(layout.group(shard), host));
+                servers.add(protocol.bind(layout.group(shard), new InetSocketAddress(host, 0), spec.payloadBytes(),
+                        accepted, this::serverEnd));
             }
         }
         for (int i = 0; i < spec.clients(); i++) {
             checkpoint.run();
-            EchoClient client = new EchoClient(i, spec);
+            EchoClient client = new EchoClient(i, spec, protocol.stream());
             InetSocketAddress server = target != null ? target : new InetSocketAddress(host,
                     ((InetSocketAddress) servers.get(i % servers.size()).address()).getPort());
-            connections.add(connect(layout.groupForClient(i), server, client));
+            connections.add(protocol.connect(layout.groupForClient(i), server, spec.payloadBytes(),
+                    c -> ends.client(client, c)));
             clients.add(client);
         }
         for (EchoClient c : clients) {
@@ -98,43 +90,10 @@ public final class NettyEchoPair implements EchoPair {
         return clients;
     }
 
-    private DisposableChannel bind(EventLoopGroup group, InetAddress host) {
-        InetSocketAddress address = new InetSocketAddress(host, 0);
-        Consumer<Connection> onConnection =
-                c -> serverChildren.put(c.channel().remoteAddress(), c.channel());
-        return reactive
-                ? EchoServers.bindReactive(spec.protocol(), group, address, check, accepted, onConnection,
-                        spec.payloadBytes())
-                : EchoServers.bind(spec.protocol(), group, address,
-                        () -> new EchoServerHandler(spec.payloadBytes(), check, fault), accepted, onConnection,
-                        spec.payloadBytes());
-    }
-
-    private Connection connect(EventLoopGroup group, InetSocketAddress server, EchoClient client) {
-        if (spec.protocol() == Protocol.UDP) {
-            return UdpClient.create()
-                    .remoteAddress(() -> server)
-                    .runOn(group)
-                    .option(ChannelOption.SO_RCVBUF, EchoServers.UDP_RECEIVE_BUFFER)
-                    .option(ChannelOption.SO_SNDBUF, EchoServers.UDP_SEND_BUFFER)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(spec.payloadBytes() + 1))
-                    .doOnConnected(c -> attach(client, c))
-                    .connectNow(SETUP_TIMEOUT);
-        }
-        return TcpClient.newConnection()
-                .remoteAddress(() -> server)
-                .resolver(DefaultAddressResolverGroup.INSTANCE)
-                .runOn(group)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .doOnConnected(c -> attach(client, c))
-                .connectNow(SETUP_TIMEOUT);
-    }
-
-    private void attach(EchoClient client, Connection c) {
-        if (reactive) {
-            ReactiveClientIo.attach(client, c, spec.protocol());
-        } else {
-            c.addHandlerLast("echo", new EchoClientHandler(client));
+    private void serverEnd(Connection end) {
+        ends.server(end);
+        if (protocol.stream()) {
+            serverChildren.put(end.channel().remoteAddress(), end.channel());
         }
     }
 
@@ -150,9 +109,9 @@ public final class NettyEchoPair implements EchoPair {
         return b.toString();
     }
 
-    /** TCP: waits until the server has configured every accepted connection, so both ends are known. */
+    /** Stream: waits until the server has configured every accepted connection, so both ends are known. */
     private void awaitServerChildren() throws InterruptedException {
-        if (spec.protocol() != Protocol.TCP || spec.target() != null) {
+        if (!protocol.stream() || spec.target() != null) {
             return;
         }
         long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
@@ -174,7 +133,7 @@ public final class NettyEchoPair implements EchoPair {
         int same = 0;
         for (int i = 0; i < connections.size(); i++) {
             Channel client = connections.get(i).channel();
-            Channel server = spec.protocol() == Protocol.TCP
+            Channel server = protocol.stream()
                     ? serverChildren.get(client.localAddress())
                     : servers.get(i % servers.size()).channel();
             if (server != null && server.eventLoop() == client.eventLoop()) {
@@ -186,7 +145,7 @@ public final class NettyEchoPair implements EchoPair {
 
     @Override
     public Boolean tcpNoDelay() {
-        if (spec.protocol() != Protocol.TCP) {
+        if (!protocol.stream()) {
             return null;
         }
         boolean all = true;
@@ -201,7 +160,7 @@ public final class NettyEchoPair implements EchoPair {
 
     @Override
     public UdpBuffers udpBuffers() {
-        if (spec.protocol() != Protocol.UDP) {
+        if (protocol.stream()) {
             return null;
         }
         var serverConfig = servers.isEmpty() ? null : servers.getFirst().channel().config();

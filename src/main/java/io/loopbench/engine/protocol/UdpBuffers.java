@@ -1,7 +1,5 @@
 package io.loopbench.engine.protocol;
 
-import io.loopbench.engine.server.EchoServers;
-
 import java.util.IntSummaryStatistics;
 import java.util.List;
 
@@ -23,14 +21,18 @@ public record UdpBuffers(int requestedSendBytes, int requestedReceiveBytes,
                          int clientSendMinBytes, int clientSendMaxBytes,
                          int clientReceiveMinBytes, int clientReceiveMaxBytes) {
 
+    /** SO_SNDBUF and SO_RCVBUF requested on every UDP socket, the servers' and the clients'. */
+    public static final int SEND_BYTES = 64 * 1024;
+    public static final int RECEIVE_BYTES = 4 * 1024 * 1024;
+
     /**
-     * The buffers loopbench requests ({@link EchoServers}) and those applied: the server socket's (null with a
-     * target) and each client socket's, as {send, receive} pairs.
+     * The buffers loopbench requests and those applied: the server socket's (null with a target) and each client
+     * socket's, as {send, receive} pairs.
      */
     public static UdpBuffers applied(Integer serverSend, Integer serverReceive, List<int[]> clientSendReceive) {
         IntSummaryStatistics send = clientSendReceive.stream().mapToInt(b -> b[0]).summaryStatistics();
         IntSummaryStatistics receive = clientSendReceive.stream().mapToInt(b -> b[1]).summaryStatistics();
-        return new UdpBuffers(EchoServers.UDP_SEND_BUFFER, EchoServers.UDP_RECEIVE_BUFFER, serverSend, serverReceive,
+        return new UdpBuffers(SEND_BYTES, RECEIVE_BYTES, serverSend, serverReceive,
                 send.getMin(), send.getMax(), receive.getMin(), receive.getMax());
     }
 }

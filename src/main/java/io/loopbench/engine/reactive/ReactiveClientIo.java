@@ -2,7 +2,6 @@ package io.loopbench.engine.reactive;
 
 import io.loopbench.engine.client.ClientIo;
 import io.loopbench.engine.client.EchoClient;
-import io.loopbench.engine.spec.Protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.FixedLengthFrameDecoder;
@@ -13,8 +12,8 @@ import java.util.concurrent.Executor;
 
 /**
  * {@code reactive} execution: an {@link EchoClient} driven through Reactor Netty's inbound and outbound instead of
- * a handler. Echoes arrive as a subscription to {@code receive()} (TCP frames cut by a
- * {@link FixedLengthFrameDecoder}, one element per message); each send is its own {@code sendObject} pipeline,
+ * a handler. Echoes arrive as a subscription to {@code receive()} (a stream's frames cut by a
+ * {@link FixedLengthFrameDecoder}, one element per message), or to the datagrams; each send is its own {@code sendObject} pipeline,
  * subscribed on the spot, which writes and flushes that one message. Thread ownership: every callback runs on the
  * connection's event loop.
  */
@@ -24,20 +23,20 @@ public final class ReactiveClientIo implements ClientIo {
     private final Connection connection;
 
     /** Wires the client to a just-connected connection; call on its event loop (Reactor Netty's doOnConnected). */
-    public static void attach(EchoClient client, Connection connection, Protocol protocol) {
-        new ReactiveClientIo(client, connection, protocol);
+    public static void attach(EchoClient client, Connection connection, boolean stream) {
+        new ReactiveClientIo(client, connection, stream);
     }
 
-    private ReactiveClientIo(EchoClient client, Connection connection, Protocol protocol) {
+    private ReactiveClientIo(EchoClient client, Connection connection, boolean stream) {
         this.client = client;
         this.connection = connection;
-        if (protocol == Protocol.UDP) {
+        if (stream) {
+            connection.addHandlerLast("frames", new FixedLengthFrameDecoder(client.payloadBytes()));
+            connection.inbound().receive().subscribe(this::received, client::exception);
+        } else {
             connection.inbound().receiveObject()
                     .cast(DatagramPacket.class)
                     .subscribe(p -> received(p.content()), client::exception);
-        } else {
-            connection.addHandlerLast("frames", new FixedLengthFrameDecoder(client.payloadBytes()));
-            connection.inbound().receive().subscribe(this::received, client::exception);
         }
         connection.onDispose(() -> {
             client.disconnected();

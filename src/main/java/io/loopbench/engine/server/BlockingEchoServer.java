@@ -1,95 +1,82 @@
 package io.loopbench.engine.server;
 
 import io.loopbench.engine.loop.VirtualThreads;
-import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.protocol.BlockingServer;
+import io.loopbench.engine.protocol.BlockingSocket;
+import io.loopbench.engine.protocol.EchoProtocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.SocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * {@code virtual-threads} execution: the echo server. TCP: one virtual thread accepts, and one per accepted
+ * {@code virtual-threads} execution: the echo server. A byte stream: one virtual thread accepts, and one per accepted
  * connection reads what has arrived, checks every complete message, and writes the complete ones back with one
- * blocking write (a partial message waits for its remaining bytes). UDP: one virtual thread receives each datagram
- * and sends it back to its sender. Started and closed by the repetition's thread; each connection's buffers belong
+ * blocking write (a partial message waits for its remaining bytes). Datagrams: one virtual thread receives each
+ * datagram and sends it back to its sender. Started and closed by the repetition's thread; each end's buffers belong
  * to its virtual thread.
  */
 public final class BlockingEchoServer implements Closeable {
 
     private final int payloadBytes;
     private final ServerCheck check;
-    private final Closeable socket;
-    private final SocketAddress address;
-    private final List<Socket> accepted = new CopyOnWriteArrayList<>();
+    private final BlockingServer server;
+    private final List<BlockingSocket> ends = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private volatile boolean closing;
 
-    public BlockingEchoServer(Protocol protocol, InetSocketAddress bindTo, int payloadBytes, ServerCheck check)
+    public BlockingEchoServer(EchoProtocol protocol, InetSocketAddress bindTo, int payloadBytes, ServerCheck check)
             throws IOException {
         this.payloadBytes = payloadBytes;
         this.check = check;
-        if (protocol == Protocol.UDP) {
-            DatagramSocket s = new DatagramSocket(null);
-            socket = s;
-            s.setReceiveBufferSize(EchoServers.UDP_RECEIVE_BUFFER);
-            s.setSendBufferSize(EchoServers.UDP_SEND_BUFFER);
-            s.bind(bindTo);
-            address = s.getLocalSocketAddress();
-            threads.add(VirtualThreads.start("loopbench-vt-server-udp", () -> serveUdp(s)));
+        this.server = protocol.bind(bindTo);
+        if (protocol.stream()) {
+            threads.add(VirtualThreads.start("loopbench-vt-server-accept", this::accept));
         } else {
-            ServerSocket s = new ServerSocket();
-            socket = s;
-            s.bind(bindTo);
-            address = s.getLocalSocketAddress();
-            threads.add(VirtualThreads.start("loopbench-vt-server-accept", () -> accept(s)));
+            BlockingSocket socket = server.accept();
+            ends.add(socket);
+            threads.add(VirtualThreads.start("loopbench-vt-server-datagrams", () -> serveDatagrams(socket)));
         }
     }
 
     public SocketAddress address() {
-        return address;
+        return server.address();
     }
 
-    /** TCP: the accepted connections so far. */
-    public List<Socket> accepted() {
-        return accepted;
+    /** The ends it serves so far: a stream's accepted connections; for datagrams, its one socket. */
+    public List<BlockingSocket> ends() {
+        return ends;
     }
 
-    /** The server socket, for the result's buffer figures. */
-    public Closeable socket() {
-        return socket;
+    /** The bound socket's class, as a result names a channel. */
+    public String socketClass() {
+        return server.socketClass();
     }
 
-    private void accept(ServerSocket server) {
+    private void accept() {
         try {
             while (!closing) {
-                Socket s = server.accept();
-                s.setTcpNoDelay(true);
-                accepted.add(s);
-                threads.add(VirtualThreads.start("loopbench-vt-server-" + accepted.size(), () -> serveTcp(s)));
+                BlockingSocket s = server.accept();
+                ends.add(s);
+                threads.add(VirtualThreads.start("loopbench-vt-server-" + ends.size(), () -> serveStream(s)));
             }
         } catch (IOException e) {
             failed(e);
         }
     }
 
-    private void serveTcp(Socket s) {
+    private void serveStream(BlockingSocket s) {
         byte[] bytes = new byte[Math.max(2 * payloadBytes, 64 * 1024)];
         ByteBuf view = Unpooled.wrappedBuffer(bytes);
         int filled = 0;
-        try (InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+        try (s) {
             int n;
-            while ((n = in.read(bytes, filled, bytes.length - filled)) >= 0) {
+            while ((n = s.read(bytes, filled, bytes.length - filled)) >= 0) {
                 filled += n;
                 int frames = filled / payloadBytes;
                 int echoed = 0;
@@ -97,12 +84,12 @@ public final class BlockingEchoServer implements Closeable {
                     int at = i * payloadBytes;
                     if (!check.accept(view, at, payloadBytes)) {
                         // write what passed before it, and skip the malformed message
-                        out.write(bytes, echoed, at - echoed);
+                        s.write(bytes, echoed, at - echoed);
                         echoed = at + payloadBytes;
                     }
                 }
                 int end = frames * payloadBytes;
-                out.write(bytes, echoed, end - echoed);
+                s.write(bytes, echoed, end - echoed);
                 filled -= end;
                 System.arraycopy(bytes, end, bytes, 0, filled);
             }
@@ -111,16 +98,14 @@ public final class BlockingEchoServer implements Closeable {
         }
     }
 
-    private void serveUdp(DatagramSocket s) {
+    private void serveDatagrams(BlockingSocket s) {
         byte[] bytes = new byte[payloadBytes + 1];
         ByteBuf view = Unpooled.wrappedBuffer(bytes);
-        DatagramPacket packet = new DatagramPacket(bytes, bytes.length);
         try {
             while (!closing) {
-                packet.setLength(bytes.length);
-                s.receive(packet);
-                if (check.accept(view, 0, packet.getLength())) {
-                    s.send(packet);
+                int n = s.read(bytes, 0, bytes.length);
+                if (check.accept(view, 0, n)) {
+                    s.write(bytes, 0, n);
                 }
             }
         } catch (IOException e) {
@@ -143,8 +128,8 @@ public final class BlockingEchoServer implements Closeable {
     @Override
     public void close() {
         closing = true;
-        VirtualThreads.closeQuietly(socket);
-        accepted.forEach(VirtualThreads::closeQuietly);
+        server.close();
+        ends.forEach(BlockingSocket::close);
         VirtualThreads.joinAll(threads);
     }
 }

@@ -3,22 +3,23 @@ package io.loopbench.engine.virtualthreads;
 import io.loopbench.engine.client.EchoClient;
 import io.loopbench.engine.client.EchoPair;
 import io.loopbench.engine.loop.VirtualThreads;
+import io.loopbench.engine.protocol.BlockingSocket;
+import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.UdpBuffers;
 import io.loopbench.engine.server.BlockingEchoServer;
 import io.loopbench.engine.server.ServerCheck;
-import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
 
 import java.io.IOException;
-import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
+import static io.loopbench.engine.protocol.EchoProtocol.SETUP_TIMEOUT;
 
 /**
  * {@code virtual-threads} execution: a {@link BlockingEchoServer} (unless there is a target) and one
@@ -28,14 +29,16 @@ import java.util.concurrent.TimeUnit;
 public final class BlockingEchoPair implements EchoPair {
 
     private final RunSpec spec;
+    private final EchoProtocol protocol;
     private final ServerCheck check;
     /** Run between slow steps of set-up: throws CancellationException once the run is cancelled. */
     private final Runnable checkpoint;
     private BlockingEchoServer server;
     private final List<BlockingClient> clients = new ArrayList<>();
 
-    public BlockingEchoPair(RunSpec spec, ServerCheck check, Runnable checkpoint) {
+    public BlockingEchoPair(RunSpec spec, EchoProtocol protocol, ServerCheck check, Runnable checkpoint) {
         this.spec = spec;
+        this.protocol = protocol;
         this.check = check;
         this.checkpoint = checkpoint;
     }
@@ -47,15 +50,15 @@ public final class BlockingEchoPair implements EchoPair {
             serverAddress = Target.parse(spec.target()).orElseThrow().address();
         } else {
             InetAddress host = spec.addressFamily().loopback();
-            server = new BlockingEchoServer(spec.protocol(), new InetSocketAddress(host, 0), spec.payloadBytes(),
+            server = new BlockingEchoServer(protocol, new InetSocketAddress(host, 0), spec.payloadBytes(),
                     check);
             serverAddress = server.address();
         }
         List<EchoClient> out = new ArrayList<>();
         for (int i = 0; i < spec.clients(); i++) {
             checkpoint.run();
-            EchoClient client = new EchoClient(i, spec);
-            clients.add(new BlockingClient(client, spec.protocol(), serverAddress, i));
+            EchoClient client = new EchoClient(i, spec, protocol.stream());
+            clients.add(new BlockingClient(client, protocol.connect(serverAddress), protocol.stream(), i));
             out.add(client);
         }
         for (EchoClient c : out) {
@@ -68,15 +71,15 @@ public final class BlockingEchoPair implements EchoPair {
         return out;
     }
 
-    /** TCP: waits until the server has accepted every connection, so both ends are known. */
+    /** Stream: waits until the server has accepted every connection, so both ends are known. */
     private void awaitAccepted() throws InterruptedException {
-        if (server == null || spec.protocol() != Protocol.TCP) {
+        if (server == null || !protocol.stream()) {
             return;
         }
         long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
-        while (server.accepted().size() < clients.size()) {
+        while (server.ends().size() < clients.size()) {
             if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("server accepted " + server.accepted().size() + " of "
+                throw new IllegalStateException("server accepted " + server.ends().size() + " of "
                         + clients.size() + " connections within " + SETUP_TIMEOUT.toSeconds() + " s");
             }
             checkpoint.run();
@@ -91,24 +94,22 @@ public final class BlockingEchoPair implements EchoPair {
 
     @Override
     public String serverChannel() {
-        return server == null ? null : server.socket().getClass().getSimpleName();
+        return server == null ? null : server.socketClass();
     }
 
     @Override
     public String clientChannel() {
-        return clients.getFirst().socket().getClass().getSimpleName();
+        return clients.getFirst().socket().socketClass();
     }
 
     @Override
     public String serverAddresses() {
-        BlockingClient c = clients.getFirst();
-        return String.valueOf(c.tcp() != null ? c.tcp().getRemoteSocketAddress() : c.udp().getRemoteSocketAddress());
+        return String.valueOf(clients.getFirst().socket().remoteAddress());
     }
 
     @Override
     public String clientAddress() {
-        BlockingClient c = clients.getFirst();
-        return String.valueOf(c.tcp() != null ? c.tcp().getLocalSocketAddress() : c.udp().getLocalSocketAddress());
+        return String.valueOf(clients.getFirst().socket().localAddress());
     }
 
     /** A virtual thread has no fixed thread: it runs on whichever carrier is free. */
@@ -119,17 +120,17 @@ public final class BlockingEchoPair implements EchoPair {
 
     @Override
     public Boolean tcpNoDelay() {
-        if (spec.protocol() != Protocol.TCP) {
+        if (!protocol.stream()) {
             return null;
         }
         try {
             boolean all = true;
             for (BlockingClient c : clients) {
-                all &= c.tcp().getTcpNoDelay();
+                all &= c.socket().tcpNoDelay();
             }
             if (server != null) {
-                for (Socket s : server.accepted()) {
-                    all &= s.getTcpNoDelay();
+                for (BlockingSocket s : server.ends()) {
+                    all &= s.tcpNoDelay();
                 }
             }
             return all;
@@ -140,17 +141,16 @@ public final class BlockingEchoPair implements EchoPair {
 
     @Override
     public UdpBuffers udpBuffers() {
-        if (spec.protocol() != Protocol.UDP) {
+        if (protocol.stream()) {
             return null;
         }
         try {
             List<int[]> clientBuffers = new ArrayList<>();
             for (BlockingClient c : clients) {
-                clientBuffers.add(new int[] {c.udp().getSendBufferSize(), c.udp().getReceiveBufferSize()});
+                clientBuffers.add(c.socket().buffers());
             }
-            var s = server == null ? null : (DatagramSocket) server.socket();
-            return UdpBuffers.applied(s == null ? null : s.getSendBufferSize(),
-                    s == null ? null : s.getReceiveBufferSize(), clientBuffers);
+            int[] s = server == null ? null : server.ends().getFirst().buffers();
+            return UdpBuffers.applied(s == null ? null : s[0], s == null ? null : s[1], clientBuffers);
         } catch (IOException e) {
             return null;
         }
