@@ -13,6 +13,9 @@ import java.util.concurrent.TimeUnit;
  */
 public interface ClientIo {
 
+    /** Most bytes of a stream's messages gathered into one buffer: an owner that gathers takes writes of this size. */
+    int GATHER_BYTES = 64 * 1024;
+
     /** Runs tasks on the client's thread, in order. */
     Executor executor();
 
@@ -24,8 +27,8 @@ public interface ClientIo {
     ByteBuf allocate(int bytes);
 
     /**
-     * Whether several TCP messages may be gathered into one buffer and written once per read batch; a reactive
-     * client sends each message through its own pipeline instead.
+     * Whether several of a stream's messages may be gathered into one buffer and written once per read batch; a
+     * reactive client sends each message through its own pipeline instead.
      */
     boolean gathers();
 

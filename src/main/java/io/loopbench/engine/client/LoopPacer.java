@@ -32,7 +32,7 @@ public final class LoopPacer {
             TimeUnit.MICROSECONDS.toNanos(Long.getLong("loopbench.pacer.maxLeadMicros", 20));
 
     private final Executor executor;
-    private final List<EchoClient> clients = new ArrayList<>();
+    private final List<PacedLoad> clients = new ArrayList<>();
     private ClientIo.Cancellable timer;
     private long timerDue;
     private long lead = MAX_LEAD_NANOS;
@@ -48,7 +48,7 @@ public final class LoopPacer {
 
     /** Adds a client of this thread; before {@link #start} only. */
     public void add(EchoClient client) {
-        clients.add(client);
+        clients.add(client.paced());
     }
 
     /** Starts pacing a phase; runs on the thread, after every client's {@code begin}. */
@@ -89,7 +89,7 @@ public final class LoopPacer {
             return;
         }
         long next = NONE;
-        for (EchoClient c : clients) {
+        for (PacedLoad c : clients) {
             next = Math.min(next, c.nextDue());
         }
         if (next == NONE) {
@@ -109,7 +109,7 @@ public final class LoopPacer {
             Thread.onSpinWait();
         }
         long now = System.nanoTime();
-        for (EchoClient c : clients) {
+        for (PacedLoad c : clients) {
             c.paceDue(now);
         }
         lookAgain();

@@ -50,7 +50,7 @@ final class BlockingClient implements ClientIo, Closeable {
         int payloadBytes = client.payloadBytes();
         received = new byte[stream ? Math.max(2 * payloadBytes, 64 * 1024) : payloadBytes + 1];
         receivedView = Unpooled.wrappedBuffer(received);
-        outgoing = Unpooled.buffer(Math.max(payloadBytes, EchoClient.OUTGOING_BUFFER_BYTES));
+        outgoing = Unpooled.buffer(Math.max(payloadBytes, ClientIo.GATHER_BYTES));
         thread = VirtualThreads.start("loopbench-vt-client-" + id, this::run);
     }
 
