@@ -2,9 +2,7 @@ package io.loopbench.engine.spec;
 
 import io.loopbench.engine.message.MessageFormat;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What one measurement runs. Every field may be given as {@code null}, which takes its default; the record then
@@ -114,82 +112,7 @@ public record RunSpec(
 
     /** Every rule this spec breaks, in field order; empty when it is valid. */
     public List<Violation> violations() {
-        List<Violation> v = new ArrayList<>();
-        range(v, "payloadBytes", payloadBytes, MIN_PAYLOAD, MAX_PAYLOAD);
-        range(v, "clients", clients, 1, MAX_CLIENTS);
-        range(v, "window", window, 1, MAX_WINDOW);
-        range(v, "ioThreads", ioThreads, 1, MAX_IO_THREADS);
-        range(v, "work", work, 0, MAX_WORK);
-        if (!(warmupSeconds >= 0 && warmupSeconds <= MAX_SECONDS)) {
-            v.add(new Violation("warmupSeconds", String.valueOf(warmupSeconds), "0 … 3600"));
-        }
-        if (warmupMode == WarmupMode.AUTO && !(warmupMaxSeconds >= warmupSeconds && warmupMaxSeconds <= MAX_SECONDS)) {
-            v.add(new Violation("warmupMaxSeconds", String.valueOf(warmupMaxSeconds),
-                    "warmupSeconds (" + warmupSeconds + ") … 3600 with auto warm-up"));
-        }
-        if (!(seconds > 0 && seconds <= MAX_SECONDS)) {
-            v.add(new Violation("seconds", String.valueOf(seconds), "more than 0 and at most 3600"));
-        }
-        range(v, "repetitions", repetitions, 1, MAX_REPETITIONS);
-        range(v, "lossTimeoutMillis", lossTimeoutMillis, 1, MAX_LOSS_TIMEOUT_MILLIS);
-        if (target != null) {
-            if (Target.parse(target).isEmpty()) {
-                v.add(new Violation("target", target, "host:port with a port of 1 … 65535, e.g. 127.0.0.1:7 or [::1]:7"));
-            }
-            if (work != 0) {
-                v.add(new Violation("work", String.valueOf(work),
-                        "0 with a target: the work runs on the echo server, so set it there"));
-            }
-        }
-        if (load == LoadModel.OPEN) {
-            if (rate == null || !(rate > 0 && rate <= MAX_RATE)) {
-                v.add(new Violation("rate", String.valueOf(rate), "more than 0 and at most 10,000,000 messages/s "
-                        + "with open load"));
-            }
-            if (windowMode == WindowMode.BATCH) {
-                v.add(new Violation("windowMode", windowMode.label(), "sliding with open load"));
-            }
-        } else if (rate != null) {
-            v.add(new Violation("rate", String.valueOf(rate), "none with closed load (set load to open)"));
-        }
-        if (execution == Execution.VIRTUAL_THREADS) {
-            virtualThreadRules(v);
-        } else if (transport == Transport.JDK) {
-            v.add(new Violation("transport", transport.label(), "auto, nio, epoll or io_uring: jdk (the JDK's own "
-                    + "sockets) goes only with virtual-threads execution"));
-        }
-        long outstanding = (long) clients * window * payloadBytes;
-        if (outstanding > MAX_OUTSTANDING_BYTES) {
-            v.add(new Violation("clients×window×payloadBytes", String.valueOf(outstanding),
-                    "at most " + MAX_OUTSTANDING_BYTES + " (256 MiB)"));
-        }
-        return v;
-    }
-
-    /**
-     * A virtual thread owns each connection end and blocks in its socket calls: one shared set of carriers (no
-     * shards), no timer to pace open load, and — on TCP, where an end that blocks writing reads nothing meanwhile —
-     * no more bytes in flight per connection than the loopback socket buffers hold, lest both ends block writing.
-     */
-    private void virtualThreadRules(List<Violation> v) {
-        if (ioModel == IoModel.SHARDED) {
-            v.add(new Violation("ioModel", ioModel.label(), "shared with virtual-threads execution: virtual threads "
-                    + "run on one pool of ioThreads carriers, so there are no per-thread shards"));
-        }
-        if (load == LoadModel.OPEN) {
-            v.add(new Violation("load", load.label(), "closed with virtual-threads execution: a client's one "
-                    + "thread blocks reading its echoes and cannot also send on a schedule"));
-        }
-        if (transport != Transport.AUTO && transport != Transport.JDK) {
-            v.add(new Violation("transport", transport.label(), "auto or jdk with virtual-threads execution: it uses "
-                    + "the JDK's own sockets, not a Netty transport"));
-        }
-        long perConnection = (long) window * payloadBytes;
-        if (protocol == Protocol.TCP && perConnection > MAX_BLOCKING_WINDOW_BYTES) {
-            v.add(new Violation("window×payloadBytes", String.valueOf(perConnection), "at most "
-                    + MAX_BLOCKING_WINDOW_BYTES + " (256 KiB) on TCP with virtual-threads execution: each end is "
-                    + "one blocking thread, so more in flight could fill every socket buffer and block both ends"));
-        }
+        return SpecRules.violations(this);
     }
 
     /** Throws {@link InvalidSpecException} listing every violation, if there is any. */
@@ -212,12 +135,6 @@ public record RunSpec(
     /** How long the warm-up may run: warmupSeconds, or with auto warm-up its cap (0 when warmupSeconds is 0). */
     public double warmupLimitSeconds() {
         return warmupMode == WarmupMode.AUTO && warmupSeconds > 0 ? warmupMaxSeconds : warmupSeconds;
-    }
-
-    private static void range(List<Violation> v, String field, int value, int min, int max) {
-        if (value < min || value > max) {
-            v.add(new Violation(field, String.valueOf(value), String.format(Locale.ROOT, "%,d … %,d", min, max)));
-        }
     }
 
     private static <T> T orDefault(T value, T fallback) {
