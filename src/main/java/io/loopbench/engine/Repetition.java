@@ -131,8 +131,8 @@ final class Repetition {
         Latency latency = LatencyHistograms.latency(batchRtt ? LatencyMode.BATCH : LatencyMode.MESSAGE, all);
         Latency uncorrectedLatency = open ? LatencyHistograms.latency(LatencyMode.MESSAGE,
                 LatencyHistograms.merged(measured.uncorrected().values())) : null;
-        OpenLoad openLoad = open ? new OpenLoad(spec.rate(), m.intendedMessages(), m.lateMessages(), m.droppedMessages(),
-                LoopPacer.LATE_THRESHOLD_NANOS / 1000.0, LatencyHistograms.latency(LatencyMode.MESSAGE,
+        OpenLoad openLoad = open ? new OpenLoad(spec.rate(), m.intendedMessages(), m.lateMessages(),
+                m.droppedMessages(), LoopPacer.LATE_THRESHOLD_NANOS / 1000.0, LatencyHistograms.latency(LatencyMode.MESSAGE,
                 LatencyHistograms.merged(measured.sendLag().values()))) : null;
         double roundTripsPerSecond = m.messages() / elapsed;
         long[] perClient = clients.stream().mapToLong(c -> c.counters(MessageFormat.MEASURED_TAG).messages()).toArray();
@@ -235,8 +235,8 @@ final class Repetition {
                 break;
             }
         }
-        return new PhaseRunner.Outcome(first.from(), last.to(), System.nanoTime() - started, cpu, gcCollections, gcMillis,
-                drainTimedOut, stoppedBecause, Map.of(), Map.of(), Map.of());
+        return new PhaseRunner.Outcome(first.from(), last.to(), System.nanoTime() - started, cpu, gcCollections,
+                gcMillis, drainTimedOut, stoppedBecause, Map.of(), Map.of(), Map.of());
     }
 
     static final double ROUND_SECONDS = 0.2;
@@ -275,8 +275,8 @@ final class Repetition {
 
     private ErrorCounts errors(PhaseCounters c, byte tag, boolean drainTimedOut) {
         return new ErrorCounts(c.contentErrors() + serverStats.contentErrors(tag), c.orderErrors(),
-                c.unexpectedMessages(), c.disconnectErrors(), c.lostMessages(), c.unfinishedMessages(), c.sendFailures(),
-                serverStats.sendFailures(tag), c.exceptions() + serverStats.exceptions(tag),
+                c.unexpectedMessages(), c.disconnectErrors(), c.lostMessages(), c.unfinishedMessages(),
+                c.sendFailures(), serverStats.sendFailures(tag), c.exceptions() + serverStats.exceptions(tag),
                 drainTimedOut ? 1 : 0);
     }
 

@@ -3,8 +3,8 @@ package io.loopbench.engine.client;
 /**
  * How a client keeps its window filled, and so what its RTT is: a sliding window refills each slot the moment its
  * echo returns ({@link SlidingLoad}); a batch sends the whole window and waits for all of it ({@link BatchLoad});
- * open load sends at its rate, whatever the replies ({@link PacedLoad}). Each records its RTTs into the phase's histograms of its client's thread.
- * Confined to its client's thread.
+ * open load sends at its rate, whatever the replies ({@link PacedLoad}). Each records its RTTs into its client
+ * thread's histograms of the phase. Confined to its client's thread.
  */
 interface Load {
 

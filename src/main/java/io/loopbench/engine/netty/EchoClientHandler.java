@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
- * {@code netty} execution: an {@link EchoClient} as the last handler of its channel's pipeline. TCP frames are
- * handed over in Netty's cumulation buffer, datagrams one by one; a read batch ends with one flush. Thread
+ * {@code netty} execution: an {@link EchoClient} as the last handler of its channel's pipeline. A stream's frames
+ * are handed over in Netty's cumulation buffer, datagrams one by one; a read batch ends with one flush. Thread
  * ownership: confined to the channel's event loop.
  */
 final class EchoClientHandler extends ByteToMessageDecoder implements ClientIo {

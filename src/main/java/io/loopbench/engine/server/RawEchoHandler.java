@@ -8,7 +8,7 @@ import io.netty.channel.socket.DatagramPacket;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Echoes bytes verbatim, knowing nothing of their framing: TCP sends every buffer back as it came, UDP every datagram
+ * Echoes bytes verbatim, knowing nothing of their framing: a stream's every buffer back as it came, every datagram
  * back to its sender; flushes once per read batch. A standing echo server uses it when it is not told the clients'
  * message size. Confined to its channel's event loop; counts into the thread-safe {@link Counts}.
  */

@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
  * Between phases the thread waits for tasks (the repetition's {@code begin}); during a phase it reads while
  * messages are in flight — handing a stream's complete frames or each datagram to the client, then writing what
  * the client made ready with one blocking write — and runs queued tasks ({@code stop}, {@code finish}) between
- * reads. Datagram reads time out in time for the client's loss check. Thread ownership: everything but {@link #executor()} and
- * {@link #close()} runs on the client's virtual thread.
+ * reads. Datagram reads time out in time for the client's loss check. Thread ownership: everything but
+ * {@link #executor()} and {@link #close()} runs on the client's virtual thread.
  */
 final class BlockingClient implements ClientIo, Closeable {
 
@@ -185,8 +185,8 @@ final class BlockingClient implements ClientIo, Closeable {
     }
 
     /**
-     * Datagrams: the task runs after the first read that finds it due, and a read waits at most one period, so it runs at
-     * most one period late. A fixed read timeout fires only when no datagram arrives for a whole period; one that
+     * Datagrams: the task runs after the first read that finds it due, and a read waits at most one period, so it runs
+     * at most one period late. A fixed read timeout fires only when no datagram arrives for a whole period; one that
      * tracked the due time would fire around every due time, each firing a timer wake-up of the virtual thread.
      */
     @Override
