@@ -1,17 +1,5 @@
-package io.loopbench.engine;
+package io.loopbench.engine.spec;
 
-import io.loopbench.engine.spec.AddressFamily;
-import io.loopbench.engine.spec.Execution;
-import io.loopbench.engine.spec.InvalidSpecException;
-import io.loopbench.engine.spec.IoModel;
-import io.loopbench.engine.spec.Labeled;
-import io.loopbench.engine.spec.LoadModel;
-import io.loopbench.engine.spec.Protocol;
-import io.loopbench.engine.spec.RunSpec;
-import io.loopbench.engine.spec.Transport;
-import io.loopbench.engine.spec.Violation;
-import io.loopbench.engine.spec.WarmupMode;
-import io.loopbench.engine.spec.WindowMode;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,6 +1,5 @@
-package io.loopbench.engine;
+package io.loopbench.engine.message;
 
-import io.loopbench.engine.message.MessageFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.params.ParameterizedTest;
