@@ -73,20 +73,32 @@ function submitsTo(el, form, summary, submit, url, route, what) {
   });
 }
 
-export function newRunView(root, params) {
-  fill(root, heading('Start a run'), h('p', {class: 'muted'}, 'Reading the fields from the API description…'));
+/**
+ * A form view built from the API description: says it is reading it and, once read, unless the view has been left
+ * meanwhile, builds the form with build(docs); when the description cannot be read, says why with unreadable(e).
+ */
+function formView(root, title, unreadable, build) {
+  fill(root, heading(title), h('p', {class: 'muted'}, 'Reading the fields from the API description…'));
   let disposed = false;
   (async () => {
     let docs;
     try {
       docs = await apiDocs();
     } catch (e) {
-      fill(root, heading('Start a run'), notice('error', 'The form cannot be built:',
-        `the API description at /v3/api-docs could not be read (${describe(e)}). It lists the fields, defaults and `
-        + 'ranges the form shows.'));
+      fill(root, heading(title), notice('error', 'The form cannot be built:', unreadable(e)));
       return;
     }
-    if (disposed) return;
+    if (!disposed) await build(docs);
+  })();
+  return () => {
+    disposed = true;
+  };
+}
+
+export function newRunView(root, params) {
+  const unreadable = e => `the API description at /v3/api-docs could not be read (${describe(e)}). It lists the `
+    + 'fields, defaults and ranges the form shows.';
+  return formView(root, 'Start a run', unreadable, async docs => {
     const schema = requestSchema(docs, '/api/runs', 'RunRequest');
     if (!schema) {
       fill(root, heading('Start a run'), notice('error', 'The form cannot be built:',
@@ -126,10 +138,7 @@ export function newRunView(root, params) {
         root.insertBefore(errorNotice(e, 'Reading the run to copy'), el);
       }
     }
-  })();
-  return () => {
-    disposed = true;
-  };
+  });
 }
 
 /** The contract of POST /api/matrices, for a service whose API description does not list it yet. */
@@ -168,17 +177,7 @@ const CASE_FIELD_TO_MATRIX_LIST = {protocol: 'protocols', payloadBytes: 'payload
   execution: 'executions', load: 'rates', rate: 'rates'};
 
 export function newMatrixView(root) {
-  fill(root, heading('Start a matrix'), h('p', {class: 'muted'}, 'Reading the fields from the API description…'));
-  let disposed = false;
-  (async () => {
-    let docs;
-    try {
-      docs = await apiDocs();
-    } catch (e) {
-      fill(root, heading('Start a matrix'), notice('error', 'The form cannot be built:', describe(e)));
-      return;
-    }
-    if (disposed) return;
+  return formView(root, 'Start a matrix', describe, async docs => {
     const documented = requestSchema(docs, '/api/matrices', 'MatrixRequest');
     const schema = documented || plannedMatrixSchema(docs);
     const form = new SchemaForm(docs, schema, {idPrefix: 'matrix',
@@ -217,8 +216,5 @@ export function newMatrixView(root) {
     submitsTo(el, form, summary, submit, '/api/matrices', 'matrices', 'The matrix');
     fill(root, heading('Start a matrix'), el);
     refocus(root);
-  })();
-  return () => {
-    disposed = true;
-  };
+  });
 }

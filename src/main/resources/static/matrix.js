@@ -1,9 +1,8 @@
 // One matrix: followed live to its cases, charts and report.
 
 import {h, fill, table, notice} from './dom.js';
-import {postJson, probe} from './api.js';
 import * as fmt from './format.js';
-import {isFinished, badge, heading, errorNotice, link, followLive, chart} from './view.js';
+import {isFinished, badge, heading, link, followLive, cancelButton, chart, whenReport} from './view.js';
 import {matrixProgressText} from './matrices.js';
 
 export function matrixView(root, params, id) {
@@ -28,14 +27,7 @@ export function matrixView(root, params, id) {
     document.title = `Matrix ${fmt.shortId(id)} (${m.status}) · loopbench`;
     fill(statusBadge, badge(m.status));
     fill(specBox, matrixSpecLine(m));
-    fill(actions, !isFinished(m.status) ? h('button', {type: 'button', onclick: async ev => {
-      ev.target.disabled = true;
-      try {
-        render(await postJson(`${base}/cancel`));
-      } catch (e) {
-        fill(errorBox, errorNotice(e, 'Cancelling'));
-      }
-    }}, 'Cancel matrix') : null, !isFinished(m.status) ? ' · ' : null,
+    fill(actions, !isFinished(m.status) ? cancelButton(base, render, errorBox, 'Cancel matrix') : null, !isFinished(m.status) ? ' · ' : null,
     link(`#/compare?baseline=${encodeURIComponent(id)}`, 'Compare with another matrix'));
     if (!isFinished(m.status)) {
       const p = m.progress;
@@ -90,15 +82,7 @@ export function matrixView(root, params, id) {
   }
 
   function renderReport() {
-    const html = `${base}/report?format=html`;
-    const md = `${base}/report?format=md`;
-    probe(html).then(status => {
-      if (live.disposed) return;
-      if (status < 200 || status >= 300) {
-        fill(reportBox, h('h2', {}, 'Report'), notice('warn', 'The report is not available from this service yet.',
-          `${html} answered ${status || 'nothing'}.`));
-        return;
-      }
+    whenReport(reportBox, base, live, (html, md) => {
       fill(reportBox, h('h2', {}, 'Report'),
         h('p', {}, link(html, 'Open the HTML report', {target: '_blank', rel: 'noopener', id: 'matrix-report-html'}),
           ' · ', link(md, 'Markdown report', {target: '_blank', rel: 'noopener', id: 'matrix-report-md'})),

@@ -1,9 +1,10 @@
 // One run: followed live to its summary, charts, report, repetitions, self-checks and environment.
 
 import {h, fill, table, notice} from './dom.js';
-import {postJson, del, probe} from './api.js';
+import {del} from './api.js';
 import * as fmt from './format.js';
-import {isFinished, badge, heading, errorNotice, link, followLive, chart} from './view.js';
+import {isFinished, badge, heading, errorNotice, link, followLive, cancelButton, chart, whenReport}
+  from './view.js';
 
 function progressText(p, status) {
   if (status === 'queued' || !p) return 'Queued: it starts when the runs ahead of it have finished.';
@@ -71,14 +72,7 @@ export function runView(root, params, id) {
 
   function renderActions(r) {
     fill(actions,
-      !isFinished(r.status) ? h('button', {type: 'button', id: 'run-cancel', onclick: async ev => {
-        ev.target.disabled = true;
-        try {
-          render(await postJson(`${base}/cancel`));
-        } catch (e) {
-          fill(errorBox, errorNotice(e, 'Cancelling'));
-        }
-      }}, 'Cancel run') : null, ' ',
+      !isFinished(r.status) ? cancelButton(base, render, errorBox, 'Cancel run', 'run-cancel') : null, ' ',
       link(`#/runs/new?from=${encodeURIComponent(r.id)}`, 'New run with this spec'), ' · ',
       link(`#/compare?baseline=${encodeURIComponent(r.id)}`, 'Compare with another run'),
       isFinished(r.status) ? [' · ', h('button', {type: 'button', class: 'link-button', onclick: async () => {
@@ -156,16 +150,8 @@ export function runView(root, params, id) {
   }
 
   function renderReport(r) {
-    const html = `${base}/report?format=html`;
-    const md = `${base}/report?format=md`;
     fill(reportBox, h('h2', {}, 'Report'), h('p', {class: 'muted'}, 'Looking for the report…'));
-    probe(html).then(status => {
-      if (live.disposed) return;
-      if (status < 200 || status >= 300) {
-        fill(reportBox, h('h2', {}, 'Report'), notice('warn', 'The report is not available from this service yet.',
-          `${html} answered ${status || 'nothing'}.`));
-        return;
-      }
+    whenReport(reportBox, base, live, (html, md) => {
       const frameBox = h('div', {class: 'report-frame'});
       const toggle = h('button', {type: 'button', 'aria-expanded': 'false', onclick: () => {
         const open = toggle.getAttribute('aria-expanded') === 'true';

@@ -2,7 +2,7 @@
 // matrix live, charts, and the API description the forms and filters are built from.
 
 import {h, fill, notice} from './dom.js';
-import {getJson, probe, describe, follow, ApiError} from './api.js';
+import {getJson, postJson, probe, describe, follow, ApiError} from './api.js';
 import * as fmt from './format.js';
 
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled', 'interrupted']);
@@ -116,6 +116,36 @@ export function followLive(root, {base, id, noun, pollMs, render}) {
     stopPoll();
   };
   return live;
+}
+
+/** A button that cancels the run or matrix at base and renders what the service answers; errors go to errorBox. */
+export function cancelButton(base, render, errorBox, label, id) {
+  return h('button', {type: 'button', id, onclick: async ev => {
+    ev.target.disabled = true;
+    try {
+      render(await postJson(`${base}/cancel`));
+    } catch (e) {
+      fill(errorBox, errorNotice(e, 'Cancelling'));
+    }
+  }}, label);
+}
+
+/**
+ * Asks whether the service has the report at base: show(html, md) fills box with it if so, else box says it has not;
+ * nothing happens once the view has been left (live.disposed).
+ */
+export function whenReport(box, base, live, show) {
+  const html = `${base}/report?format=html`;
+  const md = `${base}/report?format=md`;
+  probe(html).then(status => {
+    if (live.disposed) return;
+    if (status < 200 || status >= 300) {
+      fill(box, h('h2', {}, 'Report'), notice('warn', 'The report is not available from this service yet.',
+        `${html} answered ${status || 'nothing'}.`));
+      return;
+    }
+    show(html, md);
+  });
 }
 
 /** An <img> of an SVG chart; when it does not load, a notice that says what the service answered. */

@@ -3,7 +3,7 @@ package io.loopbench.engine;
 import io.loopbench.engine.client.EchoClient;
 import io.loopbench.engine.client.EchoPair;
 import io.loopbench.engine.client.LoopPacer;
-import io.loopbench.engine.client.PhaseCounters;
+import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.latency.Latency;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
@@ -99,14 +99,14 @@ final class Repetition {
         jit.awaitEvents();
         JitActivity measuredJit = jit.activity(measured.from(), measured.to());
 
-        PhaseCounters m = sum(MessageFormat.MEASURED_TAG);
+        PhaseCounts m = sum(MessageFormat.MEASURED_TAG);
         ErrorCounts errors = errors(m, MessageFormat.MEASURED_TAG, measured.drainTimedOut());
         double elapsed = measured.elapsedNanos() / 1e9;
         WarmupResult warmupResult = null;
         String error = null;
         List<String> warnings = new ArrayList<>();
         if (warmup != null) {
-            PhaseCounters w = sum(MessageFormat.WARMUP_TAG);
+            PhaseCounts w = sum(MessageFormat.WARMUP_TAG);
             ErrorCounts warmupErrors = errors(w, MessageFormat.WARMUP_TAG, warmup.drainTimedOut());
             warmupResult = new WarmupResult(spec.warmupMode(), warmup.elapsedNanos() / 1e9, w.messages(), warmupErrors,
                     warmup.stoppedBecause(), jit.activity(warmup.from(), warmup.to()));
@@ -135,7 +135,7 @@ final class Repetition {
                 m.droppedMessages(), LoopPacer.LATE_THRESHOLD_NANOS / 1000.0, LatencyHistograms.latency(LatencyMode.MESSAGE,
                 LatencyHistograms.merged(measured.sendLag().values()))) : null;
         double roundTripsPerSecond = m.messages() / elapsed;
-        long[] perClient = clients.stream().mapToLong(c -> c.counters(MessageFormat.MEASURED_TAG).messages()).toArray();
+        long[] perClient = clients.stream().mapToLong(c -> c.counts(MessageFormat.MEASURED_TAG).messages()).toArray();
         Fairness fairness = Fairness.of(perClient);
         if (error == null) {
             error = unfairness(perClient, fairness, open ? uncorrectedLatency : latency);
@@ -265,22 +265,22 @@ final class Repetition {
         return recent > 0 && Math.abs(recent - before) <= STEADY_SPREAD * before && compiled <= QUIET_COMPILE_MILLIS;
     }
 
-    private PhaseCounters sum(byte tag) {
-        PhaseCounters total = new PhaseCounters();
+    private PhaseCounts sum(byte tag) {
+        PhaseCounts total = PhaseCounts.NONE;
         for (EchoClient c : clients) {
-            total.add(c.counters(tag));
+            total = total.plus(c.counts(tag));
         }
         return total;
     }
 
-    private ErrorCounts errors(PhaseCounters c, byte tag, boolean drainTimedOut) {
+    private ErrorCounts errors(PhaseCounts c, byte tag, boolean drainTimedOut) {
         return new ErrorCounts(c.contentErrors() + serverStats.contentErrors(tag), c.orderErrors(),
                 c.unexpectedMessages(), c.disconnectErrors(), c.lostMessages(), c.unfinishedMessages(),
                 c.sendFailures(), serverStats.sendFailures(tag), c.exceptions() + serverStats.exceptions(tag),
                 drainTimedOut ? 1 : 0);
     }
 
-    private String firstError(PhaseCounters c) {
+    private String firstError(PhaseCounts c) {
         String first = c.firstError() != null ? c.firstError() : serverStats.firstError();
         return first == null ? "" : " (first: " + first + ")";
     }

@@ -94,7 +94,12 @@ public final class EchoClient {
         return window.inFlight() > 0;
     }
 
-    public PhaseCounters counters(byte tag) {
+    /** The client's counts for the phase with this tag; taken after the phase's barrier. */
+    public PhaseCounts counts(byte tag) {
+        return counters[tag].counts();
+    }
+
+    PhaseCounters counters(byte tag) {
         return counters[tag];
     }
 

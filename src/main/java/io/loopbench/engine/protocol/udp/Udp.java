@@ -10,6 +10,7 @@ import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.group.ChannelGroup;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
+import reactor.netty.transport.Transport;
 import reactor.netty.udp.UdpClient;
 import reactor.netty.udp.UdpServer;
 
@@ -34,12 +35,9 @@ public final class Udp implements EchoProtocol {
     @Override
     public DisposableChannel bind(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
                                   ChannelGroup accepted, Consumer<Connection> ends) {
-        return UdpServer.create()
+        return options(UdpServer.create()
                 .bindAddress(() -> address)
-                .runOn(loops)
-                .option(ChannelOption.SO_RCVBUF, UdpBuffers.RECEIVE_BYTES)
-                .option(ChannelOption.SO_SNDBUF, UdpBuffers.SEND_BYTES)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(payloadBytes + 1))
+                .runOn(loops), payloadBytes)
                 .doOnBound(ends)
                 .bindNow(SETUP_TIMEOUT);
     }
@@ -47,12 +45,9 @@ public final class Udp implements EchoProtocol {
     @Override
     public Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
                               Consumer<Connection> attach) {
-        return UdpClient.create()
+        return options(UdpClient.create()
                 .remoteAddress(() -> server)
-                .runOn(loops)
-                .option(ChannelOption.SO_RCVBUF, UdpBuffers.RECEIVE_BYTES)
-                .option(ChannelOption.SO_SNDBUF, UdpBuffers.SEND_BYTES)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(payloadBytes + 1))
+                .runOn(loops), payloadBytes)
                 .doOnConnected(attach)
                 .connectNow(SETUP_TIMEOUT);
     }
@@ -71,6 +66,14 @@ public final class Udp implements EchoProtocol {
         return new UdpSocket(s);
     }
 
+    /** The options of every Netty UDP socket, a server's or a client's. */
+    private static <T extends Transport<T, ?>> T options(T socket, int payloadBytes) {
+        return socket.option(ChannelOption.SO_RCVBUF, UdpBuffers.RECEIVE_BYTES)
+                .option(ChannelOption.SO_SNDBUF, UdpBuffers.SEND_BYTES)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(payloadBytes + 1));
+    }
+
+    /** A JDK UDP socket, neither bound nor connected yet, with the buffers every one requests. */
     private static DatagramSocket unbound() throws IOException {
         DatagramSocket s = new DatagramSocket(null);
         s.setReceiveBufferSize(UdpBuffers.RECEIVE_BYTES);
