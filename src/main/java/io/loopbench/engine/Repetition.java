@@ -132,8 +132,9 @@ final class Repetition {
         Latency uncorrectedLatency = open ? LatencyHistograms.latency(LatencyMode.MESSAGE,
                 LatencyHistograms.merged(measured.uncorrected().values())) : null;
         OpenLoad openLoad = open ? new OpenLoad(spec.rate(), m.intendedMessages(), m.lateMessages(),
-                m.droppedMessages(), LoopPacer.LATE_THRESHOLD_NANOS / 1000.0, LatencyHistograms.latency(LatencyMode.MESSAGE,
-                LatencyHistograms.merged(measured.sendLag().values()))) : null;
+                m.droppedMessages(), LoopPacer.LATE_THRESHOLD_NANOS / 1000.0,
+                LatencyHistograms.latency(LatencyMode.MESSAGE, LatencyHistograms.merged(measured.sendLag().values())))
+                : null;
         double roundTripsPerSecond = m.messages() / elapsed;
         long[] perClient = clients.stream().mapToLong(c -> c.counts(MessageFormat.MEASURED_TAG).messages()).toArray();
         Fairness fairness = Fairness.of(perClient);

@@ -13,8 +13,9 @@ import java.util.List;
  * @param deoptimizations compiled frames sent back to the interpreter during the phase (e.g. an uncommon trap)
  * @param compileMillis   time the compiler threads spent on those compilations, milliseconds
  * @param quiet           true when there was no deoptimization and under {@link #QUIET_COMPILE_MILLIS} of compilation
- * @param examples        the first few of them, e.g. {@code compiled tier 4: io.loopbench.engine.client.EchoClient::echoed}
- *                        or {@code deoptimized (unstable_if): …}, so that a user sees what changed
+ * @param examples        the first few of them, e.g.
+ *                        {@code compiled tier 4: io.loopbench.engine.client.EchoClient::echoed} or
+ *                        {@code deoptimized (unstable_if): …}, so that a user sees what changed
  */
 public record JitActivity(long compilations, long deoptimizations, double compileMillis, boolean quiet,
                           List<String> examples) {

@@ -11,11 +11,11 @@ import reactor.netty.Connection;
 import java.util.concurrent.Executor;
 
 /**
- * {@code reactive} execution: an {@link EchoClient} driven through Reactor Netty's inbound and outbound instead of
- * a handler. Echoes arrive as a subscription to {@code receive()} (a stream's frames cut by a
+ * {@code reactive} execution: an {@link EchoClient} driven through Reactor Netty's inbound and outbound instead of a
+ * handler. Echoes arrive as a subscription to {@code receive()} (a stream's frames cut by a
  * {@link FixedLengthFrameDecoder}, one element per message), or to the datagrams; each send is its own
- * {@code sendObject} pipeline, subscribed on the spot, which writes and flushes that one message. Thread ownership: every callback runs on the
- * connection's event loop.
+ * {@code sendObject} pipeline, subscribed on the spot, which writes and flushes that one message. Thread ownership:
+ * every callback runs on the connection's event loop.
  */
 public final class ReactiveClientIo implements ClientIo {
 

@@ -14,11 +14,11 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code netty} execution: the echo server's last handler, one per accepted connection of a stream or per datagram
- * server socket: checks each message's header, runs the configured work, and sends the same bytes back, flushing
- * once per read batch. A stream: the complete frames of a read batch are checked in place in the cumulation buffer
- * and echoed as one retained slice (one write, no copy); a partial frame waits for its remaining bytes. Datagrams:
- * each datagram's buffer goes back to its sender. Thread ownership: confined to its channel's event loop; errors go to the shared, thread-safe
- * {@link ServerStats}.
+ * server socket: checks each message's header, runs the configured work, and sends the same bytes back, flushing once
+ * per read batch. A stream: the complete frames of a read batch are checked in place in the cumulation buffer and
+ * echoed as one retained slice (one write, no copy); a partial frame waits for its remaining bytes. Datagrams: each
+ * datagram's buffer goes back to its sender. Thread ownership: confined to its channel's event loop; errors go to the
+ * shared, thread-safe {@link ServerStats}.
  */
 public final class EchoServerHandler extends ByteToMessageDecoder {
 
