@@ -1,14 +1,14 @@
 package io.loopbench.cli;
 
-import io.loopbench.engine.AddressFamily;
-import io.loopbench.engine.IoModel;
-import io.loopbench.engine.Labeled;
-import io.loopbench.engine.Execution;
-import io.loopbench.engine.LoadModel;
-import io.loopbench.engine.Protocol;
-import io.loopbench.engine.Transport;
-import io.loopbench.engine.WarmupMode;
-import io.loopbench.engine.WindowMode;
+import io.loopbench.engine.spec.AddressFamily;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Labeled;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.WarmupMode;
+import io.loopbench.engine.spec.WindowMode;
 import picocli.CommandLine;
 
 import java.io.PrintStream;

@@ -1,8 +1,8 @@
 package io.loopbench.echo;
 
-import io.loopbench.engine.IoModel;
-import io.loopbench.engine.Protocol;
-import io.loopbench.engine.Transport;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.Transport;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**

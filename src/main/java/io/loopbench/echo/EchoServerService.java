@@ -1,12 +1,12 @@
 package io.loopbench.echo;
 
-import io.loopbench.engine.InvalidSpecException;
-import io.loopbench.engine.IoModel;
-import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.spec.InvalidSpecException;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.StandingEchoServer;
-import io.loopbench.engine.Transport;
-import io.loopbench.engine.Transports;
-import io.loopbench.engine.Violation;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.spec.Violation;
 import io.loopbench.runs.RunExceptions;
 import io.loopbench.runs.RunService;
 import org.springframework.beans.factory.DisposableBean;

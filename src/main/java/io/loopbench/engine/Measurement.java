@@ -1,5 +1,14 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.loop.VirtualThreads;
+import io.loopbench.engine.process.Environment;
+import io.loopbench.engine.server.ServerFault;
+import io.loopbench.engine.spec.InvalidSpecException;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.Violation;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;

@@ -1,5 +1,9 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.process.Environment;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
+
 import java.util.List;
 
 /**

@@ -1,5 +1,7 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.latency.Latency;
+
 /**
  * What open load did in the measured phase: how many messages were due at the rate, how many went out late, how
  * many were never sent, and how far actual sends trailed their intended times. Late and dropped messages are the

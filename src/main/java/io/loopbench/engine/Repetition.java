@@ -1,23 +1,40 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.client.EchoClient;
+import io.loopbench.engine.client.EchoPair;
+import io.loopbench.engine.client.LoopPacer;
+import io.loopbench.engine.client.PhaseCounts;
+import io.loopbench.engine.latency.Latency;
+import io.loopbench.engine.latency.LatencyHistograms;
+import io.loopbench.engine.latency.LatencyMode;
+import io.loopbench.engine.message.MessageFormat;
+import io.loopbench.engine.netty.HandlerEnds;
+import io.loopbench.engine.netty.NettyEchoPair;
+import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.process.JitActivity;
+import io.loopbench.engine.process.JitMonitor;
+import io.loopbench.engine.process.MemoryUsage;
+import io.loopbench.engine.process.ProcessMetrics;
+import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.reactive.ReactiveEnds;
+import io.loopbench.engine.server.ServerCheck;
+import io.loopbench.engine.server.ServerFault;
+import io.loopbench.engine.server.ServerStats;
+import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.WarmupMode;
+import io.loopbench.engine.spec.WindowMode;
+import io.loopbench.engine.virtualthreads.BlockingEchoPair;
 import org.HdrHistogram.Histogram;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * One repetition, run by one thread from start to end: opens its {@link EchoPair} (its own loops or carrier
@@ -25,10 +42,6 @@ import java.util.concurrent.TimeoutException;
  * closes the pair — on success, failure and cancellation alike.
  */
 final class Repetition {
-
-    static final Duration SETUP_TIMEOUT = Duration.ofSeconds(10);
-    static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(2);
-    static final long BARRIER_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final RunSpec spec;
     private final int index;
@@ -52,12 +65,18 @@ final class Repetition {
 
     RepetitionResult run() {
         ServerCheck check = new ServerCheck(spec.work(), serverStats);
-        EchoPair pair = spec.execution() == Execution.VIRTUAL_THREADS
-                ? new BlockingEchoPair(spec, check, control)
-                : new NettyEchoPair(spec, transport, check, fault, control);
+        EchoProtocol protocol = Protocols.of(spec.protocol());
+        Runnable checkpoint = control::throwIfCancelled;
+        EchoPair pair = switch (spec.execution()) {
+            case NETTY -> new NettyEchoPair(spec, transport, protocol,
+                    new HandlerEnds(spec.payloadBytes(), check, fault), checkpoint);
+            case REACTIVE -> new NettyEchoPair(spec, transport, protocol,
+                    new ReactiveEnds(spec.payloadBytes(), protocol.stream(), check), checkpoint);
+            case VIRTUAL_THREADS -> new BlockingEchoPair(spec, protocol, check, checkpoint);
+        };
         try {
             clients = pair.open();
-            return measure(pair);
+            return measure(pair, new PhaseRunner(clients, spec.load() == LoadModel.OPEN, control));
         } catch (CancellationException e) {
             throw e;
         } catch (Exception e) {
@@ -67,33 +86,33 @@ final class Repetition {
         }
     }
 
-    private RepetitionResult measure(EchoPair pair) throws Exception {
+    private RepetitionResult measure(EchoPair pair, PhaseRunner phases) throws Exception {
         JitMonitor jit = JitMonitor.get();
-        PhaseOutcome warmup = null;
+        PhaseRunner.Outcome warmup = null;
         if (spec.warmupSeconds() > 0) {
             progress.phaseStarted(index, "warmup", spec.warmupLimitSeconds());
-            warmup = warmUp();
+            warmup = warmUp(phases);
         }
         progress.phaseStarted(index, "measured", spec.seconds());
-        PhaseOutcome measured = runPhase(MessageFormat.MEASURED_TAG, spec.seconds());
+        PhaseRunner.Outcome measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds());
         MemoryUsage memory = ProcessMetrics.memory();
         jit.awaitEvents();
         JitActivity measuredJit = jit.activity(measured.from(), measured.to());
 
-        PhaseCounters m = sum(MessageFormat.MEASURED_TAG);
+        PhaseCounts m = sum(MessageFormat.MEASURED_TAG);
         ErrorCounts errors = errors(m, MessageFormat.MEASURED_TAG, measured.drainTimedOut());
         double elapsed = measured.elapsedNanos() / 1e9;
         WarmupResult warmupResult = null;
         String error = null;
         List<String> warnings = new ArrayList<>();
         if (warmup != null) {
-            PhaseCounters w = sum(MessageFormat.WARMUP_TAG);
+            PhaseCounts w = sum(MessageFormat.WARMUP_TAG);
             ErrorCounts warmupErrors = errors(w, MessageFormat.WARMUP_TAG, warmup.drainTimedOut());
-            warmupResult = new WarmupResult(spec.warmupMode(), warmup.elapsedNanos() / 1e9, w.messages, warmupErrors,
+            warmupResult = new WarmupResult(spec.warmupMode(), warmup.elapsedNanos() / 1e9, w.messages(), warmupErrors,
                     warmup.stoppedBecause(), jit.activity(warmup.from(), warmup.to()));
             if (warmupErrors.total() > 0) {
                 error = "warmup: " + warmupErrors.describeNonZero() + firstError(w);
-            } else if (w.messages == 0) {
+            } else if (w.messages() == 0) {
                 error = "warmup: no echo completed";
             }
             if (WarmupResult.CAP.equals(warmup.stoppedBecause())) {
@@ -103,7 +122,7 @@ final class Repetition {
         }
         if (error == null && errors.total() > 0) {
             error = "measured phase: " + errors.describeNonZero() + firstError(m);
-        } else if (error == null && m.messages == 0) {
+        } else if (error == null && m.messages() == 0) {
             error = "measured phase: no echo completed";
         }
         boolean open = spec.load() == LoadModel.OPEN;
@@ -112,17 +131,18 @@ final class Repetition {
         Latency latency = LatencyHistograms.latency(batchRtt ? LatencyMode.BATCH : LatencyMode.MESSAGE, all);
         Latency uncorrectedLatency = open ? LatencyHistograms.latency(LatencyMode.MESSAGE,
                 LatencyHistograms.merged(measured.uncorrected().values())) : null;
-        OpenLoad openLoad = open ? new OpenLoad(spec.rate(), m.intendedMessages, m.lateMessages, m.droppedMessages,
-                LoopPacer.LATE_THRESHOLD_NANOS / 1000.0, LatencyHistograms.latency(LatencyMode.MESSAGE,
-                LatencyHistograms.merged(measured.sendLag().values()))) : null;
-        double roundTripsPerSecond = m.messages / elapsed;
-        long[] perClient = clients.stream().mapToLong(c -> c.counters(MessageFormat.MEASURED_TAG).messages).toArray();
+        OpenLoad openLoad = open ? new OpenLoad(spec.rate(), m.intendedMessages(), m.lateMessages(),
+                m.droppedMessages(), LoopPacer.LATE_THRESHOLD_NANOS / 1000.0,
+                LatencyHistograms.latency(LatencyMode.MESSAGE, LatencyHistograms.merged(measured.sendLag().values())))
+                : null;
+        double roundTripsPerSecond = m.messages() / elapsed;
+        long[] perClient = clients.stream().mapToLong(c -> c.counts(MessageFormat.MEASURED_TAG).messages()).toArray();
         Fairness fairness = Fairness.of(perClient);
         if (error == null) {
             error = unfairness(perClient, fairness, open ? uncorrectedLatency : latency);
         }
         LittlesLaw littlesLaw = null;
-        if (!open && !batchRtt && m.messages > 0) {
+        if (!open && !batchRtt && m.messages() > 0) {
             littlesLaw = LittlesLaw.of(spec.clients(), spec.window(), roundTripsPerSecond, latency.meanUs());
             if (!littlesLaw.holds()) {
                 warnings.add(String.format(Locale.ROOT, "Little's law missed by %+.1f %%: round trips/s × mean RTT "
@@ -139,8 +159,8 @@ final class Repetition {
         return new RepetitionResult(index, error == null, error, transport, pair.serverChannel(),
                 pair.clientChannel(), pair.serverAddresses(), pair.clientAddress(), spec.target() != null,
                 pair.threads(), pair.connectionsOnOneThread(), pair.tcpNoDelay(), pair.udpBuffers(),
-                elapsed, m.messagesSent, m.messages, roundTripsPerSecond,
-                2.0 * spec.payloadBytes() * m.messages / elapsed / (1 << 20),
+                elapsed, m.messagesSent(), m.messages(), roundTripsPerSecond,
+                2.0 * spec.payloadBytes() * m.messages() / elapsed / (1 << 20),
                 latency, new CpuUsage(cpuSeconds, elapsed, cpuSeconds / elapsed * 100), memory,
                 new GcActivity(measured.gcCollections(), measured.gcMillis()), errors, warmupResult,
                 uncorrectedLatency, openLoad, measuredJit, fairness, littlesLaw, warnings,
@@ -169,88 +189,12 @@ final class Repetition {
     }
 
     /**
-     * One phase's figures: its span (wall clock, for the JIT events; nanoTime, for elapsed), CPU, GC, whether it
-     * drained, why it stopped, and its histograms (one per client thread).
-     */
-    private record PhaseOutcome(Instant from, Instant to, long elapsedNanos, long cpuNanos, long gcCollections,
-                                long gcMillis, boolean drainTimedOut, String stoppedBecause,
-                                Map<Object, Histogram> histograms, Map<Object, Histogram> uncorrected,
-                                Map<Object, Histogram> sendLag) {
-    }
-
-    /**
-     * arknet's phase: start every client (and, under open load, each loop's pacer), sleep to the deadline, tell the
-     * clients to stop, wait at most 2 s for them to drain, then run a barrier task on each client's thread that
-     * force-finishes it. Elapsed time and CPU cover the phase, the drain and the barrier. Every phase records into
-     * histograms of its own, warm-up rounds too, so that the measured phase runs no code path the warm-up did not.
-     */
-    private PhaseOutcome runPhase(byte tag, double seconds) throws Exception {
-        boolean open = spec.load() == LoadModel.OPEN;
-        Map<Object, Histogram> histograms = new HashMap<>();
-        Map<Object, Histogram> uncorrected = new HashMap<>();
-        Map<Object, Histogram> sendLag = new HashMap<>();
-        Map<Object, LoopPacer> pacers = new HashMap<>();
-        for (EchoClient c : clients) {
-            histograms.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
-            if (open) {
-                uncorrected.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
-                sendLag.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
-                pacers.computeIfAbsent(c.histogramOwner(), k -> new LoopPacer(c.executor())).add(c);
-            }
-        }
-        CountDownLatch drained = new CountDownLatch(clients.size());
-        long[] gc0 = ProcessMetrics.gc();
-        long cpu0 = ProcessMetrics.cpuNanos();
-        Instant from = Instant.now();
-        long started = System.nanoTime();
-        long deadline = started + (long) (seconds * 1e9);
-        PhaseContext phase = new PhaseContext(tag, started, deadline, drained, histograms, uncorrected, sendLag);
-        for (EchoClient c : clients) {
-            c.executor().execute(() -> c.begin(phase));
-        }
-        for (LoopPacer p : pacers.values()) {
-            p.executor().execute(() -> p.start(phase));
-        }
-        long stoppedAt;
-        try {
-            control.sleepUntil(deadline);
-        } finally {
-            stoppedAt = System.nanoTime();
-            for (EchoClient c : clients) {
-                c.executor().execute(c::stop);
-            }
-        }
-        boolean drainTimedOut = !drained.await(Math.max(0, stoppedAt + DRAIN_NANOS - System.nanoTime()),
-                TimeUnit.NANOSECONDS);
-        List<Future<?>> barrier = new ArrayList<>();
-        for (EchoClient c : clients) {
-            barrier.add(CompletableFuture.runAsync(c::finish, c.executor()));
-        }
-        for (LoopPacer p : pacers.values()) {
-            barrier.add(CompletableFuture.runAsync(p::stop, p.executor()));
-        }
-        long barrierDeadline = System.nanoTime() + BARRIER_NANOS;
-        for (Future<?> f : barrier) {
-            try {
-                f.get(Math.max(0, barrierDeadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException e) {
-                throw new IllegalStateException("client IO barrier timed out", e);
-            }
-        }
-        long elapsed = System.nanoTime() - started;
-        long cpu1 = ProcessMetrics.cpuNanos();
-        long[] gc1 = ProcessMetrics.gc();
-        return new PhaseOutcome(from, Instant.now(), elapsed, cpu1 - cpu0, gc1[0] - gc0[0], gc1[1] - gc0[1],
-                drainTimedOut, WarmupResult.TIME, histograms, uncorrected, sendLag);
-    }
-
-    /**
      * The warm-up: rounds of {@link #ROUND_SECONDS}, each a whole phase — begin, run, stop, drain, finish, fresh
      * histograms — so that every path the measured phase takes, its start and its end included, has run (and been
      * compiled) before it. A fixed warm-up runs rounds for warmupSeconds. An auto warm-up runs at least that long,
      * then stops once steady ({@link #steady}) or at warmupMaxSeconds.
      */
-    private PhaseOutcome warmUp() throws Exception {
+    private PhaseRunner.Outcome warmUp(PhaseRunner phases) throws Exception {
         boolean auto = spec.warmupMode() == WarmupMode.AUTO;
         JitMonitor jit = JitMonitor.get();
         long started = System.nanoTime();
@@ -258,8 +202,8 @@ final class Repetition {
         long cap = started + (long) (spec.warmupLimitSeconds() * 1e9);
         double[] rates = new double[2 * STEADY_ROUNDS];
         long[] compileMillis = new long[2 * STEADY_ROUNDS];
-        PhaseOutcome first = null;
-        PhaseOutcome last;
+        PhaseRunner.Outcome first = null;
+        PhaseRunner.Outcome last;
         long cpu = 0;
         long gcCollections = 0;
         long gcMillis = 0;
@@ -268,13 +212,13 @@ final class Repetition {
         String stoppedBecause;
         for (int round = 0; ; round++) {
             long left = cap - System.nanoTime();
-            last = runPhase(MessageFormat.WARMUP_TAG, Math.min(ROUND_SECONDS, Math.max(left, 1) / 1e9));
+            last = phases.run(MessageFormat.WARMUP_TAG, Math.min(ROUND_SECONDS, Math.max(left, 1) / 1e9));
             first = first == null ? last : first;
             cpu += last.cpuNanos();
             gcCollections += last.gcCollections();
             gcMillis += last.gcMillis();
             drainTimedOut |= last.drainTimedOut();
-            long total = sum(MessageFormat.WARMUP_TAG).messages;
+            long total = sum(MessageFormat.WARMUP_TAG).messages();
             rates[round % rates.length] = (total - done) / (last.elapsedNanos() / 1e9);
             compileMillis[round % rates.length] = jit.compileMillis();
             done = total;
@@ -292,8 +236,8 @@ final class Repetition {
                 break;
             }
         }
-        return new PhaseOutcome(first.from(), last.to(), System.nanoTime() - started, cpu, gcCollections, gcMillis,
-                drainTimedOut, stoppedBecause, Map.of(), Map.of(), Map.of());
+        return new PhaseRunner.Outcome(first.from(), last.to(), System.nanoTime() - started, cpu, gcCollections,
+                gcMillis, drainTimedOut, stoppedBecause, Map.of(), Map.of(), Map.of());
     }
 
     static final double ROUND_SECONDS = 0.2;
@@ -322,27 +266,23 @@ final class Repetition {
         return recent > 0 && Math.abs(recent - before) <= STEADY_SPREAD * before && compiled <= QUIET_COMPILE_MILLIS;
     }
 
-    private PhaseCounters sum(byte tag) {
-        PhaseCounters total = new PhaseCounters();
+    private PhaseCounts sum(byte tag) {
+        PhaseCounts total = PhaseCounts.NONE;
         for (EchoClient c : clients) {
-            total.add(c.counters(tag));
+            total = total.plus(c.counts(tag));
         }
         return total;
     }
 
-    private ErrorCounts errors(PhaseCounters c, byte tag, boolean drainTimedOut) {
-        return new ErrorCounts(c.contentErrors + serverStats.contentErrors[tag].sum(), c.orderErrors,
-                c.unexpectedMessages, c.disconnectErrors, c.lostMessages, c.unfinishedMessages, c.sendFailures,
-                serverStats.sendFailures[tag].sum(), c.exceptions + serverStats.exceptions[tag].sum(),
+    private ErrorCounts errors(PhaseCounts c, byte tag, boolean drainTimedOut) {
+        return new ErrorCounts(c.contentErrors() + serverStats.contentErrors(tag), c.orderErrors(),
+                c.unexpectedMessages(), c.disconnectErrors(), c.lostMessages(), c.unfinishedMessages(),
+                c.sendFailures(), serverStats.sendFailures(tag), c.exceptions() + serverStats.exceptions(tag),
                 drainTimedOut ? 1 : 0);
     }
 
-    private String firstError(PhaseCounters c) {
-        String first = c.firstError != null ? c.firstError : serverStats.firstError();
+    private String firstError(PhaseCounts c) {
+        String first = c.firstError() != null ? c.firstError() : serverStats.firstError();
         return first == null ? "" : " (first: " + first + ")";
-    }
-
-    static InetAddress loopback(AddressFamily family) throws UnknownHostException {
-        return InetAddress.getByName(family == AddressFamily.IPV4 ? "127.0.0.1" : "::1");
     }
 }

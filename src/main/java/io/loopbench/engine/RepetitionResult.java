@@ -1,5 +1,13 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.latency.Latency;
+import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.process.JitActivity;
+import io.loopbench.engine.process.MemoryUsage;
+import io.loopbench.engine.protocol.UdpBuffers;
+import io.loopbench.engine.spec.Transport;
+
 import java.util.List;
 
 /**

@@ -1,5 +1,16 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.loop.LoopLayout;
+import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.server.EchoServerHandler;
+import io.loopbench.engine.server.RawEchoHandler;
+import io.loopbench.engine.server.ServerCheck;
+import io.loopbench.engine.server.ServerStats;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -27,14 +38,6 @@ public final class StandingEchoServer implements AutoCloseable {
                          int work, Integer payloadBytes) {
     }
 
-    /** What the server has echoed so far; thread-safe. */
-    public static final class Counts {
-        final LongAdder connections = new LongAdder();
-        final LongAdder bytes = new LongAdder();
-        final LongAdder datagrams = new LongAdder();
-        final LongAdder errors = new LongAdder();
-    }
-
     /**
      * @param connections TCP connections accepted
      * @param bytes       bytes echoed (raw mode)
@@ -48,7 +51,8 @@ public final class StandingEchoServer implements AutoCloseable {
     private final Transport transport;
     private final LoopLayout layout;
     private final ChannelGroup accepted = new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE);
-    private final Counts counts = new Counts();
+    private final LongAdder connections = new LongAdder();
+    private final RawEchoHandler.Counts counts = new RawEchoHandler.Counts();
     private final ServerStats stats = new ServerStats();
     private final DisposableChannel server;
 
@@ -57,10 +61,14 @@ public final class StandingEchoServer implements AutoCloseable {
         this.transport = Transports.resolve(config.transport());
         this.layout = new LoopLayout(IoModel.SHARED, config.ioThreads(), transport);
         try {
-            this.server = EchoServers.bind(config.protocol(), layout.group(0),
-                    new InetSocketAddress(config.bindAddress(), config.port()), this::handler, accepted,
-                    c -> counts.connections.increment(),
-                    config.payloadBytes() != null ? config.payloadBytes() : RunSpec.MAX_PAYLOAD);
+            EchoProtocol protocol = Protocols.of(config.protocol());
+            this.server = protocol.bind(layout.group(0), new InetSocketAddress(config.bindAddress(), config.port()),
+                    config.payloadBytes() != null ? config.payloadBytes() : RunSpec.MAX_PAYLOAD, accepted, end -> {
+                        end.addHandlerLast("echo", handler());
+                        if (protocol.stream()) {
+                            connections.increment();
+                        }
+                    });
         } catch (RuntimeException e) {
             layout.close();
             throw e;
@@ -91,11 +99,11 @@ public final class StandingEchoServer implements AutoCloseable {
     }
 
     public Snapshot counts() {
-        long errors = counts.errors.sum();
+        long errors = counts.errors();
         for (int tag = 0; tag < 2; tag++) {
-            errors += stats.contentErrors[tag].sum() + stats.sendFailures[tag].sum() + stats.exceptions[tag].sum();
+            errors += stats.contentErrors(tag) + stats.sendFailures(tag) + stats.exceptions(tag);
         }
-        return new Snapshot(counts.connections.sum(), counts.bytes.sum(), counts.datagrams.sum(), errors);
+        return new Snapshot(connections.sum(), counts.bytes(), counts.datagrams(), errors);
     }
 
     @Override

@@ -1,5 +1,9 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.latency.Latency;
+import io.loopbench.engine.latency.LatencyHistograms;
+import io.loopbench.engine.latency.LatencyMode;
+
 import java.util.List;
 import java.util.function.Function;
 

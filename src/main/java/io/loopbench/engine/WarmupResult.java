@@ -1,5 +1,8 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.process.JitActivity;
+import io.loopbench.engine.spec.WarmupMode;
+
 /**
  * The warm-up phase of a repetition: how long it ran and why it stopped, its messages, errors (any error fails the
  * repetition) and JIT activity.

@@ -1,10 +1,10 @@
 package io.loopbench.matrices;
 
-import io.loopbench.engine.Environment;
+import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.RepetitionResult;
-import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Summary;
-import io.loopbench.engine.Transport;
+import io.loopbench.engine.spec.Transport;
 import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.runs.RunStatus;
 import io.loopbench.system.SystemInfo;

@@ -1,15 +1,15 @@
 package io.loopbench.matrices;
 
-import io.loopbench.engine.Environment;
-import io.loopbench.engine.InvalidSpecException;
+import io.loopbench.engine.process.Environment;
+import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunControl;
-import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Summary;
-import io.loopbench.engine.Transports;
-import io.loopbench.engine.Violation;
+import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.spec.Violation;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.QueuedService;
 import io.loopbench.jobs.WorkerProcess;

@@ -1,16 +1,16 @@
 package io.loopbench.matrices;
 
-import io.loopbench.engine.Execution;
-import io.loopbench.engine.IoModel;
-import io.loopbench.engine.Labeled;
-import io.loopbench.engine.LoadModel;
-import io.loopbench.engine.Protocol;
-import io.loopbench.engine.RunSpec;
-import io.loopbench.engine.Transport;
-import io.loopbench.engine.Validatable;
-import io.loopbench.engine.Violation;
-import io.loopbench.engine.WarmupMode;
-import io.loopbench.engine.WindowMode;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Labeled;
+import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.Violation;
+import io.loopbench.engine.spec.WarmupMode;
+import io.loopbench.engine.spec.WindowMode;
+import io.loopbench.engine.spec.Validatable;
 import io.loopbench.runs.Isolation;
 import io.swagger.v3.oas.annotations.media.Schema;
 

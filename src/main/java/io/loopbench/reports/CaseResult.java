@@ -1,11 +1,11 @@
 package io.loopbench.reports;
 
-import io.loopbench.engine.Execution;
-import io.loopbench.engine.IoModel;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.RepetitionResult;
-import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Summary;
-import io.loopbench.engine.Transport;
+import io.loopbench.engine.spec.Transport;
 
 import java.util.List;
 import java.util.Locale;
@@ -146,7 +146,7 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
                 .append(" × window ").append(s.window()).append(" / ")
                 .append(s.work() == 0 ? "no added computation"
                         : String.format(Locale.ROOT, "%,d CPU iterations per echo", s.work()));
-        if (s.windowMode() != io.loopbench.engine.WindowMode.SLIDING) {
+        if (s.windowMode() != io.loopbench.engine.spec.WindowMode.SLIDING) {
             b.append(" / ").append(s.windowMode().label()).append(" window");
         }
         if (s.transport() != Transport.AUTO) {

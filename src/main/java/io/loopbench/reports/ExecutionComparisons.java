@@ -1,6 +1,6 @@
 package io.loopbench.reports;
 
-import io.loopbench.engine.Execution;
+import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.Stat;
 

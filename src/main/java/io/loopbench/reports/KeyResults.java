@@ -1,6 +1,6 @@
 package io.loopbench.reports;
 
-import io.loopbench.engine.IoModel;
+import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.Stat;
 
 import java.util.Comparator;

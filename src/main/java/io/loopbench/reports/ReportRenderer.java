@@ -1,10 +1,11 @@
 package io.loopbench.reports;
 
-import io.loopbench.engine.Environment;
-import io.loopbench.engine.LatencyMode;
-import io.loopbench.engine.Protocol;
-import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.Fairness;
 import io.loopbench.engine.Summary;
+import io.loopbench.engine.latency.LatencyMode;
+import io.loopbench.engine.process.Environment;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.system.SystemInfo;
 import org.commonmark.Extension;
 import org.commonmark.ext.gfm.tables.TablesExtension;

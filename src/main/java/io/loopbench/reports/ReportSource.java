@@ -1,7 +1,7 @@
 package io.loopbench.reports;
 
-import io.loopbench.engine.Environment;
-import io.loopbench.engine.Execution;
+import io.loopbench.engine.process.Environment;
+import io.loopbench.engine.spec.Execution;
 import io.loopbench.system.SystemInfo;
 
 import java.time.Instant;

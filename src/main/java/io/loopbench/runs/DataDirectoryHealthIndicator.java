@@ -1,6 +1,6 @@
 package io.loopbench.runs;
 
-import io.loopbench.engine.Transports;
+import io.loopbench.engine.loop.Transports;
 import io.loopbench.storage.JsonFileStore;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;

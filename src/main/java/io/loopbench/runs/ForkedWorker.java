@@ -2,14 +2,14 @@ package io.loopbench.runs;
 
 import io.loopbench.cli.LoopbenchCli;
 import io.loopbench.cli.MeasureCommand;
-import io.loopbench.engine.ClassSharing;
-import io.loopbench.engine.Environment;
+import io.loopbench.engine.process.ClassSharing;
+import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.RepetitionResult;
-import io.loopbench.engine.Execution;
-import io.loopbench.engine.RunSpec;
-import io.loopbench.engine.VirtualThreads;
-import io.loopbench.engine.Transport;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.loop.VirtualThreads;
+import io.loopbench.engine.spec.Transport;
 import io.loopbench.jobs.WorkerProcess;
 import tools.jackson.databind.ObjectMapper;
 

@@ -1,6 +1,6 @@
 package io.loopbench.runs;
 
-import io.loopbench.engine.Labeled;
+import io.loopbench.engine.spec.Labeled;
 
 /**
  * Where a run's repetitions execute: {@code forked}, each in a fresh JVM started from the {@code measure} entry

@@ -1,6 +1,6 @@
 package io.loopbench.runs;
 
-import io.loopbench.engine.Protocol;
+import io.loopbench.engine.spec.Protocol;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;

@@ -1,18 +1,18 @@
 package io.loopbench.runs;
 
 import io.loopbench.cli.TrainCommand;
-import io.loopbench.engine.Environment;
+import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
-import io.loopbench.engine.InvalidSpecException;
+import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.ProgressListener;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunControl;
-import io.loopbench.engine.RunSpec;
-import io.loopbench.engine.Target;
-import io.loopbench.engine.Transports;
-import io.loopbench.engine.VirtualThreads;
-import io.loopbench.engine.Violation;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Target;
+import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.loop.VirtualThreads;
+import io.loopbench.engine.spec.Violation;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.jobs.QueuedService;

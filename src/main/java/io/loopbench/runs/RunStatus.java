@@ -1,6 +1,6 @@
 package io.loopbench.runs;
 
-import io.loopbench.engine.Labeled;
+import io.loopbench.engine.spec.Labeled;
 
 /** Where a run is in its life. {@code interrupted}: the service stopped while it ran. */
 public enum RunStatus implements Labeled {

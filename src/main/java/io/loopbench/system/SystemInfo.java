@@ -1,6 +1,6 @@
 package io.loopbench.system;
 
-import io.loopbench.engine.Environment;
+import io.loopbench.engine.process.Environment;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,7 +1,6 @@
 package io.loopbench.web;
 
-import io.loopbench.engine.InvalidSpecException;
-import io.loopbench.engine.Violation;
+import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.runs.RunExceptions;
 import io.loopbench.storage.EventStreams;
 import io.loopbench.storage.StorageException;
@@ -145,7 +144,7 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
         if (cause instanceof InvalidFormatException f) {
             String allowed = f.getTargetType() != null && f.getTargetType().isEnum()
                     ? "one of " + List.of(f.getTargetType().getEnumConstants()).stream()
-                    .map(c -> c instanceof io.loopbench.engine.Labeled l ? l.label() : c.toString())
+                    .map(c -> c instanceof io.loopbench.engine.spec.Labeled l ? l.label() : c.toString())
                     .collect(Collectors.joining(", "))
                     : "a value of type " + simpleType(f.getTargetType());
             return "field '" + path(f) + "': " + quote(f.getValue()) + " is not " + allowed;

@@ -1,6 +1,6 @@
 package io.loopbench.web;
 
-import io.loopbench.engine.Labeled;
+import io.loopbench.engine.spec.Labeled;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.convert.converter.Converter;
 import org.springframework.core.convert.converter.ConverterFactory;

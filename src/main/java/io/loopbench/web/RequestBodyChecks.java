@@ -1,9 +1,9 @@
 package io.loopbench.web;
 
-import io.loopbench.engine.InvalidSpecException;
-import io.loopbench.engine.Labeled;
-import io.loopbench.engine.Validatable;
-import io.loopbench.engine.Violation;
+import io.loopbench.engine.spec.InvalidSpecException;
+import io.loopbench.engine.spec.Labeled;
+import io.loopbench.engine.spec.Validatable;
+import io.loopbench.engine.spec.Violation;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpInputMessage;

@@ -1,11 +1,11 @@
 package io.loopbench.cli;
 
-import io.loopbench.engine.AddressFamily;
-import io.loopbench.engine.IoModel;
-import io.loopbench.engine.Protocol;
-import io.loopbench.engine.RunSpec;
-import io.loopbench.engine.Transport;
-import io.loopbench.engine.WindowMode;
+import io.loopbench.engine.spec.AddressFamily;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.WindowMode;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import tools.jackson.databind.JsonNode;

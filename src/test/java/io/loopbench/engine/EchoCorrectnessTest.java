@@ -1,5 +1,13 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.latency.LatencyMode;
+import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.WindowMode;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

@@ -1,5 +1,12 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.loop.LoopLayout;
+import io.loopbench.engine.loop.VirtualThreads;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.WarmupMode;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,19 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.loop.LoopLayout;
+import io.loopbench.engine.server.ServerFault;
+import io.loopbench.engine.spec.AddressFamily;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.InvalidSpecException;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Labeled;
+import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.Violation;
+import io.loopbench.engine.spec.WarmupMode;
+import io.loopbench.engine.spec.WindowMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,5 +1,12 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.latency.LatencyHistograms;
+import io.loopbench.engine.latency.LatencyMode;
+import io.loopbench.engine.process.JitActivity;
+import io.loopbench.engine.process.JitMonitor;
+import io.loopbench.engine.server.ServerFault;
+import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.RunSpec;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,8 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.InvalidSpecException;
+import io.loopbench.engine.spec.RunSpec;
 import org.junit.jupiter.api.Test;
 
 import static io.loopbench.engine.EngineTestSupport.CARRIERS;

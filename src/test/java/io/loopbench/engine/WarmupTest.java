@@ -1,5 +1,8 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Violation;
+import io.loopbench.engine.spec.WarmupMode;
 import org.junit.jupiter.api.Test;
 
 import static io.loopbench.engine.EngineTestSupport.quick;

@@ -1,5 +1,6 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.server.Work;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,12 +1,12 @@
 package io.loopbench.matrices;
 
-import io.loopbench.engine.Execution;
-import io.loopbench.engine.InvalidSpecException;
-import io.loopbench.engine.IoModel;
-import io.loopbench.engine.Protocol;
-import io.loopbench.engine.WarmupMode;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.InvalidSpecException;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.RepetitionResult;
-import io.loopbench.engine.Violation;
+import io.loopbench.engine.spec.Violation;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.runs.Isolation;
 import io.loopbench.runs.RunService;

@@ -1,10 +1,10 @@
 package io.loopbench.matrices;
 
-import io.loopbench.engine.Execution;
-import io.loopbench.engine.IoModel;
-import io.loopbench.engine.Protocol;
-import io.loopbench.engine.RunSpec;
-import io.loopbench.engine.Violation;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Violation;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
@@ -139,7 +139,7 @@ class MatrixSpecTest {
         List<RunSpec> cases = sweep.cases();
 
         assertThat(cases).hasSize(4); // 2 profiles × 2 rates
-        assertThat(cases).allMatch(s -> s.load() == io.loopbench.engine.LoadModel.OPEN)
+        assertThat(cases).allMatch(s -> s.load() == io.loopbench.engine.spec.LoadModel.OPEN)
                 .extracting(RunSpec::rate).containsExactly(1000.0, 2000.0, 1000.0, 2000.0);
         assertThat(sweep.p99BoundUs()).isEqualTo(500.0);
         assertThat(empty().effective().cases()).allMatch(s -> s.rate() == null);

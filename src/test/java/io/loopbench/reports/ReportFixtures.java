@@ -1,20 +1,20 @@
 package io.loopbench.reports;
 
-import io.loopbench.engine.CpuUsage;
+import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.Fairness;
-import io.loopbench.engine.IoModel;
-import io.loopbench.engine.JitActivity;
-import io.loopbench.engine.Latency;
-import io.loopbench.engine.LatencyMode;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.process.JitActivity;
+import io.loopbench.engine.latency.Latency;
+import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.LittlesLaw;
 import io.loopbench.engine.OpenLoad;
-import io.loopbench.engine.Protocol;
+import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.RepetitionResult;
-import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Stat;
 import io.loopbench.engine.Summary;
-import io.loopbench.engine.Transport;
-import io.loopbench.engine.WarmupMode;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.WarmupResult;
 
 import java.util.List;

@@ -1,13 +1,13 @@
 package io.loopbench.reports;
 
-import io.loopbench.engine.Execution;
+import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.Fairness;
-import io.loopbench.engine.IoModel;
-import io.loopbench.engine.JitActivity;
-import io.loopbench.engine.Protocol;
-import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.process.JitActivity;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Stat;
-import io.loopbench.engine.Transport;
+import io.loopbench.engine.spec.Transport;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -123,7 +123,7 @@ class ReportRulesTest {
 
     @Test
     void aRemoteRunComparedWithALoopbackOneSaysSo() {
-        io.loopbench.engine.RunSpec remote = io.loopbench.engine.RunSpec.builder().target("127.0.0.1:7").build();
+        io.loopbench.engine.spec.RunSpec remote = io.loopbench.engine.spec.RunSpec.builder().target("127.0.0.1:7").build();
         Comparisons.Comparison c = Comparisons.compare(
                 source("b", List.of(ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(100, 90, 110), new Stat(9, 8, 10)))),
                 source("c", List.of(ok(remote, new Stat(100, 90, 110), new Stat(9, 8, 10)))));
@@ -138,9 +138,9 @@ class ReportRulesTest {
 
     @Test
     void rateCurvesNameTheHighestRateUnderTheP99BoundPerIoProfile() {
-        java.util.function.BiFunction<Integer, Double, io.loopbench.engine.RunSpec> open = (threads, rate) ->
-                io.loopbench.engine.RunSpec.builder().ioModel(threads == 1 ? IoModel.SHARED : IoModel.SHARDED)
-                        .ioThreads(threads).load(io.loopbench.engine.LoadModel.OPEN).rate(rate).build();
+        java.util.function.BiFunction<Integer, Double, io.loopbench.engine.spec.RunSpec> open = (threads, rate) ->
+                io.loopbench.engine.spec.RunSpec.builder().ioModel(threads == 1 ? IoModel.SHARED : IoModel.SHARDED)
+                        .ioThreads(threads).load(io.loopbench.engine.spec.LoadModel.OPEN).rate(rate).build();
         List<CaseResult> cases = List.of(
                 open(open.apply(1, 1000.0), new Stat(1000, 999, 1001), new Stat(200, 190, 210), 0),
                 open(open.apply(1, 2000.0), new Stat(1990, 1980, 2000), new Stat(800, 700, 900), 0.0009),
@@ -184,7 +184,7 @@ class ReportRulesTest {
     @Test
     void aRateIsNamedOnlyWhereUnderAThousandthWasDroppedAndNinetyNinePercentAchieved() {
         java.util.function.DoubleFunction<RunSpec> at = rate -> RunSpec.builder()
-                .load(io.loopbench.engine.LoadModel.OPEN).rate(rate).build();
+                .load(io.loopbench.engine.spec.LoadModel.OPEN).rate(rate).build();
         String head = "TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1: ";
         // p99 is under the bound at every rate, but 2,000/s shed 0.5 % of its messages: they are not in the histogram
         List<CaseResult> dropping = List.of(

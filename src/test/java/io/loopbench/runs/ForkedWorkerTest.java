@@ -1,10 +1,10 @@
 package io.loopbench.runs;
 
-import io.loopbench.engine.ClassSharing;
-import io.loopbench.engine.Execution;
-import io.loopbench.engine.RunSpec;
-import io.loopbench.engine.Transport;
-import io.loopbench.engine.WarmupMode;
+import io.loopbench.engine.process.ClassSharing;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.WarmupMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

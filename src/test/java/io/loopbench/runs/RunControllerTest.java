@@ -1,8 +1,8 @@
 package io.loopbench.runs;
 
-import io.loopbench.engine.InvalidSpecException;
-import io.loopbench.engine.RunSpec;
-import io.loopbench.engine.Violation;
+import io.loopbench.engine.spec.InvalidSpecException;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Violation;
 import io.loopbench.storage.EventStreams;
 import io.loopbench.system.SystemInfo;
 import org.junit.jupiter.api.Test;
@@ -54,7 +54,7 @@ class RunControllerTest {
 
     @Test
     void postAnswers202WithLocationTheEffectiveSpecAndTheEstimate() throws Exception {
-        RunSpec spec = RunSpec.builder().protocol(io.loopbench.engine.Protocol.UDP).build();
+        RunSpec spec = RunSpec.builder().protocol(io.loopbench.engine.spec.Protocol.UDP).build();
         RunRecord queued = RunRecord.queued("r1", spec, null, Isolation.FORKED, 16.5, Instant.now(),
                 SystemInfo.current());
         when(runs.submit(eq(spec), eq(Isolation.FORKED))).thenReturn(queued);

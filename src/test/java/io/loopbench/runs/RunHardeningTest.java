@@ -1,8 +1,8 @@
 package io.loopbench.runs;
 
-import io.loopbench.engine.Protocol;
+import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.StandingEchoServer;
-import io.loopbench.engine.Transport;
+import io.loopbench.engine.spec.Transport;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.WorkerProcess;
 import org.junit.jupiter.api.AfterEach;

@@ -1,7 +1,7 @@
 package io.loopbench.runs;
 
 import io.loopbench.LoopbenchApplication;
-import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.spec.RunSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;

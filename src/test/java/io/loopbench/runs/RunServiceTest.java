@@ -1,10 +1,10 @@
 package io.loopbench.runs;
 
-import io.loopbench.engine.InvalidSpecException;
+import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.RepetitionResult;
-import io.loopbench.engine.RunSpec;
-import io.loopbench.engine.Violation;
-import io.loopbench.engine.WarmupMode;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Violation;
+import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.jobs.JobQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -196,7 +196,7 @@ class RunServiceTest {
     void onStartARunFoundRunningIsInterruptedAndAQueuedOneRunsAgain() {
         RunStore store = new RunStore(dir, JSON);
         RunRecord wasRunning = RunStoreTest.queued("crashed", Instant.now().minusSeconds(5))
-                .started(Instant.now().minusSeconds(4), io.loopbench.engine.Transport.NIO);
+                .started(Instant.now().minusSeconds(4), io.loopbench.engine.spec.Transport.NIO);
         store.save(wasRunning);
         RunRecord wasQueued = RunRecord.queued("waiting", quick().build(), null, Isolation.IN_PROCESS, 1,
                 Instant.now(), wasRunning.system());

@@ -1,6 +1,6 @@
 package io.loopbench.runs;
 
-import io.loopbench.engine.RunSpec;
+import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.system.SystemInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +31,7 @@ class RunStoreTest {
         RunStore store = new RunStore(dir, JSON);
         RunRecord r = queued("a", Instant.now());
         store.save(r);
-        store.save(r.started(Instant.now().truncatedTo(ChronoUnit.MILLIS), io.loopbench.engine.Transport.EPOLL));
+        store.save(r.started(Instant.now().truncatedTo(ChronoUnit.MILLIS), io.loopbench.engine.spec.Transport.EPOLL));
 
         RunStore reopened = new RunStore(dir, JSON);
 

@@ -1,0 +1,60 @@
+package io.loopbench.engine.client;
+
+import io.loopbench.engine.latency.LatencyHistograms;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Closed load, batch mode: writes the whole window at once and reads all of it back, then starts the next batch,
+ * until the deadline. One RTT per batch, from its first message's send time to its last echo's receive time, and
+ * only for a batch whose every echo was validated. Confined to its client's thread.
+ */
+final class BatchLoad implements Load {
+
+    private final EchoClient client;
+    private final int size;
+    private Histogram rtt;
+    private long startedAt;
+    private int pending;
+    private boolean clean;
+
+    BatchLoad(EchoClient client, int size) {
+        this.client = client;
+        this.size = size;
+    }
+
+    @Override
+    public void begin(PhaseContext phase, Object histogramOwner) {
+        rtt = phase.histograms().get(histogramOwner);
+        start();
+    }
+
+    @Override
+    public void freed(int slot, boolean valid, long now) {
+        clean &= valid;
+        if (--pending == 0) {
+            complete(now);
+        }
+    }
+
+    @Override
+    public boolean sending() {
+        return client.mayStillSend(System.nanoTime());
+    }
+
+    private void start() {
+        pending = size;
+        clean = true;
+        startedAt = client.fillWindow();
+    }
+
+    private void complete(long now) {
+        if (clean) {
+            LatencyHistograms.record(rtt, now - startedAt);
+        }
+        if (client.mayStillSend(now)) {
+            start();
+        } else {
+            client.signalIfDrained();
+        }
+    }
+}

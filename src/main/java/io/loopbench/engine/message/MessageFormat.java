@@ -1,0 +1,87 @@
+package io.loopbench.engine.message;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+
+/**
+ * arknet's message layout: bytes 0–2 ASCII {@code ANB}, byte 3 the phase tag (0 warm-up, 1 measured), bytes 4–7 the
+ * client id and 8–15 the per-client sequence number (both big-endian), then byte {@code i} =
+ * {@code (sequence + 17·i + 31·id) mod 256} up to the end.
+ *
+ * <p>Because 17 is odd, that body is always a window of one fixed 256-periodic pattern {@code P[j] = 17·j mod 256}
+ * starting at offset {@code k = (sequence + 31·id)·17⁻¹ mod 256}; writing and checking a body is thus one bulk copy
+ * or comparison against {@link #PATTERN}, with no per-slot copy of what was sent. Immutable and thread-safe.
+ */
+public final class MessageFormat {
+
+    public static final int HEADER_BYTES = 16;
+    /** The largest message: the largest UDP payload over IPv4. */
+    public static final int MAX_BYTES = 65_507;
+    public static final int MAGIC = ('A' << 16) | ('N' << 8) | 'B';
+    public static final byte WARMUP_TAG = 0;
+    public static final byte MEASURED_TAG = 1;
+
+    /** The multiplicative inverse of 17 modulo 256 (17 × 241 = 4097 = 16·256 + 1). */
+    private static final int INVERSE_OF_17 = 241;
+    /** Long enough for any body at any starting offset; written from the array (a ByteBuf source would make
+     *  Netty's adaptive buffers allocate a NIO view per copy), compared through the read-only wrapper. */
+    private static final byte[] PATTERN_BYTES = new byte[MAX_BYTES + 256];
+    private static final ByteBuf PATTERN;
+
+    static {
+        for (int j = 0; j < PATTERN_BYTES.length; j++) {
+            PATTERN_BYTES[j] = (byte) (17 * j);
+        }
+        PATTERN = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(PATTERN_BYTES).asReadOnly());
+    }
+
+    private MessageFormat() {
+    }
+
+    /** Writes one whole message of {@code payloadBytes} bytes at the buffer's writer index. */
+    public static void write(ByteBuf out, byte tag, int clientId, long sequence, int payloadBytes) {
+        out.writeMedium(MAGIC);
+        out.writeByte(tag);
+        out.writeInt(clientId);
+        out.writeLong(sequence);
+        out.writeBytes(PATTERN_BYTES, patternOffset(clientId, sequence) + HEADER_BYTES, payloadBytes - HEADER_BYTES);
+    }
+
+    /**
+     * Whether the message starting at {@code index} has the magic and a known phase tag (0 or 1). The tag is checked
+     * without a branch per value, so that the measured phase's tag takes no path the warm-up's did not.
+     */
+    public static boolean hasValidHeader(ByteBuf m, int index) {
+        int tag = m.getByte(index + 3);
+        return m.getUnsignedMedium(index) == MAGIC & (tag & ~1) == 0;
+    }
+
+    public static byte tag(ByteBuf m, int index) {
+        return m.getByte(index + 3);
+    }
+
+    public static int clientId(ByteBuf m, int index) {
+        return m.getInt(index + 4);
+    }
+
+    public static long sequence(ByteBuf m, int index) {
+        return m.getLong(index + 8);
+    }
+
+    /** Whether the body after the header is exactly the pattern for this client and sequence. */
+    public static boolean hasValidBody(ByteBuf m, int index, int payloadBytes, int clientId, long sequence) {
+        return ByteBufUtil.equals(m, index + HEADER_BYTES,
+                PATTERN, patternOffset(clientId, sequence) + HEADER_BYTES, payloadBytes - HEADER_BYTES);
+    }
+
+    /** Byte {@code i} of the message as arknet defines it; for tests and documentation. */
+    public static byte expectedByte(int clientId, long sequence, int i) {
+        return (byte) (sequence + 17L * i + 31L * clientId);
+    }
+
+    private static int patternOffset(int clientId, long sequence) {
+        int base = (int) ((sequence + 31L * clientId) & 0xFF);
+        return (base * INVERSE_OF_17) & 0xFF;
+    }
+}

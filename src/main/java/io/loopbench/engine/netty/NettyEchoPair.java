@@ -1,0 +1,222 @@
+package io.loopbench.engine.netty;
+
+import io.loopbench.engine.client.EchoClient;
+import io.loopbench.engine.client.EchoPair;
+import io.loopbench.engine.loop.LoopLayout;
+import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.UdpBuffers;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Target;
+import io.loopbench.engine.spec.Transport;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.ImmediateEventExecutor;
+import reactor.netty.Connection;
+import reactor.netty.DisposableChannel;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import static io.loopbench.engine.protocol.EchoProtocol.SETUP_TIMEOUT;
+
+/**
+ * {@code netty} and {@code reactive} executions: echo servers and clients on the repetition's own event loops
+ * ({@link LoopLayout}), bound and connected through the protocol, each end programmed as its execution's
+ * {@link NettyEnds} say — as handlers at the end of each pipeline, or as Reactor Netty pipelines per message. Used by
+ * one thread, the repetition's.
+ */
+public final class NettyEchoPair implements EchoPair {
+
+    private final RunSpec spec;
+    private final Transport transport;
+    private final EchoProtocol protocol;
+    private final NettyEnds ends;
+    /** Run between slow steps of set-up: throws CancellationException once the run is cancelled. */
+    private final Runnable checkpoint;
+    private LoopLayout layout;
+    private final List<DisposableChannel> servers = new ArrayList<>();
+    private final List<Connection> connections = new ArrayList<>();
+    private final List<EchoClient> clients = new ArrayList<>();
+    /** Stream: server-side child channels by their remote (= the client's local) address. */
+    private final Map<SocketAddress, Channel> serverChildren = new ConcurrentHashMap<>();
+    /** Stream: every accepted channel, so that close() closes them (disposing a server closes only its listener). */
+    private final ChannelGroup accepted = new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE);
+
+    public NettyEchoPair(RunSpec spec, Transport transport, EchoProtocol protocol, NettyEnds ends,
+                         Runnable checkpoint) {
+        this.spec = spec;
+        this.transport = transport;
+        this.protocol = protocol;
+        this.ends = ends;
+        this.checkpoint = checkpoint;
+    }
+
+    @Override
+    public List<EchoClient> open() throws Exception {
+        layout = new LoopLayout(spec.ioModel(), spec.ioThreads(), transport);
+        InetSocketAddress target = spec.target() == null ? null
+                : Target.parse(spec.target()).orElseThrow().address();
+        InetAddress host = spec.addressFamily().loopback();
+        if (target == null) {
+            for (int shard = 0; shard < layout.shards(); shard++) {
+                servers.add(protocol.bind(layout.group(shard), new InetSocketAddress(host, 0), spec.payloadBytes(),
+                        accepted, this::serverEnd));
+            }
+        }
+        for (int i = 0; i < spec.clients(); i++) {
+            checkpoint.run();
+            EchoClient client = new EchoClient(i, spec, protocol.stream());
+            InetSocketAddress server = target != null ? target : new InetSocketAddress(host,
+                    ((InetSocketAddress) servers.get(i % servers.size()).address()).getPort());
+            connections.add(protocol.connect(layout.groupForClient(i), server, spec.payloadBytes(),
+                    c -> ends.client(client, c)));
+            clients.add(client);
+        }
+        for (EchoClient c : clients) {
+            if (!c.awaitAttached(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("a client pipeline was not ready within " + SETUP_TIMEOUT);
+            }
+        }
+        awaitServerChildren();
+        return clients;
+    }
+
+    private void serverEnd(Connection end) {
+        ends.server(end);
+        if (protocol.stream()) {
+            serverChildren.put(end.channel().remoteAddress(), end.channel());
+        }
+    }
+
+    @Override
+    public String serverAddresses() {
+        if (spec.target() != null) {
+            return String.valueOf(connections.getFirst().channel().remoteAddress());
+        }
+        StringBuilder b = new StringBuilder();
+        for (DisposableChannel s : servers) {
+            b.append(b.isEmpty() ? "" : ", ").append(s.address());
+        }
+        return b.toString();
+    }
+
+    /** Stream: waits until the server has configured every accepted connection, so both ends are known. */
+    private void awaitServerChildren() throws InterruptedException {
+        if (!protocol.stream() || spec.target() != null) {
+            return;
+        }
+        long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
+        while (serverChildren.size() < clients.size()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("server accepted " + serverChildren.size() + " of "
+                        + clients.size() + " connections within " + SETUP_TIMEOUT.toSeconds() + " s");
+            }
+            checkpoint.run();
+            Thread.sleep(1);
+        }
+    }
+
+    @Override
+    public Integer connectionsOnOneThread() {
+        if (spec.target() != null) {
+            return null;
+        }
+        int same = 0;
+        for (int i = 0; i < connections.size(); i++) {
+            Channel client = connections.get(i).channel();
+            Channel server = protocol.stream()
+                    ? serverChildren.get(client.localAddress())
+                    : servers.get(i % servers.size()).channel();
+            if (server != null && server.eventLoop() == client.eventLoop()) {
+                same++;
+            }
+        }
+        return same;
+    }
+
+    @Override
+    public Boolean tcpNoDelay() {
+        if (!protocol.stream()) {
+            return null;
+        }
+        boolean all = true;
+        for (Connection c : connections) {
+            all &= Boolean.TRUE.equals(c.channel().config().getOption(ChannelOption.TCP_NODELAY));
+        }
+        for (Channel c : serverChildren.values()) {
+            all &= Boolean.TRUE.equals(c.config().getOption(ChannelOption.TCP_NODELAY));
+        }
+        return all;
+    }
+
+    @Override
+    public UdpBuffers udpBuffers() {
+        if (protocol.stream()) {
+            return null;
+        }
+        var serverConfig = servers.isEmpty() ? null : servers.getFirst().channel().config();
+        List<int[]> clientBuffers = new ArrayList<>();
+        for (Connection c : connections) {
+            clientBuffers.add(new int[] {c.channel().config().getOption(ChannelOption.SO_SNDBUF),
+                    c.channel().config().getOption(ChannelOption.SO_RCVBUF)});
+        }
+        return UdpBuffers.applied(serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_SNDBUF),
+                serverConfig == null ? null : serverConfig.getOption(ChannelOption.SO_RCVBUF), clientBuffers);
+    }
+
+    @Override
+    public int threads() {
+        return layout.loops().size();
+    }
+
+    @Override
+    public String serverChannel() {
+        return servers.isEmpty() ? null : servers.getFirst().channel().getClass().getSimpleName();
+    }
+
+    @Override
+    public String clientChannel() {
+        return connections.getFirst().channel().getClass().getSimpleName();
+    }
+
+    @Override
+    public String clientAddress() {
+        return String.valueOf(connections.getFirst().channel().localAddress());
+    }
+
+    /** Closes clients, then servers, then the loops; each step bounded, none skipped when another fails. */
+    @Override
+    public void close() {
+        for (EchoClient c : clients) {
+            c.markClosing();
+        }
+        for (Connection c : connections) {
+            dispose(c);
+        }
+        for (DisposableChannel s : servers) {
+            dispose(s);
+        }
+        accepted.close().awaitUninterruptibly(3, TimeUnit.SECONDS);
+        if (layout != null) {
+            layout.close();
+        }
+    }
+
+    private static void dispose(DisposableChannel c) {
+        try {
+            c.disposeNow(Duration.ofSeconds(3));
+        } catch (RuntimeException e) {
+            // The loops' shutdown closes whatever is left; a slow close must not stop the rest of the clean-up.
+        }
+    }
+
+}

@@ -1,0 +1,159 @@
+package io.loopbench.engine.process;
+
+import io.loopbench.engine.spec.RunSpec;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordingStream;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Watches the JIT compiler for the whole JVM: one flight-recorder stream (started once, on first use, and kept for
+ * the JVM's life) delivers every {@code jdk.Compilation} (threshold 0, so none is left out) and
+ * {@code jdk.Deoptimization} event, and {@link #activity} counts those that started within a phase. The stream hands
+ * events over about once a second, so {@link #awaitEvents} commits a mark event of its own and waits until the
+ * flush that carried it has been handed over (every event committed before the mark is then in). {@link #compileMillis()}
+ * (the JVM's management bean, updated as each compilation ends) answers at once, for the auto warm-up's "no
+ * compilation for a while". Thread-safe.
+ *
+ * <p>Its cost: the flight recorder adds some 25 MiB to the process's resident memory (its classes, buffers and
+ * compiled code; measured on JDK 25 with a 256 MiB heap) and a few hundred milliseconds to the first repetition's
+ * set-up; a forked worker's RSS figures include it.
+ */
+public final class JitMonitor {
+
+    /** Longest wait for the stream to hand over a phase's last events. */
+    private static final long FLUSH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
+    /** Events older than this are forgotten; no phase lasts longer. */
+    private static final Duration KEPT = Duration.ofSeconds((long) (RunSpec.MAX_SECONDS * 2 + 60));
+
+    /** One compilation or deoptimization; {@code jdk}: of the JDK's own code, listed after the application's. */
+    public record Event(Instant start, boolean deoptimization, long durationNanos, String description, boolean jdk) {
+    }
+
+    /** Committed by {@link #awaitEvents}: once it has been handed over, so has everything committed before it. */
+    @Name("io.loopbench.JitMark")
+    @Label("loopbench JIT mark")
+    @StackTrace(false)
+    static final class Mark extends jdk.jfr.Event {
+        long id;
+    }
+
+    private static volatile JitMonitor instance;
+
+    private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
+    private final AtomicLong marks = new AtomicLong();
+    /** Written only by the stream's thread. */
+    private volatile long receivedMark;
+    private volatile long flushedMark;
+    private final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+
+    private JitMonitor() {
+        RecordingStream stream = new RecordingStream();
+        stream.enable("jdk.Compilation").withThreshold(Duration.ZERO);
+        stream.enable("jdk.Deoptimization").withoutStackTrace();
+        stream.enable(Mark.class);
+        stream.onEvent("jdk.Compilation", e -> add(e, false));
+        stream.onEvent("jdk.Deoptimization", e -> add(e, true));
+        stream.onEvent("io.loopbench.JitMark", e -> receivedMark = Math.max(receivedMark, e.getLong("id")));
+        stream.onFlush(() -> flushedMark = receivedMark);
+        stream.setReuse(false);
+        // a daemon thread of our own: startAsync's would keep a JVM whose work is done alive
+        Thread.ofPlatform().daemon().name("loopbench-jit-monitor").start(stream::start);
+    }
+
+    /** The JVM's monitor, started on first use. */
+    public static JitMonitor get() {
+        JitMonitor m = instance;
+        if (m == null) {
+            synchronized (JitMonitor.class) {
+                m = instance;
+                if (m == null) {
+                    m = new JitMonitor();
+                    instance = m;
+                }
+            }
+        }
+        return m;
+    }
+
+    private void add(RecordedEvent e, boolean deoptimization) {
+        String type = methodType(e);
+        if (type.startsWith("jdk.jfr.")) {
+            // the flight recorder's own consumer code, compiled as it hands events to this monitor
+            return;
+        }
+        String method = e.getValue("method") instanceof RecordedMethod m ? type + "::" + m.getName() : type;
+        String what = deoptimization ? "deoptimized (" + e.getValue("reason") + "): " + method
+                : "compiled tier " + e.getValue("compileLevel") + (e.getBoolean("isOsr") ? " OSR: " : ": ") + method;
+        boolean jdk = type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun.");
+        events.add(new Event(e.getStartTime(), deoptimization, e.getDuration().toNanos(), what, jdk));
+    }
+
+    /** The application's and its libraries' code before the JDK's; within each, deoptimizations first. */
+    private static int rank(Event e) {
+        return (e.jdk() ? 2 : 0) + (e.deoptimization() ? 0 : 1);
+    }
+
+    private static String methodType(RecordedEvent e) {
+        return e.getValue("method") instanceof RecordedMethod m && m.getType() != null ? m.getType().getName() : "";
+    }
+
+    /** Total time the JIT compilers have spent so far, ms (-1 where the JVM does not tell). */
+    public long compileMillis() {
+        return compiler.isCompilationTimeMonitoringSupported() ? compiler.getTotalCompilationTime() : -1;
+    }
+
+    /** Waits, at most a few seconds, until the stream has handed over every event committed so far. */
+    public void awaitEvents() {
+        Mark mark = new Mark();
+        mark.id = marks.incrementAndGet();
+        mark.commit();
+        long deadline = System.nanoTime() + FLUSH_WAIT_NANOS;
+        while (flushedMark < mark.id && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+    }
+
+    /** What the JIT did between {@code from} and {@code to} (wall-clock instants), as far as handed over. */
+    public JitActivity activity(Instant from, Instant to) {
+        List<Event> inSpan = eventsIn(from, to);
+        long deoptimizations = inSpan.stream().filter(Event::deoptimization).count();
+        double compileMillis = inSpan.stream().filter(e -> !e.deoptimization()).mapToLong(Event::durationNanos)
+                .sum() / 1e6;
+        List<String> examples = inSpan.stream().sorted(Comparator.comparingInt(JitMonitor::rank))
+                .limit(JitActivity.EXAMPLES).map(Event::description).toList();
+        return JitActivity.of(inSpan.size() - deoptimizations, deoptimizations, compileMillis, examples);
+    }
+
+    /** Every event that started in the span, described; forgets those older than any phase can be. */
+    public List<Event> eventsIn(Instant from, Instant to) {
+        List<Event> inSpan = new ArrayList<>();
+        Instant forget = to.minus(KEPT);
+        for (Event e : events) {
+            if (e.start().isBefore(forget)) {
+                events.remove(e);
+            } else if (!e.start().isBefore(from) && e.start().isBefore(to)) {
+                inSpan.add(e);
+            }
+        }
+        return inSpan;
+    }
+}

@@ -1,0 +1,54 @@
+package io.loopbench.engine.protocol;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import reactor.netty.Connection;
+import reactor.netty.DisposableChannel;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * One protocol, as the engine reaches it: how to bind an echo server and connect a client — on Netty event loops
+ * through Reactor Netty (the netty and reactive executions) or with the JDK's blocking sockets (virtual threads) — and
+ * whether its messages travel in one byte stream or one datagram each, which is all the client window, the echo
+ * servers and the repetition know of it. How a message is framed, sent and received follows from that: a stream
+ * carries messages back to back, cut into frames of the payload size on arrival; a datagram carries one.
+ *
+ * <p>Implementations are stateless, each in a package of its own, registered by the engine's {@code Protocols}.
+ * Their sockets carry the options every loopbench end has, so that a figure never depends on which end opened them.
+ */
+public interface EchoProtocol {
+
+    /** How long binding a server, connecting a client, or any other step of opening a pair may take. */
+    Duration SETUP_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * True for a byte stream (TCP): messages are cut from it as frames of the payload size, come back once each and in
+     * order, and several may share one write. False for datagrams (UDP): one message per datagram, which may be lost
+     * (the client counts it after its loss timeout) or overtaken by a later one.
+     */
+    boolean stream();
+
+    /**
+     * Binds an echo server on Netty loops. Each of its ends — an accepted connection, or the one datagram socket — is
+     * handed to {@code ends} on its loop once configured, before it reads, to add the echo to.
+     *
+     * @param payloadBytes the largest message the server expects
+     * @param accepted     every accepted connection joins it, so that the server's owner can close them
+     */
+    DisposableChannel bind(EventLoopGroup loops, InetSocketAddress address, int payloadBytes, ChannelGroup accepted,
+                           Consumer<Connection> ends);
+
+    /** Connects one client on Netty loops; {@code attach} gets the connection on its loop once it is connected. */
+    Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes, Consumer<Connection> attach);
+
+    /** A blocking server socket bound to {@code address}, for a virtual-threads echo server. */
+    BlockingServer bind(InetSocketAddress address) throws IOException;
+
+    /** A blocking client socket connected to {@code server}, for a virtual-threads client. */
+    BlockingSocket connect(SocketAddress server) throws IOException;
+}

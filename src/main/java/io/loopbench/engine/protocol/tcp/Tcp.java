@@ -1,0 +1,68 @@
+package io.loopbench.engine.protocol.tcp;
+
+import io.loopbench.engine.protocol.BlockingServer;
+import io.loopbench.engine.protocol.BlockingSocket;
+import io.loopbench.engine.protocol.EchoProtocol;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.resolver.DefaultAddressResolverGroup;
+import reactor.netty.Connection;
+import reactor.netty.DisposableChannel;
+import reactor.netty.tcp.TcpClient;
+import reactor.netty.tcp.TcpServer;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketAddress;
+import java.util.function.Consumer;
+
+/** TCP: a byte stream, with TCP_NODELAY on every connection at both ends. Stateless. */
+public final class Tcp implements EchoProtocol {
+
+    @Override
+    public boolean stream() {
+        return true;
+    }
+
+    @Override
+    public DisposableChannel bind(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
+                                  ChannelGroup accepted, Consumer<Connection> ends) {
+        return TcpServer.create()
+                .bindAddress(() -> address)
+                .runOn(loops)
+                .channelGroup(accepted)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .doOnConnection(ends)
+                .bindNow(SETUP_TIMEOUT);
+    }
+
+    @Override
+    public Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
+                              Consumer<Connection> attach) {
+        return TcpClient.newConnection()
+                .remoteAddress(() -> server)
+                .resolver(DefaultAddressResolverGroup.INSTANCE)
+                .runOn(loops)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .doOnConnected(attach)
+                .connectNow(SETUP_TIMEOUT);
+    }
+
+    @Override
+    public BlockingServer bind(InetSocketAddress address) throws IOException {
+        ServerSocket s = new ServerSocket();
+        s.bind(address);
+        return new TcpListener(s);
+    }
+
+    @Override
+    public BlockingSocket connect(SocketAddress server) throws IOException {
+        Socket s = new Socket();
+        s.setTcpNoDelay(true);
+        s.connect(server, (int) SETUP_TIMEOUT.toMillis());
+        return new TcpSocket(s);
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * The {@code reactive} execution: on the same loops and pair as {@code netty}, each client end driven through Reactor
+ * Netty's inbound and outbound, every send its own pipeline (its server end is the server package's ReactiveEcho).
+ *
+ * <p>Threads: every callback of a connection's pipelines runs on that connection's event loop.
+ */
+package io.loopbench.engine.reactive;

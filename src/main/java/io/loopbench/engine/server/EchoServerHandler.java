@@ -1,0 +1,135 @@
+package io.loopbench.engine.server;
+
+import io.loopbench.engine.message.MessageFormat;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.ReferenceCountUtil;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * {@code netty} execution: the echo server's last handler, one per accepted connection of a stream or per datagram
+ * server socket: checks each message's header, runs the configured work, and sends the same bytes back, flushing once
+ * per read batch. A stream: the complete frames of a read batch are checked in place in the cumulation buffer and
+ * echoed as one retained slice (one write, no copy); a partial frame waits for its remaining bytes. Datagrams: each
+ * datagram's buffer goes back to its sender. Thread ownership: confined to its channel's event loop; errors go to the
+ * shared, thread-safe {@link ServerStats}.
+ */
+public final class EchoServerHandler extends ByteToMessageDecoder {
+
+    private final int payloadBytes;
+    private final ServerCheck check;
+    private final ServerStats stats;
+    private final ServerFault fault;
+    private final ChannelFutureListener[] sendListeners = {sendListener(0), sendListener(1)};
+    private boolean pendingFlush;
+
+    public EchoServerHandler(int payloadBytes, ServerCheck check, ServerFault fault) {
+        this.payloadBytes = payloadBytes;
+        this.check = check;
+        this.stats = check.stats();
+        this.fault = fault;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        // Reactor Netty manages reads manually; this handler consumes every message, so read continuously.
+        ctx.channel().config().setAutoRead(true);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (msg instanceof DatagramPacket p) {
+            ByteBuf m = p.content();
+            if (!check.accept(m)) {
+                p.release();
+                return;
+            }
+            // The echo takes over the received buffer: no copy, one release when the write completes.
+            echo(ctx, new DatagramPacket(m, p.sender()), MessageFormat.tag(m, m.readerIndex()));
+        } else {
+            super.channelRead(ctx, msg);
+        }
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        int frames = in.readableBytes() / payloadBytes;
+        if (frames == 0) {
+            return;
+        }
+        int start = in.readerIndex();
+        byte tag = MessageFormat.MEASURED_TAG;
+        int good = 0;
+        for (int i = 0; i < frames; i++) {
+            int at = start + i * payloadBytes;
+            if (check.accept(in, at, payloadBytes)) {
+                tag = MessageFormat.tag(in, at);
+                good++;
+            }
+        }
+        if (good < frames || fault != null) {
+            // Rare paths (malformed frames, injected faults): echo frame by frame so each can be judged alone.
+            for (int i = 0; i < frames; i++) {
+                int at = in.readerIndex();
+                if (MessageFormat.hasValidHeader(in, at)) {
+                    echo(ctx, in.readRetainedSlice(payloadBytes), MessageFormat.tag(in, at));
+                } else {
+                    in.skipBytes(payloadBytes);
+                }
+            }
+        } else {
+            echo(ctx, in.readRetainedSlice(frames * payloadBytes), tag);
+        }
+    }
+
+    private void echo(ChannelHandlerContext ctx, Object echo, byte tag) {
+        if (fault != null) {
+            long stallUntil = System.nanoTime() + fault.stallNanos();
+            while (stallUntil - System.nanoTime() > 0) {
+                LockSupport.parkNanos(stallUntil - System.nanoTime());
+            }
+            if (fault.drop()) {
+                ReferenceCountUtil.release(echo);
+                return;
+            }
+            ByteBuf message = echo instanceof DatagramPacket p ? p.content() : (ByteBuf) echo;
+            long delay = fault.delayNanos(MessageFormat.clientId(message, message.readerIndex()));
+            if (delay > 0) {
+                ctx.executor().schedule(() -> ctx.writeAndFlush(echo).addListener(sendListeners[tag]),
+                        delay, TimeUnit.NANOSECONDS);
+                return;
+            }
+        }
+        ctx.write(echo).addListener(sendListeners[tag]);
+        pendingFlush = true;
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        if (pendingFlush) {
+            pendingFlush = false;
+            ctx.flush();
+        }
+        super.channelReadComplete(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        check.exception(cause);
+    }
+
+    private ChannelFutureListener sendListener(int tag) {
+        return f -> {
+            if (!f.isSuccess()) {
+                stats.sendFailures[tag].increment();
+                stats.noteError("server: send failed: " + f.cause());
+            }
+        };
+    }
+}

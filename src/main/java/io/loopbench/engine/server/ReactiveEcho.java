@@ -1,0 +1,52 @@
+package io.loopbench.engine.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.handler.codec.FixedLengthFrameDecoder;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
+import reactor.netty.Connection;
+import reactor.netty.NettyInbound;
+import reactor.netty.NettyOutbound;
+
+/**
+ * {@code reactive} execution: the echo server end as a Reactor Netty pipeline, operators per message. Stream messages
+ * are cut by a {@link FixedLengthFrameDecoder}; each message that passes the check is retained and sent back (a
+ * datagram to its sender), the rest are released by Reactor Netty. Sends flush as Reactor Netty's {@code send}
+ * decides. Stateless; its pipelines run on the end's event loop.
+ */
+public final class ReactiveEcho {
+
+    private ReactiveEcho() {
+    }
+
+    /**
+     * Starts echoing on a server end as it is configured, before it reads — as Reactor Netty's own {@code handle}
+     * does: the pipeline's end disposes of the end.
+     */
+    public static void serve(Connection end, boolean stream, int payloadBytes, ServerCheck check) {
+        if (stream) {
+            end.addHandlerLast("frames", new FixedLengthFrameDecoder(payloadBytes));
+        }
+        Publisher<Void> echo = stream ? frames(end.inbound(), end.outbound(), check)
+                : datagrams(end.inbound(), end.outbound(), check);
+        Mono.fromDirect(echo).subscribe(end.disposeSubscriber());
+    }
+
+    private static Publisher<Void> frames(NettyInbound in, NettyOutbound out, ServerCheck check) {
+        return out.send(in.receive()
+                        .filter(check::accept)
+                        .map(ByteBuf::retain))
+                .then()
+                .doOnError(check::exception);
+    }
+
+    private static Publisher<Void> datagrams(NettyInbound in, NettyOutbound out, ServerCheck check) {
+        return out.sendObject(in.receiveObject()
+                        .cast(DatagramPacket.class)
+                        .filter(p -> check.accept(p.content()))
+                        .map(p -> new DatagramPacket(p.content().retain(), p.sender())))
+                .then()
+                .doOnError(check::exception);
+    }
+}

@@ -1,0 +1,103 @@
+package io.loopbench.engine.spec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The rules a {@link RunSpec} keeps: each field's range, and those between fields — a target, open load, the
+ * virtual-threads execution, the bytes in flight. Stateless.
+ */
+final class SpecRules {
+
+    private SpecRules() {
+    }
+
+    /** Every rule the spec breaks, in field order; empty when it is valid. */
+    static List<Violation> violations(RunSpec s) {
+        List<Violation> v = new ArrayList<>();
+        range(v, "payloadBytes", s.payloadBytes(), RunSpec.MIN_PAYLOAD, RunSpec.MAX_PAYLOAD);
+        range(v, "clients", s.clients(), 1, RunSpec.MAX_CLIENTS);
+        range(v, "window", s.window(), 1, RunSpec.MAX_WINDOW);
+        range(v, "ioThreads", s.ioThreads(), 1, RunSpec.MAX_IO_THREADS);
+        range(v, "work", s.work(), 0, RunSpec.MAX_WORK);
+        if (!(s.warmupSeconds() >= 0 && s.warmupSeconds() <= RunSpec.MAX_SECONDS)) {
+            v.add(new Violation("warmupSeconds", String.valueOf(s.warmupSeconds()), "0 … 3600"));
+        }
+        if (s.warmupMode() == WarmupMode.AUTO
+                && !(s.warmupMaxSeconds() >= s.warmupSeconds() && s.warmupMaxSeconds() <= RunSpec.MAX_SECONDS)) {
+            v.add(new Violation("warmupMaxSeconds", String.valueOf(s.warmupMaxSeconds()),
+                    "warmupSeconds (" + s.warmupSeconds() + ") … 3600 with auto warm-up"));
+        }
+        if (!(s.seconds() > 0 && s.seconds() <= RunSpec.MAX_SECONDS)) {
+            v.add(new Violation("seconds", String.valueOf(s.seconds()), "more than 0 and at most 3600"));
+        }
+        range(v, "repetitions", s.repetitions(), 1, RunSpec.MAX_REPETITIONS);
+        range(v, "lossTimeoutMillis", s.lossTimeoutMillis(), 1, RunSpec.MAX_LOSS_TIMEOUT_MILLIS);
+        if (s.target() != null) {
+            if (Target.parse(s.target()).isEmpty()) {
+                v.add(new Violation("target", s.target(),
+                        "host:port with a port of 1 … 65535, e.g. 127.0.0.1:7 or [::1]:7"));
+            }
+            if (s.work() != 0) {
+                v.add(new Violation("work", String.valueOf(s.work()),
+                        "0 with a target: the work runs on the echo server, so set it there"));
+            }
+        }
+        if (s.load() == LoadModel.OPEN) {
+            if (s.rate() == null || !(s.rate() > 0 && s.rate() <= RunSpec.MAX_RATE)) {
+                v.add(new Violation("rate", String.valueOf(s.rate()), "more than 0 and at most 10,000,000 messages/s "
+                        + "with open load"));
+            }
+            if (s.windowMode() == WindowMode.BATCH) {
+                v.add(new Violation("windowMode", s.windowMode().label(), "sliding with open load"));
+            }
+        } else if (s.rate() != null) {
+            v.add(new Violation("rate", String.valueOf(s.rate()), "none with closed load (set load to open)"));
+        }
+        if (s.execution() == Execution.VIRTUAL_THREADS) {
+            virtualThreadRules(s, v);
+        } else if (s.transport() == Transport.JDK) {
+            v.add(new Violation("transport", s.transport().label(), "auto, nio, epoll or io_uring: jdk (the JDK's own "
+                    + "sockets) goes only with virtual-threads execution"));
+        }
+        long outstanding = (long) s.clients() * s.window() * s.payloadBytes();
+        if (outstanding > RunSpec.MAX_OUTSTANDING_BYTES) {
+            v.add(new Violation("clients×window×payloadBytes", String.valueOf(outstanding),
+                    "at most " + RunSpec.MAX_OUTSTANDING_BYTES + " (256 MiB)"));
+        }
+        return v;
+    }
+
+    /**
+     * A virtual thread owns each connection end and blocks in its socket calls: one shared set of carriers (no
+     * shards), no timer to pace open load, and — on TCP, where an end that blocks writing reads nothing meanwhile —
+     * no more bytes in flight per connection than the loopback socket buffers hold, lest both ends block writing.
+     */
+    private static void virtualThreadRules(RunSpec s, List<Violation> v) {
+        if (s.ioModel() == IoModel.SHARDED) {
+            v.add(new Violation("ioModel", s.ioModel().label(), "shared with virtual-threads execution: virtual "
+                    + "threads run on one pool of ioThreads carriers, so there are no per-thread shards"));
+        }
+        if (s.load() == LoadModel.OPEN) {
+            v.add(new Violation("load", s.load().label(), "closed with virtual-threads execution: a client's one "
+                    + "thread blocks reading its echoes and cannot also send on a schedule"));
+        }
+        if (s.transport() != Transport.AUTO && s.transport() != Transport.JDK) {
+            v.add(new Violation("transport", s.transport().label(), "auto or jdk with virtual-threads execution: it "
+                    + "uses the JDK's own sockets, not a Netty transport"));
+        }
+        long perConnection = (long) s.window() * s.payloadBytes();
+        if (s.protocol() == Protocol.TCP && perConnection > RunSpec.MAX_BLOCKING_WINDOW_BYTES) {
+            v.add(new Violation("window×payloadBytes", String.valueOf(perConnection), "at most "
+                    + RunSpec.MAX_BLOCKING_WINDOW_BYTES + " (256 KiB) on TCP with virtual-threads execution: each end "
+                    + "is one blocking thread, so more in flight could fill every socket buffer and block both ends"));
+        }
+    }
+
+    private static void range(List<Violation> v, String field, int value, int min, int max) {
+        if (value < min || value > max) {
+            v.add(new Violation(field, String.valueOf(value), String.format(Locale.ROOT, "%,d … %,d", min, max)));
+        }
+    }
+}

@@ -1,0 +1,119 @@
+// Two runs or matrices compared case by case: ratios of medians, and whether the ranges overlap.
+
+import {h, fill, table, notice} from './dom.js';
+import {getJson} from './api.js';
+import * as fmt from './format.js';
+import {heading, errorNotice} from './view.js';
+
+const RATIO_KEYS = new Set(['throughputRatio', 'p99Ratio', 'throughputRangesOverlap', 'p99RangesOverlap',
+  'verdict', 'warnings']);
+
+export function compareView(root, params) {
+  const baseline = h('select', {id: 'compare-baseline', name: 'baseline', required: true});
+  const candidate = h('select', {id: 'compare-candidate', name: 'candidate', required: true});
+  const result = h('section', {id: 'compare-result', 'aria-live': 'polite'});
+  const formEl = h('form', {id: 'compare-form', class: 'compare-form'},
+    h('div', {class: 'field'}, h('label', {for: 'compare-baseline'}, 'Baseline'), baseline),
+    h('div', {class: 'field'}, h('label', {for: 'compare-candidate'}, 'Candidate'), candidate),
+    h('div', {class: 'actions'}, h('button', {type: 'submit', class: 'primary'}, 'Compare')));
+  fill(root, heading('Compare'),
+    h('p', {class: 'lead'}, 'Each ratio is candidate ÷ baseline: a throughput ratio above 1 is faster, a p99 ratio '
+      + 'below 1 is a lower tail latency. Where the two min–max ranges over repetitions overlap, the difference is '
+      + 'within the spread of the repetitions and is not marked. Where either side carries warnings (a measured '
+      + 'phase not JIT-quiet, Little\'s law missed, a capped warm-up), the ratio is not clean.'),
+    formEl, result);
+
+  async function loadChoices() {
+    const [runs, matrices] = await Promise.allSettled([
+      getJson('/api/runs?status=succeeded&limit=200'), getJson('/api/matrices?limit=200')]);
+    for (const sel of [baseline, candidate]) {
+      fill(sel, h('option', {value: ''}, '— choose —'));
+      if (runs.status === 'fulfilled') {
+        sel.append(h('optgroup', {label: 'Succeeded runs'}, runs.value.items.map(r => h('option', {value: r.id},
+          `${fmt.specLine(r.spec)} · ${r.roundTripsPerSecond ? `${fmt.int(r.roundTripsPerSecond.median)} rt/s · `
+            : ''}${fmt.time(r.createdAt)} · ${fmt.shortId(r.id)}`))));
+      }
+      if (matrices.status === 'fulfilled' && matrices.value.items?.length) {
+        sel.append(h('optgroup', {label: 'Matrices'}, matrices.value.items.map(m => h('option', {value: m.id},
+          `matrix · ${fmt.isNum(m.cases) ? `${m.cases} cases · ` : ''}${m.status} · ${fmt.time(m.createdAt)} · `
+          + fmt.shortId(m.id)))));
+      }
+    }
+    if (runs.status === 'rejected') result.before(errorNotice(runs.reason, 'Listing runs'));
+    for (const [sel, name] of [[baseline, 'baseline'], [candidate, 'candidate']]) {
+      const v = params.get(name);
+      if (v && ![...sel.options].some(o => o.value === v)) sel.append(h('option', {value: v}, v));
+      if (v) sel.value = v;
+    }
+  }
+
+  async function compare() {
+    if (!baseline.value || !candidate.value) {
+      fill(result, notice('warn', 'Choose a baseline and a candidate.'));
+      return;
+    }
+    fill(result, h('p', {class: 'muted'}, 'Comparing…'));
+    const q = new URLSearchParams({baseline: baseline.value, candidate: candidate.value});
+    let cmp;
+    try {
+      cmp = await getJson(`/api/compare?${q}`);
+    } catch (e) {
+      fill(result, errorNotice(e, 'The comparison'));
+      return;
+    }
+    renderComparison(cmp);
+  }
+
+  function renderComparison(cmp) {
+    const cases = Array.isArray(cmp?.cases) ? cmp.cases : [];
+    const others = [
+      Array.isArray(cmp?.unmatched) && cmp.unmatched.length ? h('div', {id: 'compare-unmatched'},
+        h('h3', {}, 'Cases on one side only'), h('ul', {}, cmp.unmatched.map(x => h('li', {}, x)))) : null,
+      Array.isArray(cmp?.failedCases) && cmp.failedCases.length ? h('div', {id: 'compare-failed'},
+        h('h3', {}, 'Cases left out because a side failed'), h('ul', {}, cmp.failedCases.map(x => h('li', {}, x))))
+        : null,
+    ];
+    if (!cases.length) {
+      fill(result, notice('info', 'No cases to compare.', 'The two have no succeeded case in common.'), others);
+      return;
+    }
+    const hasVerdict = cases.some(c => typeof c.verdict === 'string');
+    const keys = [...new Set(cases.flatMap(c => Object.keys(c)).filter(k => !RATIO_KEYS.has(k)))];
+    const ratioCell = (x, overlap, higherIsBetter) => {
+      let cls = 'num';
+      let note = '';
+      if (overlap === false && fmt.isNum(x) && x !== 1) {
+        const better = higherIsBetter ? x > 1 : x < 1;
+        cls += better ? ' better' : ' worse';
+        note = better ? ' better' : ' worse';
+      } else if (overlap === true) {
+        note = ' (ranges overlap)';
+      }
+      return {value: [fmt.ratio(x), note ? h('span', {class: 'note'}, note) : null], class: cls};
+    };
+    // a service without the self-checks sends no warnings: then the column is left out rather than read as clean
+    const hasWarnings = cases.some(c => Array.isArray(c.warnings));
+    const warningsCell = c => (c.warnings?.length ? {value: h('ul', {class: 'warnings'},
+      c.warnings.map(w => h('li', {}, w))), class: 'warn-text'} : 'none');
+    fill(result, h('h2', {}, 'Result'), h('div', {class: 'scroll'}, table(
+      [...keys.map(k => fmt.humanize(k)), 'Throughput ratio', 'p99 ratio', hasVerdict ? 'Verdict' : null,
+        hasWarnings ? 'Warnings' : null].filter(Boolean),
+      cases.map(c => [...keys.map(k => fmt.compact(c[k])),
+        ratioCell(c.throughputRatio, c.throughputRangesOverlap, true),
+        ratioCell(c.p99Ratio, c.p99RangesOverlap, false), ...(hasVerdict ? [c.verdict ?? ''] : []),
+        ...(hasWarnings ? [warningsCell(c)] : [])]),
+      {className: 'compare', caption: 'Candidate ÷ baseline per case; a ratio whose sides carry warnings is not '
+        + 'clean'})), others);
+  }
+
+  formEl.addEventListener('submit', ev => {
+    ev.preventDefault();
+    const q = new URLSearchParams({baseline: baseline.value, candidate: candidate.value});
+    history.replaceState(null, '', `#/compare?${q}`);
+    compare();
+  });
+  loadChoices().then(() => {
+    if (params.get('baseline') && params.get('candidate')) compare();
+  });
+  return () => {};
+}

@@ -1,0 +1,50 @@
+package io.loopbench.engine.message;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MessageFormatTest {
+
+    @ParameterizedTest
+    @CsvSource({"0,0,16", "3,1,64", "15,255,1024", "1023,123456789012,16384", "7,-1,65507"})
+    void writesArknetsLayoutByteForByte(int id, long seq, int size) {
+        ByteBuf b = Unpooled.buffer(size);
+        MessageFormat.write(b, MessageFormat.MEASURED_TAG, id, seq, size);
+        assertThat(b.readableBytes()).isEqualTo(size);
+        assertThat(new String(new byte[] {b.getByte(0), b.getByte(1), b.getByte(2)})).isEqualTo("ANB");
+        assertThat(b.getByte(3)).isEqualTo(MessageFormat.MEASURED_TAG);
+        assertThat(b.getInt(4)).isEqualTo(id);
+        assertThat(b.getLong(8)).isEqualTo(seq);
+        for (int i = MessageFormat.HEADER_BYTES; i < size; i++) {
+            // arknet: byte i = (sequence + i·17 + id·31) mod 256, computed independently here
+            assertThat(b.getByte(i)).as("byte %d", i).isEqualTo((byte) ((seq + i * 17L + id * 31L) % 256));
+        }
+        assertThat(MessageFormat.hasValidHeader(b, 0)).isTrue();
+        assertThat(MessageFormat.hasValidBody(b, 0, size, id, seq)).isTrue();
+        if (size > MessageFormat.HEADER_BYTES) {
+            assertThat(MessageFormat.hasValidBody(b, 0, size, id, seq + 1)).isFalse();
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"16", "17", "1000", "1023"})
+    void anyAlteredByteIsDetected(int flipAt) {
+        ByteBuf b = Unpooled.buffer(1024);
+        MessageFormat.write(b, MessageFormat.WARMUP_TAG, 5, 99, 1024);
+        b.setByte(flipAt, b.getByte(flipAt) ^ 1);
+        assertThat(MessageFormat.hasValidBody(b, 0, 1024, 5, 99)).isFalse();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"0,X", "3,9"})
+    void badMagicOrTagIsNotAValidHeader(int at, char value) {
+        ByteBuf b = Unpooled.buffer(64);
+        MessageFormat.write(b, MessageFormat.MEASURED_TAG, 1, 1, 64);
+        b.setByte(at, value);
+        assertThat(MessageFormat.hasValidHeader(b, 0)).isFalse();
+    }
+}
