@@ -7,7 +7,7 @@ import io.loopbench.engine.StandingEchoServer;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.spec.Violation;
-import io.loopbench.runs.RunExceptions;
+import io.loopbench.jobs.RunExceptions;
 import io.loopbench.runs.RunService;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Service;

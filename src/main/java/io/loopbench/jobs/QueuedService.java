@@ -1,8 +1,6 @@
 package io.loopbench.jobs;
 
 import io.loopbench.engine.RunControl;
-import io.loopbench.runs.RunExceptions;
-import io.loopbench.runs.RunStatus;
 import io.loopbench.storage.JsonFileStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package io.loopbench.matrices;
 
-import io.loopbench.runs.RunStatus;
+import io.loopbench.jobs.RunStatus;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;

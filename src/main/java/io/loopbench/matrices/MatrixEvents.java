@@ -1,6 +1,6 @@
 package io.loopbench.matrices;
 
-import io.loopbench.runs.RunStatus;
+import io.loopbench.jobs.RunStatus;
 import io.loopbench.storage.EventStreams;
 import io.loopbench.storage.EventStreamsProperties;
 

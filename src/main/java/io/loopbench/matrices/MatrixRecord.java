@@ -6,7 +6,7 @@ import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Summary;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.jobs.WorkerProcess;
-import io.loopbench.runs.RunStatus;
+import io.loopbench.jobs.RunStatus;
 import io.loopbench.system.SystemInfo;
 
 import java.time.Duration;

@@ -16,7 +16,7 @@ import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.runs.ForkedWorker;
 import io.loopbench.runs.Isolation;
 import io.loopbench.runs.RunService;
-import io.loopbench.runs.RunStatus;
+import io.loopbench.jobs.RunStatus;
 import io.loopbench.runs.RunsProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

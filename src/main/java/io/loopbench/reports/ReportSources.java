@@ -2,7 +2,7 @@ package io.loopbench.reports;
 
 import io.loopbench.matrices.MatrixRecord;
 import io.loopbench.matrices.MatrixService;
-import io.loopbench.runs.RunExceptions;
+import io.loopbench.jobs.RunExceptions;
 import io.loopbench.runs.RunRecord;
 import io.loopbench.runs.RunService;
 import org.springframework.stereotype.Component;

@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.jobs.RunStatus;
 import io.loopbench.storage.EventStreams;
 import io.loopbench.storage.EventStreamsProperties;
 

@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.jobs.RunStatus;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;

@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.jobs.RunStatus;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Stat;
 import io.loopbench.engine.Summary;

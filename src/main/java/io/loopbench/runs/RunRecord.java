@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.jobs.RunStatus;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;

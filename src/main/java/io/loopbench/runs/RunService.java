@@ -1,5 +1,7 @@
 package io.loopbench.runs;
 
+import io.loopbench.jobs.RunExceptions;
+import io.loopbench.jobs.RunStatus;
 import io.loopbench.cli.TrainCommand;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.Measurement;

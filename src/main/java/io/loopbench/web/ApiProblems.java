@@ -1,7 +1,7 @@
 package io.loopbench.web;
 
 import io.loopbench.engine.spec.InvalidSpecException;
-import io.loopbench.runs.RunExceptions;
+import io.loopbench.jobs.RunExceptions;
 import io.loopbench.storage.EventStreams;
 import io.loopbench.storage.StorageException;
 import org.slf4j.Logger;

@@ -10,7 +10,7 @@ import io.loopbench.engine.spec.Violation;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.runs.Isolation;
 import io.loopbench.runs.RunService;
-import io.loopbench.runs.RunStatus;
+import io.loopbench.jobs.RunStatus;
 import io.loopbench.runs.RunStore;
 import io.loopbench.runs.RunsProperties;
 import io.loopbench.storage.EventStreams;

@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.jobs.RunExceptions;
 import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Violation;

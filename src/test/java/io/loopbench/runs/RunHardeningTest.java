@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.jobs.RunStatus;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.StandingEchoServer;
 import io.loopbench.engine.spec.Transport;

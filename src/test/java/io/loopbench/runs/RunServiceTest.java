@@ -1,5 +1,7 @@
 package io.loopbench.runs;
 
+import io.loopbench.jobs.RunExceptions;
+import io.loopbench.jobs.RunStatus;
 import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;

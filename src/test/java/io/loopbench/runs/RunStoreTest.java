@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.jobs.RunStatus;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.system.SystemInfo;
 import org.junit.jupiter.api.Test;

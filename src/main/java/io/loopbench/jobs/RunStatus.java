@@ -1,4 +1,4 @@
-package io.loopbench.runs;
+package io.loopbench.jobs;
 
 import io.loopbench.engine.spec.Labeled;
 

@@ -1,4 +1,4 @@
-package io.loopbench.runs;
+package io.loopbench.jobs;
 
 /** The errors the run service reports to its callers; the API maps each to its problem type and status. */
 public final class RunExceptions {
