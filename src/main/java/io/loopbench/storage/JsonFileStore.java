@@ -166,6 +166,15 @@ public class JsonFileStore<T> {
     }
 
     private void load() {
+        // a write cut short by a crash leaves its temporary file; the record it was to replace is whole
+        try (DirectoryStream<Path> leftovers = Files.newDirectoryStream(directory, ".*.tmp")) {
+            for (Path f : leftovers) {
+                log.info("Removing {}, left by a write that a crash cut short", f.getFileName());
+                deleteQuietly(f);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the data directory " + directory, e);
+        }
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*" + SUFFIX)) {
             for (Path f : files) {
                 try {

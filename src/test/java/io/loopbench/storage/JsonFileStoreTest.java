@@ -94,6 +94,18 @@ class JsonFileStoreTest {
     }
 
     @Test
+    void aTemporaryFileLeftByAWriteACrashCutShortIsRemovedAtStartAndTheRecordReadsWhole() throws IOException {
+        new DocStore(dir).save(new Doc(1, "run", "before"));
+        Files.writeString(dir.resolve(".run.tmp"), "{\"schemaVersion\":1,\"id\":\"run\",\"te");
+
+        DocStore store = new DocStore(dir);
+
+        assertThat(store.find("run")).contains(new Doc(1, "run", "before"));
+        assertThat(dir.resolve(".run.tmp")).doesNotExist();
+        assertThat(store.corruptFiles()).isEmpty();
+    }
+
+    @Test
     void aDocumentWithFieldsThisBuildDoesNotKnowIsStillRead() throws IOException {
         Files.writeString(dir.resolve("newer.json"),
                 "{\"schemaVersion\":1,\"id\":\"newer\",\"text\":\"t\",\"fieldOfALaterBuild\":{\"x\":1}}");
