@@ -115,10 +115,7 @@ public abstract class QueuedService<T> implements SmartLifecycle {
             }
             if (status.apply(r) == RunStatus.QUEUED) {
                 if (jobs.remove(id)) {
-                    T cancelled = cancelledWhileQueued(r);
-                    store.save(cancelled);
-                    announce(cancelled);
-                    return cancelled;
+                    return endCancelledWhileQueued(r);
                 }
                 // the runner has taken it off the queue and waits for this lock to begin it
                 cancelledBeforeBegin.add(id);
@@ -132,6 +129,14 @@ public abstract class QueuedService<T> implements SmartLifecycle {
             sleep(20);
         }
         return get(id);
+    }
+
+    /** Under this lock: stores and announces a queued record's end, cancelled before it ran. */
+    private T endCancelledWhileQueued(T r) {
+        T cancelled = cancelledWhileQueued(r);
+        store.save(cancelled);
+        announce(cancelled);
+        return cancelled;
     }
 
     /** Removes a finished record. */
@@ -205,9 +210,7 @@ public abstract class QueuedService<T> implements SmartLifecycle {
                 return null;
             }
             if (cancelledBeforeBegin.remove(id)) {
-                T cancelled = cancelledWhileQueued(r);
-                store.save(cancelled);
-                announce(cancelled);
+                endCancelledWhileQueued(r);
                 return null;
             }
             currentId = id;

@@ -34,7 +34,10 @@ public class RequestBodyChecks extends RequestBodyAdviceAdapter {
 
     private static final String NOTES = RequestBodyChecks.class.getName() + ".enumViolations";
 
-    /** Installs the note-taking on the service's JSON mapper. */
+    /**
+     * Installs the note-taking on the service's JSON mapper. Declared here rather than in a configuration class so
+     * that the MVC test slices, which load controller advice but no configuration, read bodies as the service does.
+     */
     @org.springframework.context.annotation.Bean
     static JsonMapperBuilderCustomizer unknownEnumsNoted() {
         return builder -> builder.addHandler(new DeserializationProblemHandler() {
