@@ -17,7 +17,11 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -224,7 +228,7 @@ public record MatrixSpec(
      */
     List<Violation> listViolations() {
         List<Violation> v = new ArrayList<>();
-        java.util.Map<String, List<?>> lists = new java.util.LinkedHashMap<>();
+        Map<String, List<?>> lists = new LinkedHashMap<>();
         lists.put("protocols", protocols);
         lists.put("payloads", payloads);
         lists.put("profiles", profiles);
@@ -241,41 +245,29 @@ public record MatrixSpec(
             if (values == null) {
                 continue; // profiles and rates may be omitted
             }
-            if (values.stream().anyMatch(java.util.Objects::isNull)) {
+            if (values.stream().anyMatch(Objects::isNull)) {
                 v.add(new Violation(e.getKey(), text(values), "values that are not null"));
             } else if (values.size() > MAX_LIST_VALUES) {
                 v.add(new Violation(e.getKey(), values.size() + " values", "at most " + MAX_LIST_VALUES + " values"));
+            } else {
+                unique(v, e.getKey(), values);
             }
             steps *= Math.max(1, values.size());
         }
-        if (!(p99BoundUs > 0 && Double.isFinite(p99BoundUs))) {
-            v.add(new Violation("p99BoundUs", String.valueOf(p99BoundUs), "a finite number more than 0"));
-        }
         steps *= profiles == null ? 2 : 1;
         if (steps > MAX_STEPS) {
-            v.add(new Violation("cases×repetitions", String.format(java.util.Locale.ROOT, "%.0f", steps), "at most " + MAX_STEPS
-                    + " (steps of one matrix; counted from the lists' lengths before sharded-1 and "
+            v.add(new Violation("cases×repetitions", String.format(Locale.ROOT, "%.0f", steps), "at most "
+                    + MAX_STEPS + " (steps of one matrix; counted from the lists' lengths before sharded-1 and "
                     + "virtual-threads × sharded are dropped)"));
         }
-        unique(v, "protocols", protocols);
-        unique(v, "payloads", payloads);
-        if (profiles != null) {
-            unique(v, "profiles", profiles);
-        }
-        unique(v, "ioModels", ioModels);
-        unique(v, "ioThreads", ioThreads);
-        unique(v, "work", work);
-        unique(v, "transports", transports);
-        unique(v, "windowModes", windowModes);
-        unique(v, "executions", executions);
         if (List.of(Execution.VIRTUAL_THREADS).equals(executions) && List.of(IoModel.SHARDED).equals(ioModels)) {
             // every case would be dropped: say why rather than accept a matrix of nothing
             v.add(new Violation("executions×ioModels", executions.getFirst().label() + " × "
                     + ioModels.getFirst().label(), "virtual-threads runs only with the shared IO model: list shared, "
                     + "or another execution"));
         }
-        if (rates != null) {
-            unique(v, "rates", rates);
+        if (!(p99BoundUs > 0 && Double.isFinite(p99BoundUs))) {
+            v.add(new Violation("p99BoundUs", String.valueOf(p99BoundUs), "a finite number more than 0"));
         }
         return v;
     }
