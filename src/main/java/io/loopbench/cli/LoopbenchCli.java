@@ -9,6 +9,7 @@ import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.WindowMode;
+import io.netty.util.ResourceLeakDetector;
 import picocli.CommandLine;
 
 import java.io.PrintStream;
@@ -24,11 +25,18 @@ import picocli.CommandLine.Command;
         subcommands = {MeasureCommand.class, TrainCommand.class, CommandLine.HelpCommand.class})
 public final class LoopbenchCli {
 
+    private static final String LEAK_DETECTION_LEVEL = "io.netty.leakDetection.level";
+
     /**
      * Runs the command line; stdout carries only the command's own output (a result's JSON), since anything a library
      * prints to {@code System.out} is sent to stderr.
      */
     public static void main(String[] args) {
+        // The measuring JVM: Netty's leak detector samples buffers on the measured path and costs allocations there;
+        // it is off unless a level is asked for (each result records the level in its environment).
+        if (System.getProperty(LEAK_DETECTION_LEVEL) == null) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
         PrintStream stdout = System.out;
         System.setOut(System.err);
         System.exit(execute(new PrintWriter(stdout, true), new PrintWriter(System.err, true), args));

@@ -9,8 +9,9 @@ package io.loopbench.engine;
  * @param disconnectErrors    connections lost, or not connected, during the phase
  * @param lostMessages        UDP: datagrams unanswered after lossTimeoutMillis or at the end of the drain
  * @param unfinishedMessages  TCP: messages still in flight when the drain ended
- * @param clientSendFailures  client writes that failed
- * @param serverSendFailures  server writes that failed
+ * @param clientSendFailures  client writes that failed, where the execution reports them apart (reactive, virtual
+ *                            threads); a Netty handler writes with the channel's void promise, so that a failed write
+ *                            of the netty execution, and any server's, is one of the {@code exceptions}
  * @param exceptions          exceptions raised in the pipelines
  * @param drainTimeouts       1 when the phase did not drain within 2 s after its deadline
  */
@@ -22,13 +23,12 @@ public record ErrorCounts(
         long lostMessages,
         long unfinishedMessages,
         long clientSendFailures,
-        long serverSendFailures,
         long exceptions,
         long drainTimeouts) {
 
     public long total() {
         return contentErrors + orderErrors + unexpectedMessages + disconnectErrors + lostMessages
-                + unfinishedMessages + clientSendFailures + serverSendFailures + exceptions + drainTimeouts;
+                + unfinishedMessages + clientSendFailures + exceptions + drainTimeouts;
     }
 
     /** The non-zero counters as {@code name=value, …}, for error messages. */

@@ -277,7 +277,7 @@ final class Repetition {
     private ErrorCounts errors(PhaseCounts c, byte tag, boolean drainTimedOut) {
         return new ErrorCounts(c.contentErrors() + serverStats.contentErrors(tag), c.orderErrors(),
                 c.unexpectedMessages(), c.disconnectErrors(), c.lostMessages(), c.unfinishedMessages(),
-                c.sendFailures(), serverStats.sendFailures(tag), c.exceptions() + serverStats.exceptions(tag),
+                c.sendFailures(), c.exceptions() + serverStats.exceptions(tag),
                 drainTimedOut ? 1 : 0);
     }
 

@@ -101,7 +101,7 @@ public final class StandingEchoServer implements AutoCloseable {
     public Snapshot counts() {
         long errors = counts.errors();
         for (int tag = 0; tag < 2; tag++) {
-            errors += stats.contentErrors(tag) + stats.sendFailures(tag) + stats.exceptions(tag);
+            errors += stats.contentErrors(tag) + stats.exceptions(tag);
         }
         return new Snapshot(connections.sum(), counts.bytes(), counts.datagrams(), errors);
     }

@@ -32,7 +32,10 @@ public interface ClientIo {
      */
     boolean gathers();
 
-    /** Writes one buffer (taking it over); a failure reaches {@link EchoClient#sendFailed}. */
+    /**
+     * Writes one buffer (taking it over); a failure reaches {@link EchoClient#sendFailed} or, through a Netty
+     * pipeline, {@link EchoClient#exception}.
+     */
     void write(ByteBuf message, byte tag);
 
     void flush();

@@ -15,12 +15,14 @@ final class EchoCheck {
     private final Window window;
     private final int id;
     private final int payloadBytes;
+    private final MessageFormat.Bodies bodies;
 
     EchoCheck(EchoClient client, Window window, int id, int payloadBytes) {
         this.client = client;
         this.window = window;
         this.id = id;
         this.payloadBytes = payloadBytes;
+        this.bodies = new MessageFormat.Bodies(payloadBytes);
     }
 
     /**
@@ -50,7 +52,7 @@ final class EchoCheck {
         }
         long now = System.nanoTime();
         boolean valid = true;
-        if (!MessageFormat.hasValidBody(m, at, payloadBytes, id, seq)) {
+        if (!bodies.valid(m, at, id, seq)) {
             current.contentErrors++;
             current.noteError("client " + id + ": echo of sequence " + seq + " has altered content");
             valid = false;

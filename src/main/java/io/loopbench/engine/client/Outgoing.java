@@ -8,7 +8,11 @@ import io.netty.buffer.ByteBuf;
  * does not gather, gets a buffer of its own. A byte stream whose owner {@link ClientIo#gathers() gathers} writes the
  * messages sent while one read batch is handled back to back into one buffer: one write, one promise and one flush
  * per batch, as a flush-per-batch pipeline would do with separate buffers, minus their per-message allocations.
- * Confined to its client's thread.
+ *
+ * <p>The buffers are reused: each comes from a small ring and goes to the transport as a reference of its own, which
+ * the transport releases once the bytes are sent; a buffer whose count is back to the ring's one reference is free
+ * again, one still held by a write is left to it and replaced. A steady phase thus allocates no buffer. Confined to
+ * its client's thread.
  */
 final class Outgoing {
 
@@ -18,9 +22,15 @@ final class Outgoing {
     private final boolean gathering;
     /** A gathered buffer's size: the window's messages, within {@link ClientIo#GATHER_BYTES}, and at least one. */
     private final int gatherBytes;
+    /** Reusable buffers, at most {@link #MAX_RING}. */
+    private final ByteBuf[] ring;
+    private int next;
     private ByteBuf gathered;
     private byte gatheredTag;
     private boolean pending;
+
+    /** Most buffers kept per client: bounds what a large window of large messages holds. */
+    private static final int MAX_RING = 17;
 
     /** @param gathering whether messages share one buffer per read batch (asked once, not per send) */
     Outgoing(ClientIo io, int id, int payloadBytes, int window, boolean gathering) {
@@ -30,12 +40,16 @@ final class Outgoing {
         this.gathering = gathering;
         this.gatherBytes = Math.max(payloadBytes,
                 Math.min(window * payloadBytes, ClientIo.GATHER_BYTES) / payloadBytes * payloadBytes);
+        // Room for one read batch's buffers (a window's messages at most) and one more, should the transport still
+        // hold the previous batch's.
+        long perBatch = gathering ? ((long) window * payloadBytes + gatherBytes - 1) / gatherBytes : window;
+        this.ring = new ByteBuf[(int) Math.min(perBatch + 1, MAX_RING)];
     }
 
     /** Writes message {@code seq} of the phase {@code tag}; it leaves at the next {@link #flushIfPending()}. */
     void write(byte tag, long seq) {
         if (!gathering) {
-            ByteBuf message = io.allocate(payloadBytes);
+            ByteBuf message = take(payloadBytes);
             MessageFormat.write(message, tag, id, seq, payloadBytes);
             io.write(message, tag);
         } else {
@@ -43,7 +57,7 @@ final class Outgoing {
                 writeGathered();
             }
             if (gathered == null) {
-                gathered = io.allocate(gatherBytes);
+                gathered = take(gatherBytes);
                 gatheredTag = tag;
             }
             MessageFormat.write(gathered, tag, id, seq, payloadBytes);
@@ -60,12 +74,34 @@ final class Outgoing {
         }
     }
 
-    /** The owner is done with the socket: frees a gathered buffer never written. */
+    /** The owner is done with the socket: frees a gathered buffer never written and the ring's references. */
     void release() {
         if (gathered != null) {
             gathered.release();
             gathered = null;
         }
+        for (int i = 0; i < ring.length; i++) {
+            if (ring[i] != null) {
+                ring[i].release();
+                ring[i] = null;
+            }
+        }
+    }
+
+    /** The ring's next buffer, emptied, as a reference for one write. */
+    private ByteBuf take(int bytes) {
+        ByteBuf b = ring[next];
+        if (b != null && b.refCnt() == 1) {
+            b.clear();
+        } else {
+            if (b != null) {
+                b.release();
+            }
+            b = io.allocate(bytes);
+            ring[next] = b;
+        }
+        next = (next + 1) % ring.length;
+        return b.retain();
     }
 
     private void writeGathered() {

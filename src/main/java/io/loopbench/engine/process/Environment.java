@@ -2,11 +2,13 @@ package io.loopbench.engine.process;
 
 import io.loopbench.engine.loop.Transports;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.ResourceLeakDetector;
 import io.netty.util.Version;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -26,6 +28,8 @@ import java.util.Map;
  * @param nettyVersion      Netty's version
  * @param reactorNettyVersion Reactor Netty's version
  * @param allocator         the default ByteBuf allocator's class
+ * @param leakDetection     Netty's buffer leak detection level ({@code disabled} in a measuring JVM unless asked for);
+ *                          null in results recorded before it was
  * @param transports        for nio, epoll and io_uring: {@code null} when it loads, otherwise why not
  */
 public record Environment(
@@ -41,6 +45,7 @@ public record Environment(
         String nettyVersion,
         String reactorNettyVersion,
         String allocator,
+        String leakDetection,
         Map<String, String> transports) {
 
     public static Environment current() {
@@ -61,6 +66,7 @@ public record Environment(
                 netty == null ? null : netty.artifactVersion(),
                 reactorNetty == null ? null : reactorNetty.getImplementationVersion(),
                 ByteBufAllocator.DEFAULT.getClass().getSimpleName(),
+                ResourceLeakDetector.getLevel().name().toLowerCase(Locale.ROOT),
                 Transports.availability());
     }
 }

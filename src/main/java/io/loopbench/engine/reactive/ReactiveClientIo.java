@@ -5,22 +5,25 @@ import io.loopbench.engine.client.EchoClient;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.FixedLengthFrameDecoder;
-import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.netty.Connection;
 
 import java.util.concurrent.Executor;
 
 /**
- * {@code reactive} execution: an {@link EchoClient} driven through Reactor Netty's inbound and outbound instead of a
- * handler. Echoes arrive as a subscription to {@code receive()} (a stream's frames cut by a
- * {@link FixedLengthFrameDecoder}, one element per message), or to the datagrams; each send is its own
- * {@code sendObject} pipeline, subscribed on the spot, which writes and flushes that one message. Thread ownership:
- * every callback runs on the connection's event loop.
+ * {@code reactive} execution: an {@link EchoClient} driven through Reactor Netty's inbound and outbound, as an
+ * application written with them would be. Echoes arrive as a subscription to {@code receive()} (a stream's frames
+ * cut by a {@link FixedLengthFrameDecoder}, one element per message), or to the datagrams. Messages leave through
+ * one long-lived {@code send} per connection, fed by a unicast sink: Reactor Netty writes each message as it comes
+ * and flushes what the read batch wrote once the loop is free (its {@code MonoSendMany}), so writes coalesce as they
+ * do for its users. Thread ownership: every callback, and every emission into the sink, runs on the connection's
+ * event loop.
  */
 public final class ReactiveClientIo implements ClientIo {
 
     private final EchoClient client;
     private final Connection connection;
+    private final Sinks.Many<Object> outbound = Sinks.many().unicast().onBackpressureBuffer();
 
     /** Wires the client to a just-connected connection; call on its event loop (Reactor Netty's doOnConnected). */
     public static void attach(EchoClient client, Connection connection, boolean stream) {
@@ -38,7 +41,10 @@ public final class ReactiveClientIo implements ClientIo {
                     .cast(DatagramPacket.class)
                     .subscribe(p -> received(p.content()), client::exception);
         }
+        // A connected datagram channel sends a ByteBuf to its peer, as a stream does.
+        connection.outbound().sendObject(outbound.asFlux()).then().subscribe(null, client::exception);
         connection.onDispose(() -> {
+            outbound.tryEmitComplete();
             client.disconnected();
             client.released();
         });
@@ -77,13 +83,16 @@ public final class ReactiveClientIo implements ClientIo {
 
     @Override
     public void write(ByteBuf message, byte tag) {
-        connection.outbound().sendObject(Mono.just(message)).then()
-                .subscribe(null, e -> client.sendFailed(tag, e));
+        Sinks.EmitResult r = outbound.tryEmitNext(message);
+        if (r.isFailure()) {
+            message.release();
+            client.sendFailed(tag, new IllegalStateException("outbound sink refused the message: " + r));
+        }
     }
 
     @Override
     public void flush() {
-        // each send flushes its own message
+        // Reactor Netty's send flushes what it wrote
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.loopbench.engine.server;
 
 import io.loopbench.engine.message.MessageFormat;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -26,7 +25,6 @@ public final class EchoServerHandler extends ByteToMessageDecoder {
     private final ServerCheck check;
     private final ServerStats stats;
     private final ServerFault fault;
-    private final ChannelFutureListener[] sendListeners = {sendListener(0), sendListener(1)};
     private boolean pendingFlush;
 
     public EchoServerHandler(int payloadBytes, ServerCheck check, ServerFault fault) {
@@ -51,7 +49,7 @@ public final class EchoServerHandler extends ByteToMessageDecoder {
                 return;
             }
             // The echo takes over the received buffer: no copy, one release when the write completes.
-            echo(ctx, new DatagramPacket(m, p.sender()), MessageFormat.tag(m, m.readerIndex()));
+            echo(ctx, new DatagramPacket(m, p.sender()));
         } else {
             super.channelRead(ctx, msg);
         }
@@ -64,12 +62,10 @@ public final class EchoServerHandler extends ByteToMessageDecoder {
             return;
         }
         int start = in.readerIndex();
-        byte tag = MessageFormat.MEASURED_TAG;
         int good = 0;
         for (int i = 0; i < frames; i++) {
             int at = start + i * payloadBytes;
             if (check.accept(in, at, payloadBytes)) {
-                tag = MessageFormat.tag(in, at);
                 good++;
             }
         }
@@ -78,17 +74,17 @@ public final class EchoServerHandler extends ByteToMessageDecoder {
             for (int i = 0; i < frames; i++) {
                 int at = in.readerIndex();
                 if (MessageFormat.hasValidHeader(in, at)) {
-                    echo(ctx, in.readRetainedSlice(payloadBytes), MessageFormat.tag(in, at));
+                    echo(ctx, in.readRetainedSlice(payloadBytes));
                 } else {
                     in.skipBytes(payloadBytes);
                 }
             }
         } else {
-            echo(ctx, in.readRetainedSlice(frames * payloadBytes), tag);
+            echo(ctx, in.readRetainedSlice(frames * payloadBytes));
         }
     }
 
-    private void echo(ChannelHandlerContext ctx, Object echo, byte tag) {
+    private void echo(ChannelHandlerContext ctx, Object echo) {
         if (fault != null) {
             long stallUntil = System.nanoTime() + fault.stallNanos();
             while (stallUntil - System.nanoTime() > 0) {
@@ -101,12 +97,13 @@ public final class EchoServerHandler extends ByteToMessageDecoder {
             ByteBuf message = echo instanceof DatagramPacket p ? p.content() : (ByteBuf) echo;
             long delay = fault.delayNanos(MessageFormat.clientId(message, message.readerIndex()));
             if (delay > 0) {
-                ctx.executor().schedule(() -> ctx.writeAndFlush(echo).addListener(sendListeners[tag]),
+                ctx.executor().schedule(() -> ctx.writeAndFlush(echo, ctx.voidPromise()),
                         delay, TimeUnit.NANOSECONDS);
                 return;
             }
         }
-        ctx.write(echo).addListener(sendListeners[tag]);
+        // A void promise: a failed write reaches exceptionCaught, which counts it, with no promise per write.
+        ctx.write(echo, ctx.voidPromise());
         pendingFlush = true;
     }
 
@@ -122,14 +119,5 @@ public final class EchoServerHandler extends ByteToMessageDecoder {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         check.exception(cause);
-    }
-
-    private ChannelFutureListener sendListener(int tag) {
-        return f -> {
-            if (!f.isSuccess()) {
-                stats.sendFailures[tag].increment();
-                stats.noteError("server: send failed: " + f.cause());
-            }
-        };
     }
 }

@@ -57,11 +57,8 @@ public final class RawEchoHandler extends ChannelInboundHandlerAdapter {
             counts.bytes.add(((ByteBuf) msg).readableBytes());
             echo = msg;
         }
-        ctx.write(echo).addListener(f -> {
-            if (!f.isSuccess()) {
-                counts.errors.increment();
-            }
-        });
+        // A failed write reaches exceptionCaught through the void promise.
+        ctx.write(echo, ctx.voidPromise());
         pendingFlush = true;
     }
 

@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ServerStats {
     final LongAdder[] contentErrors = {new LongAdder(), new LongAdder()};
-    final LongAdder[] sendFailures = {new LongAdder(), new LongAdder()};
     final LongAdder[] exceptions = {new LongAdder(), new LongAdder()};
     private final AtomicReference<String> firstError = new AtomicReference<>();
 
@@ -22,12 +21,7 @@ public final class ServerStats {
         return contentErrors[tag].sum();
     }
 
-    /** Echoes the servers failed to send in the phase with this tag. */
-    public long sendFailures(int tag) {
-        return sendFailures[tag].sum();
-    }
-
-    /** Exceptions raised in the servers' pipelines in the phase with this tag. */
+    /** Exceptions raised in the servers' pipelines in the phase with this tag, failed echoes included. */
     public long exceptions(int tag) {
         return exceptions[tag].sum();
     }

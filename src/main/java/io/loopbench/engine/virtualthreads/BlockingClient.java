@@ -31,8 +31,6 @@ final class BlockingClient implements ClientIo, Closeable {
     private final BlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
     private final byte[] received;
     private final ByteBuf receivedView;
-    /** The one outgoing buffer: every write is finished before the client asks for the next one. */
-    private ByteBuf outgoing;
     private Runnable periodic;
     private long periodNanos;
     private long periodicDue;
@@ -50,7 +48,6 @@ final class BlockingClient implements ClientIo, Closeable {
         int payloadBytes = client.payloadBytes();
         received = new byte[stream ? Math.max(2 * payloadBytes, 64 * 1024) : payloadBytes + 1];
         receivedView = Unpooled.wrappedBuffer(received);
-        outgoing = Unpooled.buffer(Math.max(payloadBytes, ClientIo.GATHER_BYTES));
         thread = VirtualThreads.start("loopbench-vt-client-" + id, this::run);
     }
 
@@ -155,9 +152,8 @@ final class BlockingClient implements ClientIo, Closeable {
 
     @Override
     public ByteBuf allocate(int bytes) {
-        outgoing.clear();
-        outgoing.ensureWritable(bytes);
-        return outgoing;
+        // A heap buffer, whose array the blocking socket writes from; the client reuses it (see Outgoing).
+        return Unpooled.buffer(bytes);
     }
 
     @Override
@@ -171,6 +167,8 @@ final class BlockingClient implements ClientIo, Closeable {
             socket.write(message.array(), message.arrayOffset() + message.readerIndex(), message.readableBytes());
         } catch (IOException e) {
             client.sendFailed(tag, e);
+        } finally {
+            message.release();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.loopbench.engine.message;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,9 +25,9 @@ class MessageFormatTest {
             assertThat(b.getByte(i)).as("byte %d", i).isEqualTo((byte) ((seq + i * 17L + id * 31L) % 256));
         }
         assertThat(MessageFormat.hasValidHeader(b, 0)).isTrue();
-        assertThat(MessageFormat.hasValidBody(b, 0, size, id, seq)).isTrue();
+        assertThat(new MessageFormat.Bodies(size).valid(b, 0, id, seq)).isTrue();
         if (size > MessageFormat.HEADER_BYTES) {
-            assertThat(MessageFormat.hasValidBody(b, 0, size, id, seq + 1)).isFalse();
+            assertThat(new MessageFormat.Bodies(size).valid(b, 0, id, seq + 1)).isFalse();
         }
     }
 
@@ -36,7 +37,34 @@ class MessageFormatTest {
         ByteBuf b = Unpooled.buffer(1024);
         MessageFormat.write(b, MessageFormat.WARMUP_TAG, 5, 99, 1024);
         b.setByte(flipAt, b.getByte(flipAt) ^ 1);
-        assertThat(MessageFormat.hasValidBody(b, 0, 1024, 5, 99)).isFalse();
+        assertThat(new MessageFormat.Bodies(1024).valid(b, 0, 5, 99)).isFalse();
+    }
+
+    /** The check reads through Netty's views: a direct pooled buffer's internal view, a composite's copy. */
+    @ParameterizedTest
+    @CsvSource({"direct", "composite"})
+    void bodiesAreCheckedWhereverTheMessageSitsInTheBuffer(String kind) {
+        ByteBuf b = ByteBufAllocator.DEFAULT.ioBuffer(3 * 1024);
+        try {
+            for (int seq = 0; seq < 3; seq++) {
+                MessageFormat.write(b, MessageFormat.MEASURED_TAG, 9, seq, 1024);
+            }
+            ByteBuf checked = kind.equals("direct") ? b
+                    : Unpooled.wrappedBuffer(b.retainedSlice(0, 1500), b.retainedSlice(1500, 3 * 1024 - 1500));
+            var bodies = new MessageFormat.Bodies(1024);
+            for (int seq = 0; seq < 3; seq++) {
+                assertThat(bodies.valid(checked, seq * 1024, 9, seq)).as("sequence %d", seq).isTrue();
+                assertThat(bodies.valid(checked, seq * 1024, 9, seq + 1)).isFalse();
+            }
+            checked.setByte(2 * 1024 + 700, checked.getByte(2 * 1024 + 700) ^ 0x40);
+            assertThat(bodies.valid(checked, 1024, 9, 1)).isTrue();
+            assertThat(bodies.valid(checked, 2 * 1024, 9, 2)).isFalse();
+            if (checked != b) {
+                checked.release();
+            }
+        } finally {
+            b.release();
+        }
     }
 
     @ParameterizedTest
