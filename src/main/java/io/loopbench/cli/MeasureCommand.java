@@ -49,7 +49,8 @@ public final class MeasureCommand implements Callable<Integer> {
             Map.entry("clients×window×payloadBytes", "--clients × --window × --payload"),
             Map.entry("window×payloadBytes", "--window × --payload"),
             Map.entry("warmupMode", "--warmup-mode"),
-            Map.entry("warmupMaxSeconds", "--warmup-max"));
+            Map.entry("warmupMaxSeconds", "--warmup-max"),
+            Map.entry("datagramsPerRead", "--datagrams-per-read"));
 
     static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
     /** The service's flag for its forked workers: exit when the service is gone (see {@link #exitWithParent}). */
@@ -99,6 +100,10 @@ public final class MeasureCommand implements Callable<Integer> {
     @Option(names = "--loss-timeout-ms", paramLabel = "MILLIS",
             description = "UDP: wait before a datagram counts as lost, 1 … 60000 (default 1000).")
     Integer lossTimeoutMillis;
+    @Option(names = "--datagrams-per-read", paramLabel = "N",
+            description = "UDP: datagrams one read may take, 1 … 64; more than 1 reads batches with recvmmsg "
+                    + "(epoll transport; default 1, one per call as arknet).")
+    Integer datagramsPerRead;
     @Option(names = "--load", paramLabel = "closed|open",
             description = "closed: a new message when one returns; open: messages at --rate (default closed).")
     LoadModel load;
@@ -135,7 +140,8 @@ public final class MeasureCommand implements Callable<Integer> {
                 "--loss-timeout-ms", String.valueOf(s.lossTimeoutMillis()));
         List<String> all = new java.util.ArrayList<>(args);
         all.addAll(List.of("--load", s.load().label(), "--execution", s.execution().label(),
-                "--warmup-mode", s.warmupMode().label(), "--warmup-max", String.valueOf(s.warmupMaxSeconds())));
+                "--warmup-mode", s.warmupMode().label(), "--warmup-max", String.valueOf(s.warmupMaxSeconds()),
+                "--datagrams-per-read", String.valueOf(s.datagramsPerRead())));
         if (s.rate() != null) {
             all.addAll(List.of("--rate", String.valueOf(s.rate())));
         }
@@ -149,7 +155,7 @@ public final class MeasureCommand implements Callable<Integer> {
     RunSpec spec() {
         return new RunSpec(protocol, payload, clients, window, windowMode, ioModel, ioThreads, transport, work,
                 warmup, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
-                execution, warmupMode, warmupMax);
+                execution, warmupMode, warmupMax, datagramsPerRead);
     }
 
     @CommandLine.Spec

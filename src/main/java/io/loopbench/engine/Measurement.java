@@ -49,6 +49,11 @@ public final class Measurement {
                             + spec.transport().label() + ": " + Transports.unavailabilityCause(spec.transport()) + ")"));
         }
         VirtualThreads.violation(spec).ifPresent(violations::add);
+        if (spec.datagramsPerRead() > 1 && Transports.resolve(spec) != Transport.EPOLL) {
+            violations.add(new Violation("datagramsPerRead", String.valueOf(spec.datagramsPerRead()),
+                    "1 here: batched reads (recvmmsg) need the epoll transport, and " + spec.transport().label()
+                            + " is " + Transports.resolve(spec).label() + " on this machine"));
+        }
         if (!violations.isEmpty()) {
             throw new InvalidSpecException(violations);
         }

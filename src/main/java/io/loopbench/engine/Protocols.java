@@ -4,6 +4,7 @@ import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.udp.Udp;
 import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
 
 /**
  * The protocols the engine speaks, by the spec's name for them: where a new protocol's package is registered (the
@@ -14,10 +15,15 @@ final class Protocols {
     private Protocols() {
     }
 
-    static EchoProtocol of(Protocol protocol) {
+    static EchoProtocol of(RunSpec spec) {
+        return of(spec.protocol(), spec.datagramsPerRead());
+    }
+
+    /** @param datagramsPerRead UDP: the most datagrams one read takes (see RunSpec) */
+    static EchoProtocol of(Protocol protocol, int datagramsPerRead) {
         return switch (protocol) {
             case TCP -> new Tcp();
-            case UDP -> new Udp();
+            case UDP -> new Udp(datagramsPerRead);
         };
     }
 }

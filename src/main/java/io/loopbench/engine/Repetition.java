@@ -65,7 +65,7 @@ final class Repetition {
 
     RepetitionResult run() {
         ServerCheck check = new ServerCheck(spec.work(), serverStats);
-        EchoProtocol protocol = Protocols.of(spec.protocol());
+        EchoProtocol protocol = Protocols.of(spec);
         Runnable checkpoint = control::throwIfCancelled;
         EchoPair pair = switch (spec.execution()) {
             case NETTY -> new NettyEchoPair(spec, transport, protocol,

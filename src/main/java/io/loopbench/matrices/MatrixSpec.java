@@ -55,6 +55,8 @@ import java.util.stream.Collectors;
  *                      stable and the JIT quiet, at most warmupMaxSeconds; fixed warms up exactly warmupSeconds
  * @param warmupMaxSeconds auto warm-up's cap for every case, warmupSeconds … 3600; default the larger of 10 and
  *                      warmupSeconds
+ * @param datagramsPerRead UDP cases: datagrams one read may take, each 1 … 64 (default [1], one per call as arknet):
+ *                      every UDP case runs at each value (recvmmsg above 1, epoll only); TCP cases ignore it
  */
 @Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
 public record MatrixSpec(
@@ -75,7 +77,8 @@ public record MatrixSpec(
         @Schema(example = "[5000, 10000, 20000, 40000]") List<Double> rates,
         @Schema(defaultValue = "1000") Double p99BoundUs,
         @Schema(defaultValue = "auto", allowableValues = {"auto", "fixed"}) WarmupMode warmupMode,
-        @Schema(example = "10") Double warmupMaxSeconds) implements Validatable {
+        @Schema(example = "10") Double warmupMaxSeconds,
+        @Schema(example = "[1, 16]") List<Integer> datagramsPerRead) implements Validatable {
 
     /** The most values one list may hold. */
     public static final int MAX_LIST_VALUES = 64;
@@ -116,7 +119,8 @@ public record MatrixSpec(
                 rates == null ? null : or(rates, null),
                 p99BoundUs != null ? p99BoundUs : 1000.0,
                 warmupMode != null ? warmupMode : WarmupMode.AUTO,
-                warmupMaxSeconds);
+                warmupMaxSeconds,
+                or(datagramsPerRead, List.of(1)));
     }
 
     private List<Profile> profilesFor(Protocol p) {
@@ -161,14 +165,17 @@ public record MatrixSpec(
                                             if (e == Execution.VIRTUAL_THREADS && model == IoModel.SHARDED) {
                                                 continue;
                                             }
-                                            out.add(RunSpec.builder().protocol(p).payloadBytes(payload)
-                                                    .clients(profile.clients()).window(profile.window())
-                                                    .ioModel(model).ioThreads(io[1]).work(w)
-                                                    .transport(t).windowMode(mode).seconds(seconds)
-                                                    .warmupSeconds(warmupSeconds).repetitions(repetitions)
-                                                    .load(rate == null ? null : LoadModel.OPEN).rate(rate)
-                                                    .execution(e).warmupMode(warmupMode)
-                                                    .warmupMaxSeconds(warmupMaxSeconds).build());
+                                            for (int batch : p == Protocol.UDP ? datagramsPerRead : List.of(1)) {
+                                                out.add(RunSpec.builder().protocol(p).payloadBytes(payload)
+                                                        .clients(profile.clients()).window(profile.window())
+                                                        .ioModel(model).ioThreads(io[1]).work(w)
+                                                        .transport(t).windowMode(mode).seconds(seconds)
+                                                        .warmupSeconds(warmupSeconds).repetitions(repetitions)
+                                                        .load(rate == null ? null : LoadModel.OPEN).rate(rate)
+                                                        .execution(e).warmupMode(warmupMode)
+                                                        .warmupMaxSeconds(warmupMaxSeconds)
+                                                        .datagramsPerRead(batch).build());
+                                            }
                                         }
                                     }
                                 }
@@ -239,6 +246,7 @@ public record MatrixSpec(
         lists.put("windowModes", windowModes);
         lists.put("executions", executions);
         lists.put("rates", rates);
+        lists.put("datagramsPerRead", datagramsPerRead);
         double steps = Math.max(1, repetitions); // a double: no overflow, and exact far beyond the cap
         for (var e : lists.entrySet()) {
             List<?> values = e.getValue();

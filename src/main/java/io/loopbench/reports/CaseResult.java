@@ -109,7 +109,7 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
         return String.join("/", s.protocol().label(), String.valueOf(s.payloadBytes()), String.valueOf(s.clients()),
                 String.valueOf(s.window()), s.windowMode().label(), String.valueOf(s.work()), s.transport().label(),
                 s.addressFamily().label(), String.valueOf(s.seconds()), String.valueOf(s.warmupSeconds()),
-                String.valueOf(s.target()));
+                String.valueOf(s.target()), String.valueOf(s.datagramsPerRead()));
     }
 
     private String loadKey() {
@@ -151,6 +151,9 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
         }
         if (s.transport() != Transport.AUTO) {
             b.append(" / ").append(s.transport().label());
+        }
+        if (s.datagramsPerRead() > 1) {
+            b.append(" / recvmmsg ≤ ").append(s.datagramsPerRead()).append(" datagrams per read");
         }
         return b.toString();
     }

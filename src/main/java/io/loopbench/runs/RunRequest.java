@@ -80,7 +80,8 @@ public record RunRequest(
                 exclusiveMinimum = true, maximum = "10000000", example = "20000")
         Double rate,
         @Schema(description = "How both ends are programmed. netty: handlers on the run's event loops; reactive: "
-                + "the same loops, each echo and each client send a Reactor Netty pipeline (operators per message); "
+                + "the same loops, each end one Reactor Netty receive and one long-lived send per connection (operators "
+                + "per message, flushes coalesced by Reactor Netty); "
                 + "virtual-threads: blocking JDK sockets, one virtual thread per connection end, on ioThreads "
                 + "carrier threads (shared ioModel and closed load only).", defaultValue = "netty",
                 allowableValues = {"netty", "reactive", "virtual-threads"})
@@ -92,6 +93,11 @@ public record RunRequest(
         @Schema(description = "Auto warm-up's cap in seconds (warmupSeconds … 3600); default the larger of 10 and "
                 + "warmupSeconds.", minimum = "0", maximum = "3600", example = "10")
         Double warmupMaxSeconds,
+        @Schema(description = "UDP only: datagrams one socket read may take. 1 reads one datagram per system call, "
+                + "as arknet does; more reads batches with recvmmsg (epoll transport, netty or reactive execution), "
+                + "and the echo server's flush of a batch goes out with sendmmsg.", minimum = "1", maximum = "64",
+                defaultValue = "1")
+        Integer datagramsPerRead,
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
                 allowableValues = {"forked", "in-process"})
@@ -106,7 +112,7 @@ public record RunRequest(
     public RunSpec spec() {
         return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport, work,
                 warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
-                execution, warmupMode, warmupMaxSeconds);
+                execution, warmupMode, warmupMaxSeconds, datagramsPerRead);
     }
 
     public Isolation isolationOrDefault() {

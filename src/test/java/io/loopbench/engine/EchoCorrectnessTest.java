@@ -11,6 +11,7 @@ import io.loopbench.engine.spec.WindowMode;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
@@ -59,6 +60,20 @@ class EchoCorrectnessTest {
         assertThat(r.clientChannel()).startsWith(prefix)
                 .endsWith(protocol == Protocol.TCP ? "SocketChannel" : "DatagramChannel");
         assertThat(r.serverChannel().toLowerCase(Locale.ROOT)).startsWith(prefix.toLowerCase(Locale.ROOT));
+        assertEchoedEverything(spec, r);
+    }
+
+    /** Batched datagram reads (recvmmsg) on both Netty executions: every datagram still echoed and checked. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Execution.class, names = {"NETTY", "REACTIVE"})
+    void batchedDatagramReadsEchoAndValidateEveryMessage(Execution execution) {
+        Assumptions.assumeTrue(Transports.isAvailable(Transport.EPOLL), "epoll transport");
+        RunSpec spec = quick(execution).protocol(Protocol.UDP).transport(Transport.EPOLL).window(16)
+                .datagramsPerRead(16).build();
+
+        RepetitionResult r = assertValidated(Measurement.of(spec).run());
+
+        assertThat(r.errors().lostMessages()).isZero();
         assertEchoedEverything(spec, r);
     }
 

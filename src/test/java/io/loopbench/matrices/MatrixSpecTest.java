@@ -17,7 +17,7 @@ class MatrixSpecTest {
 
     private static MatrixSpec empty() {
         return new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null);
+                null, null, null, null);
     }
 
     private static String label(RunSpec s) {
@@ -58,7 +58,7 @@ class MatrixSpecTest {
     @Test
     void shardedWithOneThreadIsDroppedOnlyWhenSharedIsThere() {
         MatrixSpec onlySharded = new MatrixSpec(List.of(Protocol.TCP), List.of(64), null, List.of(IoModel.SHARDED),
-                List.of(1, 2), null, null, null, null, null, null, null, null, null, null, null, null, null).effective();
+                List.of(1, 2), null, null, null, null, null, null, null, null, null, null, null, null, null, null).effective();
         assertThat(onlySharded.cases()).extracting(RunSpec::ioThreads).containsOnly(1, 2);
     }
 
@@ -81,7 +81,7 @@ class MatrixSpecTest {
 
     private static MatrixSpec executions(List<Execution> executions, List<IoModel> ioModels) {
         return new MatrixSpec(List.of(Protocol.TCP), List.of(1024), List.of(new MatrixSpec.Profile(1, 1)), ioModels,
-                List.of(2), null, null, null, executions, null, null, null, null, null, null, null, null, null).effective();
+                List.of(2), null, null, null, executions, null, null, null, null, null, null, null, null, null, null).effective();
     }
 
     @Test
@@ -133,7 +133,7 @@ class MatrixSpecTest {
     @Test
     void aRateSweepRunsEveryCaseAtEveryRateWithOpenLoad() {
         MatrixSpec sweep = new MatrixSpec(List.of(Protocol.TCP), List.of(64), null, List.of(IoModel.SHARED),
-                List.of(1), null, null, null, null, null, null, null, null, null, List.of(1000.0, 2000.0), 500.0, null, null)
+                List.of(1), null, null, null, null, null, null, null, null, null, List.of(1000.0, 2000.0), 500.0, null, null, null)
                 .effective();
 
         List<RunSpec> cases = sweep.cases();
@@ -149,7 +149,7 @@ class MatrixSpecTest {
     @Test
     void emptyOrRepeatedListsAreViolations() {
         MatrixSpec bad = new MatrixSpec(List.of(), List.of(64, 64), null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null).effective();
+                null, null, null, null, null, null, null, null, null).effective();
 
         assertThat(bad.listViolations()).extracting(Violation::field, Violation::allowed).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("protocols", "at least one value"),

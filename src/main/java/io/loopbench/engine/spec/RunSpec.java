@@ -35,6 +35,9 @@ import java.util.List;
  * @param warmupMode        {@code auto} (default): warm up for at least warmupSeconds, then until throughput is stable
  *                          and the JIT quiet, at most warmupMaxSeconds; {@code fixed}: exactly warmupSeconds
  * @param warmupMaxSeconds  auto warm-up's cap, warmupSeconds … 3600; default the larger of 10 and warmupSeconds
+ * @param datagramsPerRead  UDP only: datagrams one socket read may take, 1 … 64; 1 (default) reads one per system call
+ *                          as arknet does, more reads a batch with {@code recvmmsg} (epoll transport, netty or
+ *                          reactive execution)
  */
 public record RunSpec(
         Protocol protocol,
@@ -56,7 +59,8 @@ public record RunSpec(
         Double rate,
         Execution execution,
         WarmupMode warmupMode,
-        Double warmupMaxSeconds) {
+        Double warmupMaxSeconds,
+        Integer datagramsPerRead) {
 
     public static final int MIN_PAYLOAD = MessageFormat.HEADER_BYTES;
     public static final int MAX_PAYLOAD = MessageFormat.MAX_BYTES;
@@ -74,6 +78,8 @@ public record RunSpec(
     public static final long MAX_BLOCKING_WINDOW_BYTES = 256L * 1024;
     /** Auto warm-up's default cap, seconds. */
     public static final double DEFAULT_WARMUP_MAX_SECONDS = 10;
+    /** The most datagrams one batched read may take. */
+    public static final int MAX_DATAGRAMS_PER_READ = 64;
 
     public RunSpec {
         protocol = orDefault(protocol, Protocol.TCP);
@@ -94,6 +100,7 @@ public record RunSpec(
         execution = orDefault(execution, Execution.NETTY);
         warmupMode = orDefault(warmupMode, WarmupMode.AUTO);
         warmupMaxSeconds = orDefault(warmupMaxSeconds, Math.max(DEFAULT_WARMUP_MAX_SECONDS, warmupSeconds));
+        datagramsPerRead = orDefault(datagramsPerRead, 1);
     }
 
     /** The specification with every field at its default. */
@@ -163,6 +170,7 @@ public record RunSpec(
         private Execution execution;
         private WarmupMode warmupMode;
         private Double warmupMaxSeconds;
+        private Integer datagramsPerRead;
 
         private Builder() {
         }
@@ -188,6 +196,7 @@ public record RunSpec(
             execution = s.execution;
             warmupMode = s.warmupMode;
             warmupMaxSeconds = s.warmupMaxSeconds;
+            datagramsPerRead = s.datagramsPerRead;
         }
 
         public Builder protocol(Protocol v) { protocol = v; return this; }
@@ -210,11 +219,12 @@ public record RunSpec(
         public Builder execution(Execution v) { execution = v; return this; }
         public Builder warmupMode(WarmupMode v) { warmupMode = v; return this; }
         public Builder warmupMaxSeconds(Double v) { warmupMaxSeconds = v; return this; }
+        public Builder datagramsPerRead(Integer v) { datagramsPerRead = v; return this; }
 
         public RunSpec build() {
             return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport,
                     work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
-                    execution, warmupMode, warmupMaxSeconds);
+                    execution, warmupMode, warmupMaxSeconds, datagramsPerRead);
         }
     }
 }

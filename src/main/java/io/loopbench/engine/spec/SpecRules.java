@@ -34,6 +34,7 @@ final class SpecRules {
         }
         range(v, "repetitions", s.repetitions(), 1, RunSpec.MAX_REPETITIONS);
         range(v, "lossTimeoutMillis", s.lossTimeoutMillis(), 1, RunSpec.MAX_LOSS_TIMEOUT_MILLIS);
+        datagramRules(s, v);
         if (s.target() != null) {
             if (Target.parse(s.target()).isEmpty()) {
                 v.add(new Violation("target", s.target(),
@@ -92,6 +93,24 @@ final class SpecRules {
             v.add(new Violation("window×payloadBytes", String.valueOf(perConnection), "at most "
                     + RunSpec.MAX_BLOCKING_WINDOW_BYTES + " (256 KiB) on TCP with virtual-threads execution: each end "
                     + "is one blocking thread, so more in flight could fill every socket buffer and block both ends"));
+        }
+    }
+
+    /** Batched reads are epoll's recvmmsg on a Netty datagram channel. */
+    private static void datagramRules(RunSpec s, List<Violation> v) {
+        range(v, "datagramsPerRead", s.datagramsPerRead(), 1, RunSpec.MAX_DATAGRAMS_PER_READ);
+        if (s.datagramsPerRead() > 1) {
+            String value = String.valueOf(s.datagramsPerRead());
+            if (s.protocol() != Protocol.UDP) {
+                v.add(new Violation("datagramsPerRead", value, "1 with protocol " + s.protocol().label()
+                        + ": batched reads are for UDP"));
+            } else if (s.execution() == Execution.VIRTUAL_THREADS) {
+                v.add(new Violation("datagramsPerRead", value, "1 with virtual-threads execution: the JDK's "
+                        + "sockets read one datagram per call"));
+            } else if (s.transport() != Transport.AUTO && s.transport() != Transport.EPOLL) {
+                v.add(new Violation("datagramsPerRead", value, "1 with transport " + s.transport().label()
+                        + ": batched reads (recvmmsg) need the epoll transport (or auto, where it loads)"));
+            }
         }
     }
 

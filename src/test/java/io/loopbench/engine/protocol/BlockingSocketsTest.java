@@ -18,7 +18,7 @@ class BlockingSocketsTest {
 
     static List<Arguments> protocols() {
         return List.of(Arguments.of(new Tcp(), "ServerSocket", "Socket", true),
-                Arguments.of(new Udp(), "DatagramSocket", "DatagramSocket", null));
+                Arguments.of(new Udp(1), "DatagramSocket", "DatagramSocket", null));
     }
 
     @ParameterizedTest

@@ -10,8 +10,9 @@ class RunSpecTest {
     @Test
     void omittedFieldsTakeTheIssuesDefaults() {
         RunSpec s = new RunSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null);
+                null, null, null, null, null, null, null);
         assertThat(s).isEqualTo(RunSpec.defaults());
+        assertThat(s.datagramsPerRead()).isEqualTo(1);
         assertThat(s.warmupMode()).isEqualTo(WarmupMode.AUTO);
         assertThat(s.warmupMaxSeconds()).isEqualTo(RunSpec.DEFAULT_WARMUP_MAX_SECONDS);
         assertThat(s.execution()).isEqualTo(Execution.NETTY);
@@ -65,6 +66,22 @@ class RunSpecTest {
         assertThat(atLimit.violations()).isEmpty();
         assertThat(over.violations()).containsExactly(new Violation("clients×window×payloadBytes",
                 String.valueOf(1024L * 1024 * 1024), "at most 268435456 (256 MiB)"));
+    }
+
+    @Test
+    void batchedDatagramReadsNeedUdpOnEpollOrAutoAndANettyChannel() {
+        RunSpec.Builder udp = RunSpec.builder().protocol(Protocol.UDP).datagramsPerRead(16);
+        assertThat(udp.build().violations()).isEmpty();
+        assertThat(udp.transport(Transport.EPOLL).build().violations()).isEmpty();
+        assertThat(udp.transport(Transport.NIO).build().violations()).singleElement()
+                .satisfies(v -> assertThat(v.field()).isEqualTo("datagramsPerRead"))
+                .satisfies(v -> assertThat(v.allowed()).contains("epoll"));
+        assertThat(RunSpec.builder().datagramsPerRead(2).build().violations()).singleElement()
+                .satisfies(v -> assertThat(v.allowed()).contains("UDP"));
+        assertThat(RunSpec.builder().protocol(Protocol.UDP).execution(Execution.VIRTUAL_THREADS).datagramsPerRead(2)
+                .window(1).build().violations()).extracting(Violation::field).containsExactly("datagramsPerRead");
+        assertThat(RunSpec.builder().protocol(Protocol.UDP).datagramsPerRead(65).build().violations())
+                .containsExactly(new Violation("datagramsPerRead", "65", "1 … 64"));
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.loopbench.engine.protocol.UdpBuffers;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.group.ChannelGroup;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
@@ -23,9 +24,18 @@ import java.util.function.Consumer;
 /**
  * UDP: one message per datagram. Every socket, server's and clients', requests the buffers of {@link UdpBuffers};
  * Netty's receive buffers are one byte larger than the largest datagram expected, so that a longer one shows as a
- * wrong size instead of being truncated silently. Stateless.
+ * wrong size instead of being truncated silently. With more than one datagram per read, every Netty socket reads
+ * batches with {@code recvmmsg} (epoll's maximum datagram payload size set, and a receive buffer of that many
+ * datagrams); Netty's epoll channel already sends what one flush holds with {@code sendmmsg}. Immutable.
  */
 public final class Udp implements EchoProtocol {
+
+    private final int datagramsPerRead;
+
+    /** @param datagramsPerRead the most datagrams one read takes; above 1 only on the epoll transport */
+    public Udp(int datagramsPerRead) {
+        this.datagramsPerRead = datagramsPerRead;
+    }
 
     @Override
     public boolean stream() {
@@ -67,10 +77,13 @@ public final class Udp implements EchoProtocol {
     }
 
     /** The options of every Netty UDP socket, a server's or a client's. */
-    private static <T extends Transport<T, ?>> T options(T socket, int payloadBytes) {
-        return socket.option(ChannelOption.SO_RCVBUF, UdpBuffers.RECEIVE_BYTES)
+    private <T extends Transport<T, ?>> T options(T socket, int payloadBytes) {
+        T s = socket.option(ChannelOption.SO_RCVBUF, UdpBuffers.RECEIVE_BYTES)
                 .option(ChannelOption.SO_SNDBUF, UdpBuffers.SEND_BYTES)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(payloadBytes + 1));
+                .option(ChannelOption.RCVBUF_ALLOCATOR,
+                        new FixedRecvByteBufAllocator((payloadBytes + 1) * datagramsPerRead));
+        // Each datagram's slot in the batch is one byte larger than expected, as above.
+        return datagramsPerRead > 1 ? s.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, payloadBytes + 1) : s;
     }
 
     /** A JDK UDP socket, neither bound nor connected yet, with the buffers every one requests. */
