@@ -10,6 +10,7 @@ import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.process.Startup;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.engine.spec.WarmupMode;
@@ -215,16 +216,23 @@ public final class MeasureCommand implements Callable<Integer> {
             err.flush();
         }
 
+        /** The first repetition's line says when this process echoed first (see {@link Startup}). */
+        private static String firstEcho(int repetition) {
+            Long ms = repetition == 1 ? Startup.current().firstEchoMillis() : null;
+            return ms == null ? "" : ", first echo " + ms + " ms after process start";
+        }
+
         @Override
         public void repetitionFinished(RepetitionResult r) {
             if (r.roundTripsPerSecond() == null) {
                 err.printf(Locale.ROOT, "[%d/%d] failed: %s%n", r.repetition(), repetitions, r.error());
             } else {
-                err.printf(Locale.ROOT, "[%d/%d] %s: %,.0f round trips/s, p50 %.1f us, p99 %.1f us, CPU %.0f %%%s%s%s%n",
+                err.printf(Locale.ROOT, "[%d/%d] %s: %,.0f round trips/s, p50 %.1f us, p99 %.1f us, CPU %.0f %%%s%s%s%s%n",
                         r.repetition(), repetitions, r.transport().label(), r.roundTripsPerSecond(),
                         r.latency().p50Us(), r.latency().p99Us(), r.cpu().percent(),
                         r.warmup() == null ? "" : String.format(Locale.ROOT, ", warm-up %.1f s (%s)",
                                 r.warmup().elapsedSeconds(), r.warmup().stoppedBecause()),
+                        firstEcho(r.repetition()),
                         r.ok() ? "" : " (FAILED: " + r.error() + ")",
                         r.warnings().isEmpty() ? "" : " (WARNING: " + String.join("; ", r.warnings()) + ")");
             }
