@@ -52,7 +52,13 @@ public final class MeasureCommand implements Callable<Integer> {
             Map.entry("warmupMode", "--warmup-mode"),
             Map.entry("warmupMaxSeconds", "--warmup-max"));
 
-    static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    /** The result's writer; in a holder so that Jackson loads when the result is written, not before the first echo. */
+    static final class Json {
+        static final ObjectMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+        private Json() {
+        }
+    }
     /** The service's flag for its forked workers: exit when the service is gone (see {@link #exitWithParent}). */
     public static final String EXIT_WITH_PARENT = "--exit-with-parent";
 
@@ -176,7 +182,7 @@ public final class MeasureCommand implements Callable<Integer> {
         }
         MeasurementResult result = measurement.progress(new StderrProgress(err, spec.repetitions(),
                 spec.warmupMode() == WarmupMode.AUTO)).run();
-        out.println(JSON.writeValueAsString(result));
+        out.println(Json.MAPPER.writeValueAsString(result));
         out.flush();
         if (!result.ok()) {
             err.println("loopbench: " + result.error());
