@@ -10,6 +10,7 @@ import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.process.Startup;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.engine.spec.WarmupMode;
@@ -52,7 +53,13 @@ public final class MeasureCommand implements Callable<Integer> {
             Map.entry("warmupMaxSeconds", "--warmup-max"),
             Map.entry("datagramsPerRead", "--datagrams-per-read"));
 
-    static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    /** The result's writer; in a holder so that Jackson loads when the result is written, not before the first echo. */
+    static final class Json {
+        static final ObjectMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+        private Json() {
+        }
+    }
     /** The service's flag for its forked workers: exit when the service is gone (see {@link #exitWithParent}). */
     public static final String EXIT_WITH_PARENT = "--exit-with-parent";
 
@@ -181,7 +188,7 @@ public final class MeasureCommand implements Callable<Integer> {
         }
         MeasurementResult result = measurement.progress(new StderrProgress(err, spec.repetitions(),
                 spec.warmupMode() == WarmupMode.AUTO)).run();
-        out.println(JSON.writeValueAsString(result));
+        out.println(Json.MAPPER.writeValueAsString(result));
         out.flush();
         if (!result.ok()) {
             err.println("loopbench: " + result.error());
@@ -221,16 +228,23 @@ public final class MeasureCommand implements Callable<Integer> {
             err.flush();
         }
 
+        /** The first repetition's line says when this process echoed first (see {@link Startup}). */
+        private static String firstEcho(int repetition) {
+            Long ms = repetition == 1 ? Startup.current().firstEchoMillis() : null;
+            return ms == null ? "" : ", first echo " + ms + " ms after process start";
+        }
+
         @Override
         public void repetitionFinished(RepetitionResult r) {
             if (r.roundTripsPerSecond() == null) {
                 err.printf(Locale.ROOT, "[%d/%d] failed: %s%n", r.repetition(), repetitions, r.error());
             } else {
-                err.printf(Locale.ROOT, "[%d/%d] %s: %,.0f round trips/s, p50 %.1f us, p99 %.1f us, CPU %.0f %%%s%s%s%n",
+                err.printf(Locale.ROOT, "[%d/%d] %s: %,.0f round trips/s, p50 %.1f us, p99 %.1f us, CPU %.0f %%%s%s%s%s%n",
                         r.repetition(), repetitions, r.transport().label(), r.roundTripsPerSecond(),
                         r.latency().p50Us(), r.latency().p99Us(), r.cpu().percent(),
                         r.warmup() == null ? "" : String.format(Locale.ROOT, ", warm-up %.1f s (%s)",
                                 r.warmup().elapsedSeconds(), r.warmup().stoppedBecause()),
+                        firstEcho(r.repetition()),
                         r.ok() ? "" : " (FAILED: " + r.error() + ")",
                         r.warnings().isEmpty() ? "" : " (WARNING: " + String.join("; ", r.warnings()) + ")");
             }

@@ -64,6 +64,7 @@ final class Repetition {
     }
 
     RepetitionResult run() {
+        JitMonitor.startInBackground(); // while the pair opens and warms up, not before the first echo
         ServerCheck check = new ServerCheck(spec.work(), serverStats);
         EchoProtocol protocol = Protocols.of(spec);
         Runnable checkpoint = control::throwIfCancelled;
@@ -87,12 +88,14 @@ final class Repetition {
     }
 
     private RepetitionResult measure(EchoPair pair, PhaseRunner phases) throws Exception {
-        JitMonitor jit = JitMonitor.get();
         PhaseRunner.Outcome warmup = null;
         if (spec.warmupSeconds() > 0) {
             progress.phaseStarted(index, "warmup", spec.warmupLimitSeconds());
             warmup = warmUp(phases);
         }
+        // Waits, if need be, for the monitor started in the background: the measured phase's events must all be seen.
+        // A fresh JVM's warm-up activity counts only what the monitor saw: it may miss the first round's start.
+        JitMonitor jit = JitMonitor.get();
         progress.phaseStarted(index, "measured", spec.seconds());
         PhaseRunner.Outcome measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds());
         MemoryUsage memory = ProcessMetrics.memory();
@@ -196,7 +199,6 @@ final class Repetition {
      */
     private PhaseRunner.Outcome warmUp(PhaseRunner phases) throws Exception {
         boolean auto = spec.warmupMode() == WarmupMode.AUTO;
-        JitMonitor jit = JitMonitor.get();
         long started = System.nanoTime();
         long least = started + (long) (spec.warmupSeconds() * 1e9);
         long cap = started + (long) (spec.warmupLimitSeconds() * 1e9);
@@ -220,7 +222,7 @@ final class Repetition {
             drainTimedOut |= last.drainTimedOut();
             long total = sum(MessageFormat.WARMUP_TAG).messages();
             rates[round % rates.length] = (total - done) / (last.elapsedNanos() / 1e9);
-            compileMillis[round % rates.length] = jit.compileMillis();
+            compileMillis[round % rates.length] = JitMonitor.compileMillis();
             done = total;
             long now = System.nanoTime();
             if (!auto && now - least >= 0) {

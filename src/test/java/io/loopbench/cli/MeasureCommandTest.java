@@ -32,7 +32,7 @@ class MeasureCommandTest {
                 "--repetitions", "2");
 
         assertThat(code).as(err.toString()).isZero();
-        JsonNode json = MeasureCommand.JSON.readTree(out.toString());
+        JsonNode json = MeasureCommand.Json.MAPPER.readTree(out.toString());
         assertThat(json.get("ok").asBoolean()).isTrue();
         assertThat(json.at("/spec/protocol").asString()).isEqualTo("udp");
         assertThat(json.at("/spec/ioModel").asString()).isEqualTo("sharded");
@@ -72,7 +72,7 @@ class MeasureCommandTest {
                 "--loss-timeout-ms", "1", "--warmup", "0", "--seconds", "0.3", "--repetitions", "1");
 
         assertThat(code).isEqualTo(1);
-        JsonNode json = MeasureCommand.JSON.readTree(out.toString());
+        JsonNode json = MeasureCommand.Json.MAPPER.readTree(out.toString());
         assertThat(json.get("ok").asBoolean()).isFalse();
         assertThat(json.get("error").asString()).startsWith("repetition 1 failed:");
         assertThat(json.get("summary").isNull()).isTrue();

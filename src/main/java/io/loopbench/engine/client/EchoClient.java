@@ -1,6 +1,7 @@
 package io.loopbench.engine.client;
 
 import io.loopbench.engine.message.MessageFormat;
+import io.loopbench.engine.process.Startup;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.WindowMode;
@@ -183,8 +184,8 @@ public final class EchoClient {
 
     /** The echo of the message in {@code slot} came back at {@code now} and freed it; {@code valid} if it passed. */
     void returned(int slot, boolean valid, long now) {
-        if (valid) {
-            current.messages++;
+        if (valid && current.messages++ == 0) {
+            Startup.echoed(); // the phase's first: once per client and phase, so the echo path pays nothing
         }
         load.freed(slot, valid, now);
     }

@@ -21,6 +21,8 @@ import java.util.Map;
  * @param jvmArguments      the JVM's flags (heap, GC, …)
  * @param classSharing      how its classes came in at start: from an AOT cache, a CDS archive or neither (see
  *                          {@link ClassSharing}); null in results recorded before it was
+ * @param startup           how long the JVM took to its first echo (see {@link Startup}); null in results recorded
+ *                          before it was
  * @param garbageCollectors the collectors' names
  * @param logicalCpus       processors the JVM sees
  * @param maxHeapBytes      the heap's maximum size, bytes
@@ -38,6 +40,7 @@ public record Environment(
         String javaHome,
         List<String> jvmArguments,
         ClassSharing classSharing,
+        Startup startup,
         List<String> garbageCollectors,
         int logicalCpus,
         long maxHeapBytes,
@@ -58,6 +61,7 @@ public record Environment(
                 System.getProperty("java.home"),
                 jvmArguments,
                 ClassSharing.of(jvmArguments),
+                Startup.current(),
                 ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList(),
                 Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory(),

@@ -29,8 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * compilation for a while". Thread-safe.
  *
  * <p>Its cost: the flight recorder adds some 25 MiB to the process's resident memory (its classes, buffers and
- * compiled code; measured on JDK 25 with a 256 MiB heap) and a few hundred milliseconds to the first repetition's
- * set-up; a forked worker's RSS figures include it.
+ * compiled code; measured on JDK 25 with a 256 MiB heap) and a few hundred milliseconds of start-up, which
+ * {@link #startInBackground} takes off the first echo's path; a forked worker's RSS figures include it.
  */
 public final class JitMonitor {
 
@@ -58,7 +58,6 @@ public final class JitMonitor {
     /** Written only by the stream's thread. */
     private volatile long receivedMark;
     private volatile long flushedMark;
-    private final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
 
     private JitMonitor() {
         RecordingStream stream = new RecordingStream();
@@ -111,9 +110,23 @@ public final class JitMonitor {
         return e.getValue("method") instanceof RecordedMethod m && m.getType() != null ? m.getType().getName() : "";
     }
 
-    /** Total time the JIT compilers have spent so far, ms (-1 where the JVM does not tell). */
-    public long compileMillis() {
+    /**
+     * Total time the JIT compilers have spent so far, ms (-1 where the JVM does not tell); from the management bean,
+     * so it needs no stream and answers before the monitor has started.
+     */
+    public static long compileMillis() {
+        CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
         return compiler.isCompilationTimeMonitoringSupported() ? compiler.getTotalCompilationTime() : -1;
+    }
+
+    /**
+     * Starts the monitor on a thread of its own, unless it has started: the flight recorder takes a few hundred ms to
+     * start, which then overlaps the repetition's set-up and first warm-up round instead of delaying the first echo.
+     */
+    public static void startInBackground() {
+        if (instance == null) {
+            Thread.ofPlatform().daemon().name("loopbench-jit-monitor-start").start(JitMonitor::get);
+        }
     }
 
     /** Waits, at most a few seconds, until the stream has handed over every event committed so far. */
