@@ -60,7 +60,7 @@ public record RunsProperties(
      *                     its trained profiles made the measured steady state slower (docs/performance.md)
      */
     public record Worker(
-            @NotNull @DefaultValue({"-Xms32m", "-Xmx256m", "-XX:+UseSerialGC"}) List<String> jvmOptions,
+            @NotNull @DefaultValue({"-Xms32m", "-Xmx640m", "-XX:+UseSerialGC"}) List<String> jvmOptions,
             @Min(1) @Max(3600) @DefaultValue("45") int graceSeconds,
             @DefaultValue("false") boolean aotCache) {
     }

@@ -22,15 +22,18 @@ final class Outgoing {
     private final boolean gathering;
     /** A gathered buffer's size: the window's messages, within {@link ClientIo#GATHER_BYTES}, and at least one. */
     private final int gatherBytes;
-    /** Reusable buffers, at most {@link #MAX_RING}. */
+    /** Reusable buffers, within {@link #RING_BYTES}. */
     private final ByteBuf[] ring;
     private int next;
     private ByteBuf gathered;
     private byte gatheredTag;
     private boolean pending;
 
-    /** Most buffers kept per client: bounds what a large window of large messages holds. */
-    private static final int MAX_RING = 17;
+    /**
+     * Most bytes of buffers one client keeps (at least two buffers): bounds what a large window of large messages
+     * holds; a client never keeps more than its window's messages and one more, as it has in flight anyway.
+     */
+    private static final int RING_BYTES = 1 << 20;
 
     /** @param gathering whether messages share one buffer per read batch (asked once, not per send) */
     Outgoing(ClientIo io, int id, int payloadBytes, int window, boolean gathering) {
@@ -42,8 +45,9 @@ final class Outgoing {
                 Math.min(window * payloadBytes, ClientIo.GATHER_BYTES) / payloadBytes * payloadBytes);
         // Room for one read batch's buffers (a window's messages at most) and one more, should the transport still
         // hold the previous batch's.
+        int bufferBytes = gathering ? gatherBytes : payloadBytes;
         long perBatch = gathering ? ((long) window * payloadBytes + gatherBytes - 1) / gatherBytes : window;
-        this.ring = new ByteBuf[(int) Math.min(perBatch + 1, MAX_RING)];
+        this.ring = new ByteBuf[(int) Math.min(perBatch + 1, Math.max(2, RING_BYTES / bufferBytes))];
     }
 
     /** Writes message {@code seq} of the phase {@code tag}; it leaves at the next {@link #flushIfPending()}. */
