@@ -36,13 +36,18 @@ public record Startup(Long jvmStartMillis, Long firstEchoMillis) {
 
     /** This JVM's; fields are null where the OS does not tell when the process started. */
     public static Startup current() {
-        Long processStart = processStartMillis();
+        Long processStart = ProcessStart.MILLIS;
         if (processStart == null) {
             return new Startup(null, null);
         }
         long echo = firstEchoAt;
         return new Startup(ManagementFactory.getRuntimeMXBean().getStartTime() - processStart,
                 echo == 0 ? null : echo - processStart);
+    }
+
+    /** Read once: each reading rounds the uptime afresh, so that two could differ by a millisecond. */
+    private static final class ProcessStart {
+        static final Long MILLIS = processStartMillis();
     }
 
     /**
