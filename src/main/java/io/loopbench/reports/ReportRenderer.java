@@ -227,6 +227,8 @@ public final class ReportRenderer {
                 - Loopback is not production: no NIC, driver, interrupts or wire, and client, server and the JVM's own threads compete for the same cores. These results rank configurations on this host; they do not predict cross-host capacity.
                 - The latencies are closed-loop: a client waits for its window to free a slot, so a stall is recorded once, not for every message that would have been sent meanwhile (coordinated omission). They are not latency at a given request rate.
                 - Batch RTT (batch window mode) is not message RTT.
+                - Virtual threads pay two thread hand-offs per message that an event loop does not: a blocked read parks its virtual thread, the JDK's poller (a thread of its own) sees the socket readable and unparks it, and the carrier, asleep meanwhile, is woken to run it. A 1 client × window 1 round trip thus wakes threads four times — twice as often as netty with its two ends on two loops (shared 2), and four times as often as netty with both ends on one loop, which wakes none. loopbench measured this, not a defect of its own code: on one carrier the JDK's two poller modes differ by no more than the noise (docs/performance.md, "Speed").
+                - UDP with datagramsPerRead above 1 reads batches with recvmmsg, which arknet does not (one datagram per call): compare such cases with arknet's only as such; most of UDP's cost is the kernel's per-datagram work, which batching does not remove.
                 - Short runs, scheduling and garbage collection add variance: compare ranges, not only medians. JIT activity in the measured phase is not removed but measured, and flagged (see "JIT").
 
                 """);
