@@ -10,6 +10,9 @@ import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.WindowMode;
 import io.netty.util.ResourceLeakDetector;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
+import reactor.util.Loggers;
 import picocli.CommandLine;
 
 import java.io.PrintStream;
@@ -32,6 +35,10 @@ public final class LoopbenchCli {
      * prints to {@code System.out} is sent to stderr.
      */
     public static void main(String[] args) {
+        // Netty and Reactor log through the JDK's logging here, not SLF4J: the class path's Logback would otherwise
+        // configure itself (some 100 ms) before the first echo, for a process that logs next to nothing.
+        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+        Loggers.useJdkLoggers();
         // The measuring JVM: Netty's leak detector samples buffers on the measured path and costs allocations there;
         // it is off unless a level is asked for (each result records the level in its environment).
         if (System.getProperty(LEAK_DETECTION_LEVEL) == null) {
