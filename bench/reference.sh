@@ -99,23 +99,27 @@ run() {
       taskset -c 1 bench/c/build/echo_client --target "127.0.0.1:$port" "${c_client_flags[@]}" \
         > "$file" 2>> "$out/stderr.log" || true
       stop_server ;;
-    client:loopbench)
-      start_server
-      taskset -c 1 ./loopbench measure --target "127.0.0.1:$port" --protocol tcp --io-model shared --io-threads 1 \
-        "${loopbench_flags[@]}" > "$file" 2>> "$out/stderr.log" || true
-      stop_server ;;
-    pair:loopbench)
-      taskset -c 0,1 ./loopbench measure --protocol tcp --io-model sharded --io-threads 2 \
-        "${loopbench_flags[@]}" > "$file" 2>> "$out/stderr.log" || true ;;
-    udp:c-server)
-      start_server --udp
-      taskset -c 1 ./loopbench measure --target "127.0.0.1:$port" --protocol udp --io-model shared --io-threads 1 \
-        "${loopbench_flags[@]}" > "$file" 2>> "$out/stderr.log" || true
-      stop_server ;;
-    udp:loopbench)
-      taskset -c 0,1 ./loopbench measure --protocol udp --io-model sharded --io-threads 2 \
-        "${loopbench_flags[@]}" > "$file" 2>> "$out/stderr.log" || true ;;
+    client:loopbench) loopbench_client tcp ;;
+    pair:loopbench) loopbench_pair tcp ;;
+    udp:c-server) loopbench_client udp --udp ;;
+    udp:loopbench) loopbench_pair udp ;;
   esac
+}
+
+# loopbench_client PROTOCOL [SERVER FLAGS]: loopbench's client on CPU 1 against a fresh C server on CPU 0, into $file
+loopbench_client() {
+  local protocol=$1
+  shift
+  start_server "$@"
+  taskset -c 1 ./loopbench measure --target "127.0.0.1:$port" --protocol "$protocol" --io-model shared --io-threads 1 \
+    "${loopbench_flags[@]}" > "$file" 2>> "$out/stderr.log" || true
+  stop_server
+}
+
+# loopbench_pair PROTOCOL: loopbench's own loopback pair on CPUs 0 and 1, into $file
+loopbench_pair() {
+  taskset -c 0,1 ./loopbench measure --protocol "$1" --io-model sharded --io-threads 2 \
+    "${loopbench_flags[@]}" > "$file" 2>> "$out/stderr.log" || true
 }
 
 for m in "${modes[@]}"; do

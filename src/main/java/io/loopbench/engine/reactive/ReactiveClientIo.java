@@ -23,7 +23,8 @@ public final class ReactiveClientIo implements ClientIo {
 
     private final EchoClient client;
     private final Connection connection;
-    private final Sinks.Many<Object> outbound = Sinks.many().unicast().onBackpressureBuffer();
+    /** Emitted into on the event loop only, so without Reactor's serialising wrapper (its CAS per message). */
+    private final Sinks.Many<Object> outbound = Sinks.unsafe().many().unicast().onBackpressureBuffer();
 
     /** Wires the client to a just-connected connection; call on its event loop (Reactor Netty's doOnConnected). */
     public static void attach(EchoClient client, Connection connection, boolean stream) {
