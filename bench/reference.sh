@@ -23,14 +23,8 @@ usage="usage: bench/reference.sh client|pair|udp|all [--seconds S] [--warmup S] 
 mode=${1:?$usage}
 shift
 seconds=3 warmup=1 reps=5
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --seconds) seconds=$2; shift 2 ;;
-    --warmup) warmup=$2; shift 2 ;;
-    --repetitions) reps=$2; shift 2 ;;
-    *) echo "unknown option $1; $usage" >&2; exit 2 ;;
-  esac
-done
+. bench/options.sh
+parse_options "$@"
 case "$mode" in
   client | pair | udp) modes=("$mode") ;;
   all) modes=(client pair udp) ;;

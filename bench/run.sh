@@ -20,17 +20,12 @@ set -euo pipefail
 base=$(cd "$(dirname "$0")/.." && pwd)
 cd "$base"
 
-suite=${1:?usage: bench/run.sh seeds|transports|executions|open [--seconds S] [--warmup S] [--repetitions N]}
+usage="usage: bench/run.sh seeds|transports|executions|open [--seconds S] [--warmup S] [--repetitions N]"
+suite=${1:?$usage}
 shift
 seconds=3 warmup=1 reps=3
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --seconds) seconds=$2; shift 2 ;;
-    --warmup) warmup=$2; shift 2 ;;
-    --repetitions) reps=$2; shift 2 ;;
-    *) echo "unknown option $1" >&2; exit 2 ;;
-  esac
-done
+. bench/options.sh
+parse_options "$@"
 
 cases=()
 executions=(netty)
