@@ -58,7 +58,7 @@ class EchoCorrectnessTest {
             case AUTO, JDK -> throw new AssertionError();
         };
         assertThat(r.clientChannel()).startsWith(prefix)
-                .endsWith(protocol == Protocol.TCP ? "SocketChannel" : "DatagramChannel");
+                .endsWith(protocol == Protocol.UDP ? "DatagramChannel" : "SocketChannel");
         assertThat(r.serverChannel().toLowerCase(Locale.ROOT)).startsWith(prefix.toLowerCase(Locale.ROOT));
         assertEchoedEverything(spec, r);
     }
