@@ -6,6 +6,7 @@ import io.loopbench.engine.spec.Labeled;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.WindowMode;
@@ -65,6 +66,7 @@ public final class LoopbenchCli {
         labels(cli, LoadModel.class);
         labels(cli, Execution.class);
         labels(cli, WarmupMode.class);
+        labels(cli, TlsProvider.class);
     }
 
     private static <E extends Enum<E> & Labeled> void labels(CommandLine cli, Class<E> type) {

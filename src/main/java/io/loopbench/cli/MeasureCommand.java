@@ -11,6 +11,7 @@ import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.process.Startup;
+import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.engine.spec.WarmupMode;
@@ -51,7 +52,9 @@ public final class MeasureCommand implements Callable<Integer> {
             Map.entry("window×payloadBytes", "--window × --payload"),
             Map.entry("warmupMode", "--warmup-mode"),
             Map.entry("warmupMaxSeconds", "--warmup-max"),
-            Map.entry("datagramsPerRead", "--datagrams-per-read"));
+            Map.entry("datagramsPerRead", "--datagrams-per-read"),
+            Map.entry("certsDirectory", "--certs"),
+            Map.entry("tlsProvider", "--tls-provider"));
 
     /** The result's writer; in a holder so that Jackson loads when the result is written, not before the first echo. */
     static final class Json {
@@ -63,8 +66,8 @@ public final class MeasureCommand implements Callable<Integer> {
     /** The service's flag for its forked workers: exit when the service is gone (see {@link #exitWithParent}). */
     public static final String EXIT_WITH_PARENT = "--exit-with-parent";
 
-    @Option(names = "--protocol", paramLabel = "tcp|udp",
-            description = "Protocol (default tcp).")
+    @Option(names = "--protocol", paramLabel = "tcp|udp|tcps",
+            description = "Protocol; tcps is TLS over TCP, with TCP's framing (default tcp).")
     Protocol protocol;
     @Option(names = "--payload", paramLabel = "BYTES", description = "Bytes per message, 16 … 65507 (default 1024).")
     Integer payload;
@@ -111,6 +114,13 @@ public final class MeasureCommand implements Callable<Integer> {
             description = "UDP: datagrams one read may take, 1 … 64; more than 1 reads batches with recvmmsg "
                     + "(epoll transport; default 1, one per call as arknet).")
     Integer datagramsPerRead;
+    @Option(names = "--certs", paramLabel = "DIR",
+            description = "tcps: a directory with server.pem, server-key.pem (PKCS#8) and ca.pem (default: a "
+                    + "throw-away CA and a certificate for 127.0.0.1 and ::1, made at start).")
+    String certsDirectory;
+    @Option(names = "--tls-provider", paramLabel = "jdk|openssl",
+            description = "tcps: the JDK's TLS or Netty's OpenSSL (BoringSSL) provider on Netty's ends (default jdk).")
+    TlsProvider tlsProvider;
     @Option(names = "--load", paramLabel = "closed|open",
             description = "closed: a new message when one returns; open: messages at --rate (default closed).")
     LoadModel load;
@@ -148,7 +158,11 @@ public final class MeasureCommand implements Callable<Integer> {
         List<String> all = new java.util.ArrayList<>(args);
         all.addAll(List.of("--load", s.load().label(), "--execution", s.execution().label(),
                 "--warmup-mode", s.warmupMode().label(), "--warmup-max", String.valueOf(s.warmupMaxSeconds()),
-                "--datagrams-per-read", String.valueOf(s.datagramsPerRead())));
+                "--datagrams-per-read", String.valueOf(s.datagramsPerRead()),
+                "--tls-provider", s.tlsProvider().label()));
+        if (s.certsDirectory() != null) {
+            all.addAll(List.of("--certs", s.certsDirectory()));
+        }
         if (s.rate() != null) {
             all.addAll(List.of("--rate", String.valueOf(s.rate())));
         }
@@ -162,7 +176,7 @@ public final class MeasureCommand implements Callable<Integer> {
     RunSpec spec() {
         return new RunSpec(protocol, payload, clients, window, windowMode, ioModel, ioThreads, transport, work,
                 warmup, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
-                execution, warmupMode, warmupMax, datagramsPerRead);
+                execution, warmupMode, warmupMax, datagramsPerRead, certsDirectory, tlsProvider);
     }
 
     @CommandLine.Spec

@@ -2,6 +2,7 @@ package io.loopbench.echo;
 
 import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.StandingEchoServer;
 import io.loopbench.engine.spec.Transport;
@@ -75,6 +76,10 @@ public class EchoServerService implements DisposableBean {
         if (servers.size() >= MAX_SERVERS) {
             v.add(new Violation("echoServers", String.valueOf(servers.size()), "at most " + MAX_SERVERS
                     + " standing echo servers at once; stop one first"));
+        }
+        if (r.protocol() == Protocol.TCPS) {
+            v.add(new Violation("protocol", r.protocol().label(), "tcp or udp: a standing echo server does not speak "
+                    + "TLS yet (run tcps against a TLS echo server of your own, with certsDirectory holding its CA)"));
         }
         if (r.ioModel() != IoModel.SHARED) {
             v.add(new Violation("ioModel", r.ioModel().label(), "shared: one listening socket is served by one "

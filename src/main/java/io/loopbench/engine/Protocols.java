@@ -2,9 +2,12 @@ package io.loopbench.engine;
 
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.tcp.Tcp;
+import io.loopbench.engine.protocol.tls.Tls;
 import io.loopbench.engine.protocol.udp.Udp;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.TlsProvider;
+import io.netty.handler.ssl.SslProvider;
 
 /**
  * The protocols the engine speaks, by the spec's name for them: where a new protocol's package is registered (the
@@ -15,15 +18,22 @@ final class Protocols {
     private Protocols() {
     }
 
+    /** A fresh instance for one repetition (a TLS one records that repetition's handshake). */
     static EchoProtocol of(RunSpec spec) {
-        return of(spec.protocol(), spec.datagramsPerRead());
+        return switch (spec.protocol()) {
+            case TCP -> new Tcp();
+            case UDP -> new Udp(spec.datagramsPerRead());
+            case TCPS -> new Tls(spec.certsDirectory(),
+                    spec.tlsProvider() == TlsProvider.OPENSSL ? SslProvider.OPENSSL : SslProvider.JDK);
+        };
     }
 
-    /** @param datagramsPerRead UDP: the most datagrams one read takes (see RunSpec) */
-    static EchoProtocol of(Protocol protocol, int datagramsPerRead) {
+    /** A standing echo server's protocol: one datagram per read; TLS is refused before it gets here. */
+    static EchoProtocol standing(Protocol protocol) {
         return switch (protocol) {
             case TCP -> new Tcp();
-            case UDP -> new Udp(datagramsPerRead);
+            case UDP -> new Udp(1);
+            case TCPS -> throw new IllegalArgumentException("a standing echo server speaks tcp or udp");
         };
     }
 }

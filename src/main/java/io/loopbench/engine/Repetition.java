@@ -77,7 +77,7 @@ final class Repetition {
         };
         try {
             clients = pair.open();
-            return measure(pair, new PhaseRunner(clients, spec.load() == LoadModel.OPEN, control));
+            return measure(pair, protocol, new PhaseRunner(clients, spec.load() == LoadModel.OPEN, control));
         } catch (CancellationException e) {
             throw e;
         } catch (Exception e) {
@@ -87,7 +87,7 @@ final class Repetition {
         }
     }
 
-    private RepetitionResult measure(EchoPair pair, PhaseRunner phases) throws Exception {
+    private RepetitionResult measure(EchoPair pair, EchoProtocol protocol, PhaseRunner phases) throws Exception {
         PhaseRunner.Outcome warmup = null;
         if (spec.warmupSeconds() > 0) {
             progress.phaseStarted(index, "warmup", spec.warmupLimitSeconds());
@@ -162,7 +162,7 @@ final class Repetition {
         return new RepetitionResult(index, error == null, error, transport, pair.serverChannel(),
                 pair.clientChannel(), pair.serverAddresses(), pair.clientAddress(), spec.target() != null,
                 pair.threads(), pair.connectionsOnOneThread(), pair.tcpNoDelay(), pair.udpBuffers(),
-                elapsed, m.messagesSent(), m.messages(), roundTripsPerSecond,
+                protocol.tlsSession(), elapsed, m.messagesSent(), m.messages(), roundTripsPerSecond,
                 2.0 * spec.payloadBytes() * m.messages() / elapsed / (1 << 20),
                 latency, new CpuUsage(cpuSeconds, elapsed, cpuSeconds / elapsed * 100), memory,
                 new GcActivity(measured.gcCollections(), measured.gcMillis()), errors, warmupResult,

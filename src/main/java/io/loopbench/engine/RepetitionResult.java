@@ -5,6 +5,7 @@ import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.MemoryUsage;
+import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.protocol.UdpBuffers;
 import io.loopbench.engine.spec.Transport;
 
@@ -31,6 +32,8 @@ import java.util.List;
  *                              with a target
  * @param tcpNoDelay            TCP: whether TCP_NODELAY was in effect on every socket of both ends; null for UDP
  * @param udpBuffers            UDP: requested and applied socket buffers; null for TCP
+ * @param tls                   tcps: the TLS provider, protocol version and cipher suite the first client's handshake
+ *                              negotiated; null for tcp and udp
  * @param elapsedSeconds        measured phase wall time, drain and barrier included (as arknet)
  * @param messagesSent          messages written in the measured phase
  * @param messages              validated echoes in the measured phase
@@ -68,6 +71,7 @@ public record RepetitionResult(
         Integer connectionsOnOneThread,
         Boolean tcpNoDelay,
         UdpBuffers udpBuffers,
+        TlsSession tls,
         Double elapsedSeconds,
         Long messagesSent,
         Long messages,
@@ -95,7 +99,7 @@ public record RepetitionResult(
     public RepetitionResult withRepetition(int index) {
         return new RepetitionResult(index, ok, error, transport, serverChannel, clientChannel, serverAddress,
                 clientAddress, remote, eventLoops,
-                connectionsOnOneThread, tcpNoDelay, udpBuffers, elapsedSeconds, messagesSent, messages,
+                connectionsOnOneThread, tcpNoDelay, udpBuffers, tls, elapsedSeconds, messagesSent, messages,
                 roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup, uncorrectedLatency,
                 openLoad, jit, fairness, littlesLaw, warnings, latencyHistogram);
     }
@@ -108,6 +112,6 @@ public record RepetitionResult(
     static RepetitionResult setupFailed(int repetition, Transport transport, int eventLoops, String error) {
         return new RepetitionResult(repetition, false, error, transport, null, null, null, null, false, eventLoops,
                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, List.of(), null);
+                null, null, null, null, List.of(), null);
     }
 }

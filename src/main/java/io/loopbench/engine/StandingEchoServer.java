@@ -61,7 +61,7 @@ public final class StandingEchoServer implements AutoCloseable {
         this.transport = Transports.resolve(config.transport());
         this.layout = new LoopLayout(IoModel.SHARED, config.ioThreads(), transport);
         try {
-            EchoProtocol protocol = Protocols.of(config.protocol(), 1);
+            EchoProtocol protocol = Protocols.standing(config.protocol());
             this.server = protocol.bind(layout.group(0), new InetSocketAddress(config.bindAddress(), config.port()),
                     config.payloadBytes() != null ? config.payloadBytes() : RunSpec.MAX_PAYLOAD, accepted, end -> {
                         end.addHandlerLast("echo", handler());

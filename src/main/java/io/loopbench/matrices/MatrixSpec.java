@@ -32,7 +32,8 @@ import java.util.stream.Collectors;
  * threads (sharded with 1 thread dropped as a duplicate of shared 1); work 0; transport auto; sliding window; netty
  * execution; 3 s measured after 1 s of warm-up, 3 repetitions; keepGoing false; forked isolation.
  *
- * @param protocols     tcp, udp
+ * @param protocols     tcp, udp, tcps (TLS over TCP, with the JDK's provider and throw-away certificates); the
+ *                      default stays tcp and udp until the report's other protocols exist
  * @param payloads      bytes per message, each 16 … 65507
  * @param profiles      {clients, window} pairs
  * @param ioModels      shared, sharded

@@ -5,6 +5,7 @@ import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Summary;
+import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
 
 import java.util.List;
@@ -109,7 +110,8 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
         return String.join("/", s.protocol().label(), String.valueOf(s.payloadBytes()), String.valueOf(s.clients()),
                 String.valueOf(s.window()), s.windowMode().label(), String.valueOf(s.work()), s.transport().label(),
                 s.addressFamily().label(), String.valueOf(s.seconds()), String.valueOf(s.warmupSeconds()),
-                String.valueOf(s.target()), String.valueOf(s.datagramsPerRead()));
+                String.valueOf(s.target()), String.valueOf(s.datagramsPerRead()),
+                s.tlsProvider().label(), String.valueOf(s.certsDirectory()));
     }
 
     private String loadKey() {
@@ -151,6 +153,9 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
         }
         if (s.transport() != Transport.AUTO) {
             b.append(" / ").append(s.transport().label());
+        }
+        if (s.tlsProvider() != TlsProvider.JDK) {
+            b.append(" / TLS ").append(s.tlsProvider().label());
         }
         if (s.datagramsPerRead() > 1) {
             b.append(" / recvmmsg ≤ ").append(s.datagramsPerRead()).append(" datagrams per read");

@@ -6,6 +6,7 @@ import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.WindowMode;
@@ -21,7 +22,8 @@ import java.util.List;
  */
 @Schema(description = "A run specification. Omitted fields take their defaults.")
 public record RunRequest(
-        @Schema(description = "Protocol of the echo pair.", defaultValue = "tcp", allowableValues = {"tcp", "udp"})
+        @Schema(description = "Protocol of the echo pair; tcps is TLS over TCP with TCP's framing.",
+                defaultValue = "tcp", allowableValues = {"tcp", "udp", "tcps"})
         Protocol protocol,
         @Schema(description = "Bytes per message, 16-byte header included.", minimum = "16", maximum = "65507",
                 defaultValue = "1024")
@@ -98,6 +100,15 @@ public record RunRequest(
                 + "and the echo server's flush of a batch goes out with sendmmsg.", minimum = "1", maximum = "64",
                 defaultValue = "1")
         Integer datagramsPerRead,
+        @Schema(description = "tcps only: a directory on the service's host with server.pem (certificate chain), "
+                + "server-key.pem (its PKCS#8 key) and ca.pem (the CA the client trusts); the client verifies the "
+                + "chain and the server's IP. Omitted: a throw-away CA and a certificate for 127.0.0.1 and ::1, made "
+                + "once per JVM.", example = "/etc/loopbench/certs")
+        String certsDirectory,
+        @Schema(description = "tcps only: the TLS implementation of Netty's ends. jdk: the JDK's; openssl: Netty's "
+                + "BoringSSL-based native provider (refused where it does not load, and with virtual-threads "
+                + "execution, whose sockets are the JDK's).", defaultValue = "jdk", allowableValues = {"jdk", "openssl"})
+        TlsProvider tlsProvider,
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
                 allowableValues = {"forked", "in-process"})
@@ -112,7 +123,7 @@ public record RunRequest(
     public RunSpec spec() {
         return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport, work,
                 warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
-                execution, warmupMode, warmupMaxSeconds, datagramsPerRead);
+                execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider);
     }
 
     public Isolation isolationOrDefault() {

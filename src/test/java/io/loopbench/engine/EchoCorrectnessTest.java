@@ -58,7 +58,7 @@ class EchoCorrectnessTest {
             case AUTO, JDK -> throw new AssertionError();
         };
         assertThat(r.clientChannel()).startsWith(prefix)
-                .endsWith(protocol == Protocol.TCP ? "SocketChannel" : "DatagramChannel");
+                .endsWith(protocol == Protocol.UDP ? "DatagramChannel" : "SocketChannel");
         assertThat(r.serverChannel().toLowerCase(Locale.ROOT)).startsWith(prefix.toLowerCase(Locale.ROOT));
         assertEchoedEverything(spec, r);
     }
@@ -102,8 +102,16 @@ class EchoCorrectnessTest {
         RepetitionResult r = assertValidated(result);
         if (execution == Execution.VIRTUAL_THREADS) {
             assertThat(r.transport()).isEqualTo(Transport.JDK);
-            assertThat(r.clientChannel()).isEqualTo(protocol == Protocol.TCP ? "Socket" : "DatagramSocket");
-            assertThat(r.serverChannel()).isEqualTo(protocol == Protocol.TCP ? "ServerSocket" : "DatagramSocket");
+            assertThat(r.clientChannel()).isEqualTo(switch (protocol) {
+                case TCP -> "Socket";
+                case UDP -> "DatagramSocket";
+                case TCPS -> "SSLSocketImpl";
+            });
+            assertThat(r.serverChannel()).isEqualTo(switch (protocol) {
+                case TCP -> "ServerSocket";
+                case UDP -> "DatagramSocket";
+                case TCPS -> "SSLServerSocketImpl";
+            });
             assertThat(r.connectionsOnOneThread()).isNull();
         } else {
             assertThat(r.transport()).isEqualTo(Transports.resolve(Transport.AUTO));
@@ -140,7 +148,8 @@ class EchoCorrectnessTest {
                 org.assertj.core.data.Percentage.withPercentage(0.001));
         assertThat(r.latency().p50Us()).isPositive().isLessThanOrEqualTo(r.latency().p99Us());
         assertThat(r.latency().p99Us()).isLessThanOrEqualTo(r.latency().maxUs());
-        if (protocol == Protocol.TCP) {
+        assertThat(r.tls() != null).isEqualTo(protocol == Protocol.TCPS);
+        if (protocol != Protocol.UDP) {
             assertThat(r.tcpNoDelay()).isTrue();
             assertThat(r.udpBuffers()).isNull();
         } else {

@@ -81,7 +81,7 @@ class TargetRunTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Protocol.class)
+    @EnumSource(value = Protocol.class, names = {"TCP", "UDP"}) // a plain server; tcps: TlsEchoTest
     void theClientSideMeasuresAgainstAPlainEchoServer(Protocol protocol) throws Exception {
         try (PlainEchoServer server = new PlainEchoServer()) {
             RunSpec spec = quick().protocol(protocol).ioModel(IoModel.SHARDED).target(server.target(protocol)).build();

@@ -41,7 +41,7 @@ final class ReportFixtures {
     static CaseResult open(RunSpec spec, Stat roundTrips, Stat p99, double droppedFraction) {
         OpenLoad load = new OpenLoad(spec.rate(), 100_000, 0, Math.round(droppedFraction * 100_000), 100, null);
         RepetitionResult r = new RepetitionResult(1, true, null, Transport.EPOLL, null, null, null, null, false, 1,
-                null, null, null, 1.0, 100_000L, 100_000L, roundTrips.median(), null, null, null, null, null, null,
+                null, null, null, null, 1.0, 100_000L, 100_000L, roundTrips.median(), null, null, null, null, null, null,
                 null, null, load, QUIET, new Fairness(16, 6000, 6500, 0.999), null, List.of(), null);
         return new CaseResult(spec, Transport.EPOLL, summary(roundTrips, p99, null, null, null, List.of()), List.of(r),
                 null);
@@ -67,8 +67,8 @@ final class ReportFixtures {
      */
     static RepetitionResult checked(int index, JitActivity jit, Fairness fairness, double littlesLawRatio,
                                     double warmupSeconds, String stoppedBecause, String... warnings) {
-        return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
-                null, 1.0, 1000L, 1000L, 1000.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
+        return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null,
+                null, null, null, 1.0, 1000L, 1000L, 1000.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
                 new WarmupResult(WarmupMode.AUTO, warmupSeconds, 5000, null, stoppedBecause, QUIET), null, null, jit,
                 fairness, new LittlesLaw(256, 256 * littlesLawRatio, littlesLawRatio), List.of(warnings), null);
     }
@@ -77,7 +77,7 @@ final class ReportFixtures {
     static RepetitionResult unfairRepetition(int index) {
         return new RepetitionResult(index, false, "unfair: client 3 completed 12 validated echoes, under a tenth of "
                 + "the mean 1,000.0 (Jain's index 0.940)", Transport.EPOLL, null, null, null, null, false, 1, null,
-                null, null, 1.0, 16_012L, 16_012L, 16_012.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
+                null, null, null, 1.0, 16_012L, 16_012L, 16_012.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
                 null, null, null, QUIET, new Fairness(16, 12, 1100, 0.94), null, List.of(), null);
     }
 
@@ -93,8 +93,8 @@ final class ReportFixtures {
 
     /** A passed repetition of one measured second: {@code roundTrips} echoes, {@code cpuPercent} % of one CPU. */
     static RepetitionResult repetition(int index, long roundTrips, double cpuPercent) {
-        return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
-                null, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
+        return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null,
+                null, null, null, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
                 new CpuUsage(cpuPercent / 100, 1.0, cpuPercent), null, null, null, null, null, null, null, null, null,
                 List.of(), null);
     }
@@ -102,7 +102,7 @@ final class ReportFixtures {
     /** A repetition that failed, with figures that must not be used. */
     static RepetitionResult failedRepetition(int index) {
         return new RepetitionResult(index, false, "measured phase: unfinishedMessages=2", Transport.EPOLL, null, null,
-                null, null, false, 1, null, null, null, 1.0, 10L, 8L, 8.0, null, null, new CpuUsage(5, 1.0, 500),
+                null, null, false, 1, null, null, null, null, 1.0, 10L, 8L, 8.0, null, null, new CpuUsage(5, 1.0, 500),
                 null, null, null, null, null, null, null, null, null, List.of(), null);
     }
 }

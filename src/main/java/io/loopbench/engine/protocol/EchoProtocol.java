@@ -18,7 +18,8 @@ import java.util.function.Consumer;
  * servers and the repetition know of it. How a message is framed, sent and received follows from that: a stream
  * carries messages back to back, cut into frames of the payload size on arrival; a datagram carries one.
  *
- * <p>Implementations are stateless, each in a package of its own, registered by the engine's {@code Protocols}.
+ * <p>Implementations are stateless but for what a TLS protocol records of its first handshake, each in a package of
+ * its own, registered by the engine's {@code Protocols}; one instance serves one repetition.
  * Their sockets carry the options every loopbench end has, so that a figure never depends on which end opened them.
  */
 public interface EchoProtocol {
@@ -51,4 +52,9 @@ public interface EchoProtocol {
 
     /** A blocking client socket connected to {@code server}, for a virtual-threads client. */
     BlockingSocket connect(SocketAddress server) throws IOException;
+
+    /** What the first client connection's TLS handshake negotiated; null for a protocol without TLS. */
+    default TlsSession tlsSession() {
+        return null;
+    }
 }

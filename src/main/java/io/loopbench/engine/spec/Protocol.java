@@ -1,6 +1,6 @@
 package io.loopbench.engine.spec;
 
-/** The measured transport protocol. */
+/** The measured transport protocol; {@code tcps} is TLS over TCP, with TCP's framing. */
 public enum Protocol implements Labeled {
-    TCP, UDP
+    TCP, UDP, TCPS
 }

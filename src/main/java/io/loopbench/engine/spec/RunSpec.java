@@ -9,7 +9,7 @@ import java.util.List;
  * holds the effective value, so a stored or printed spec is always complete. Ranges are checked by
  * {@link #violations()}, not by the constructor, so that all broken rules can be reported at once.
  *
- * @param protocol          {@code tcp} or {@code udp}
+ * @param protocol          {@code tcp}, {@code udp} or {@code tcps} (TLS over TCP, TCP's framing)
  * @param payloadBytes      bytes per message, 16-byte header included (16 … 65507)
  * @param clients           client connections (UDP: client sockets), 1 … 1024
  * @param window            messages in flight per client, 1 … 1024
@@ -38,6 +38,11 @@ import java.util.List;
  * @param datagramsPerRead  UDP only: datagrams one socket read may take, 1 … 64; 1 (default) reads one per system call
  *                          as arknet does, more reads a batch with {@code recvmmsg} (epoll transport, netty or
  *                          reactive execution)
+ * @param certsDirectory    tcps only: a directory holding the server's {@code server.pem} (certificate chain),
+ *                          {@code server-key.pem} (its PKCS#8 key) and the client's {@code ca.pem}; null (default): a
+ *                          throw-away CA and a certificate for 127.0.0.1 and ::1, made once per JVM
+ * @param tlsProvider       tcps only: {@code jdk} (default) or {@code openssl} (Netty's BoringSSL provider) for the
+ *                          netty and reactive executions' ends; virtual threads' sockets are always the JDK's
  */
 public record RunSpec(
         Protocol protocol,
@@ -60,7 +65,9 @@ public record RunSpec(
         Execution execution,
         WarmupMode warmupMode,
         Double warmupMaxSeconds,
-        Integer datagramsPerRead) {
+        Integer datagramsPerRead,
+        String certsDirectory,
+        TlsProvider tlsProvider) {
 
     public static final int MIN_PAYLOAD = MessageFormat.HEADER_BYTES;
     public static final int MAX_PAYLOAD = MessageFormat.MAX_BYTES;
@@ -101,6 +108,7 @@ public record RunSpec(
         warmupMode = orDefault(warmupMode, WarmupMode.AUTO);
         warmupMaxSeconds = orDefault(warmupMaxSeconds, Math.max(DEFAULT_WARMUP_MAX_SECONDS, warmupSeconds));
         datagramsPerRead = orDefault(datagramsPerRead, 1);
+        tlsProvider = orDefault(tlsProvider, TlsProvider.JDK);
     }
 
     /** The specification with every field at its default. */
@@ -171,6 +179,8 @@ public record RunSpec(
         private WarmupMode warmupMode;
         private Double warmupMaxSeconds;
         private Integer datagramsPerRead;
+        private String certsDirectory;
+        private TlsProvider tlsProvider;
 
         private Builder() {
         }
@@ -197,6 +207,8 @@ public record RunSpec(
             warmupMode = s.warmupMode;
             warmupMaxSeconds = s.warmupMaxSeconds;
             datagramsPerRead = s.datagramsPerRead;
+            certsDirectory = s.certsDirectory;
+            tlsProvider = s.tlsProvider;
         }
 
         public Builder protocol(Protocol v) { protocol = v; return this; }
@@ -220,11 +232,13 @@ public record RunSpec(
         public Builder warmupMode(WarmupMode v) { warmupMode = v; return this; }
         public Builder warmupMaxSeconds(Double v) { warmupMaxSeconds = v; return this; }
         public Builder datagramsPerRead(Integer v) { datagramsPerRead = v; return this; }
+        public Builder certsDirectory(String v) { certsDirectory = v; return this; }
+        public Builder tlsProvider(TlsProvider v) { tlsProvider = v; return this; }
 
         public RunSpec build() {
             return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport,
                     work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
-                    execution, warmupMode, warmupMaxSeconds, datagramsPerRead);
+                    execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider);
         }
     }
 }

@@ -1,12 +1,16 @@
 package io.loopbench.engine.spec;
 
+import io.loopbench.engine.protocol.tls.Tls;
+import io.loopbench.engine.protocol.tls.TlsMaterial;
+
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * The rules a {@link RunSpec} keeps: each field's range, and those between fields — a target, open load, the
- * virtual-threads execution, the bytes in flight. Stateless.
+ * virtual-threads execution, TLS, the bytes in flight. Stateless.
  */
 final class SpecRules {
 
@@ -35,6 +39,7 @@ final class SpecRules {
         range(v, "repetitions", s.repetitions(), 1, RunSpec.MAX_REPETITIONS);
         range(v, "lossTimeoutMillis", s.lossTimeoutMillis(), 1, RunSpec.MAX_LOSS_TIMEOUT_MILLIS);
         datagramRules(s, v);
+        tlsRules(s, v);
         if (s.target() != null) {
             if (Target.parse(s.target()).isEmpty()) {
                 v.add(new Violation("target", s.target(),
@@ -89,10 +94,44 @@ final class SpecRules {
                     + "uses the JDK's own sockets, not a Netty transport"));
         }
         long perConnection = (long) s.window() * s.payloadBytes();
-        if (s.protocol() == Protocol.TCP && perConnection > RunSpec.MAX_BLOCKING_WINDOW_BYTES) {
+        if (s.protocol() != Protocol.UDP && perConnection > RunSpec.MAX_BLOCKING_WINDOW_BYTES) {
             v.add(new Violation("window×payloadBytes", String.valueOf(perConnection), "at most "
-                    + RunSpec.MAX_BLOCKING_WINDOW_BYTES + " (256 KiB) on TCP with virtual-threads execution: each end "
+                    + RunSpec.MAX_BLOCKING_WINDOW_BYTES + " (256 KiB) on " + s.protocol().label() + " with virtual-threads execution: each end "
                     + "is one blocking thread, so more in flight could fill every socket buffer and block both ends"));
+        }
+    }
+
+    /**
+     * TLS settings go with tcps only; a certificates directory must load (read here, so that a run with a missing or
+     * mismatched file is refused before any load starts); the OpenSSL provider must load, on Netty's ends.
+     */
+    private static void tlsRules(RunSpec s, List<Violation> v) {
+        if (s.certsDirectory() != null) {
+            if (s.protocol() != Protocol.TCPS) {
+                v.add(new Violation("certsDirectory", s.certsDirectory(), "none with protocol " + s.protocol().label()
+                        + ": certificates are for tcps"));
+            } else {
+                try {
+                    TlsMaterial.load(Path.of(s.certsDirectory()));
+                } catch (IllegalArgumentException e) { // a bad path (InvalidPathException) among them
+                    v.add(new Violation("certsDirectory", s.certsDirectory(), "a directory with " + TlsMaterial.SERVER_PEM
+                            + ", " + TlsMaterial.SERVER_KEY_PEM + " (PKCS#8) and " + TlsMaterial.CA_PEM + " that "
+                            + "match: " + e.getMessage()));
+                }
+            }
+        }
+        if (s.tlsProvider() == TlsProvider.OPENSSL) {
+            String value = s.tlsProvider().label();
+            if (s.protocol() != Protocol.TCPS) {
+                v.add(new Violation("tlsProvider", value, "jdk with protocol " + s.protocol().label()
+                        + ": a TLS provider is for tcps"));
+            } else if (s.execution() == Execution.VIRTUAL_THREADS) {
+                v.add(new Violation("tlsProvider", value, "jdk with virtual-threads execution: its blocking sockets "
+                        + "are the JDK's own TLS sockets"));
+            } else if (Tls.openSslUnavailable() != null) {
+                v.add(new Violation("tlsProvider", value, "jdk here: Netty's OpenSSL provider does not load ("
+                        + Tls.openSslUnavailable() + ")"));
+            }
         }
     }
 

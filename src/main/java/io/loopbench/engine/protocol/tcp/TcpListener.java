@@ -8,12 +8,15 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketAddress;
 
-/** A blocking TCP listener; every connection it accepts gets TCP_NODELAY. Accepts on one thread; closes on any. */
-final class TcpListener implements BlockingServer {
+/**
+ * A blocking TCP listener (tcps: a TLS one); every connection it accepts gets TCP_NODELAY. Accepts on one thread;
+ * closes on any.
+ */
+public final class TcpListener implements BlockingServer {
 
     private final ServerSocket socket;
 
-    TcpListener(ServerSocket socket) {
+    public TcpListener(ServerSocket socket) {
         this.socket = socket;
     }
 

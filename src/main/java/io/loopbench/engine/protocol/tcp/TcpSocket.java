@@ -8,14 +8,14 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketAddress;
 
-/** A connected blocking TCP socket. Read and written by one thread; closed from any. */
-final class TcpSocket implements BlockingSocket {
+/** A connected blocking TCP socket (tcps: a TLS one). Read and written by one thread; closed from any. */
+public final class TcpSocket implements BlockingSocket {
 
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
 
-    TcpSocket(Socket socket) throws IOException {
+    public TcpSocket(Socket socket) throws IOException {
         this.socket = socket;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();

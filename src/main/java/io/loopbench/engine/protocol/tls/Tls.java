@@ -1,0 +1,204 @@
+package io.loopbench.engine.protocol.tls;
+
+import io.loopbench.engine.protocol.BlockingServer;
+import io.loopbench.engine.protocol.BlockingSocket;
+import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.TlsSession;
+import io.loopbench.engine.protocol.tcp.TcpListener;
+import io.loopbench.engine.protocol.tcp.TcpSocket;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslProvider;
+import io.netty.resolver.DefaultAddressResolverGroup;
+import reactor.netty.Connection;
+import reactor.netty.DisposableChannel;
+import reactor.netty.tcp.TcpClient;
+import reactor.netty.tcp.TcpServer;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketAddress;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * TLS over TCP ({@code tcps}): TCP's byte stream and options, encrypted. The server presents {@link TlsMaterial}'s
+ * chain; the client trusts its CA only, verifies the chain and the server's IP against the certificate (endpoint
+ * identification {@code HTTPS}), offers TLS 1.3 and 1.2, and shows no certificate of its own. Netty's ends use the
+ * chosen provider; blocking sockets the JDK's.
+ *
+ * <p>Threads: the TLS contexts are built once, on first use, by the thread that opens the pair (a race would only
+ * build them twice); the negotiated session is recorded once, by whichever client's handshake completes first.
+ */
+public final class Tls implements EchoProtocol {
+
+    /** The versions both ends offer: TLS 1.2 at least. */
+    private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
+
+    private final String certsDirectory;
+    private final SslProvider provider;
+    private final AtomicReference<TlsSession> session = new AtomicReference<>();
+    private volatile Contexts contexts;
+
+    /**
+     * @param certsDirectory the user's {@code server.pem}, {@code server-key.pem} and {@code ca.pem}; null: the
+     *                       throw-away material
+     * @param provider       {@link SslProvider#JDK} or {@link SslProvider#OPENSSL} for Netty's ends
+     */
+    public Tls(String certsDirectory, SslProvider provider) {
+        this.certsDirectory = certsDirectory;
+        this.provider = provider;
+    }
+
+    /** Why Netty's OpenSSL provider cannot load here; null when it can. */
+    public static String openSslUnavailable() {
+        return OpenSsl.isAvailable() ? null : String.valueOf(OpenSsl.unavailabilityCause());
+    }
+
+    @Override
+    public boolean stream() {
+        return true;
+    }
+
+    @Override
+    public TlsSession tlsSession() {
+        return session.get();
+    }
+
+    @Override
+    public DisposableChannel bind(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
+                                  ChannelGroup accepted, Consumer<Connection> ends) {
+        SslContext context = contexts().server;
+        return TcpServer.create()
+                .bindAddress(() -> address)
+                .runOn(loops)
+                .channelGroup(accepted)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .secure(ssl -> ssl.sslContext(context))
+                .doOnConnection(ends)
+                .bindNow(SETUP_TIMEOUT);
+    }
+
+    @Override
+    public Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
+                              Consumer<Connection> attach) {
+        SslContext context = contexts().client;
+        String label = provider == SslProvider.OPENSSL ? "openssl" : "jdk";
+        // Reactor Netty hands the connection over once the handshake is done (a failed one fails connectNow).
+        return TcpClient.newConnection()
+                .remoteAddress(() -> server)
+                .resolver(DefaultAddressResolverGroup.INSTANCE)
+                .runOn(loops)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .secure(ssl -> ssl.sslContext(context))
+                .doOnConnected(c -> {
+                    SslHandler tls = c.channel().pipeline().get(SslHandler.class);
+                    tls.handshakeFuture().addListener(f -> {
+                        if (f.isSuccess()) {
+                            record(label, tls.engine().getSession());
+                        }
+                    });
+                    attach.accept(c);
+                })
+                .connectNow(SETUP_TIMEOUT);
+    }
+
+    @Override
+    public BlockingServer bind(InetSocketAddress address) throws IOException {
+        SSLServerSocket s = (SSLServerSocket) contexts().jdk.getServerSocketFactory().createServerSocket();
+        s.setEnabledProtocols(PROTOCOLS);
+        s.bind(address);
+        return new TcpListener(s);
+    }
+
+    @Override
+    public BlockingSocket connect(SocketAddress server) throws IOException {
+        InetSocketAddress to = (InetSocketAddress) server;
+        Socket plain = new Socket();
+        plain.setTcpNoDelay(true);
+        plain.connect(to, (int) SETUP_TIMEOUT.toMillis());
+        // Layered with the address as given, so that the identity checked is the IP connected to.
+        SSLSocket s = (SSLSocket) contexts().jdk.getSocketFactory().createSocket(plain, to.getHostString(),
+                to.getPort(), true);
+        SSLParameters parameters = s.getSSLParameters();
+        parameters.setEndpointIdentificationAlgorithm("HTTPS");
+        parameters.setProtocols(PROTOCOLS);
+        s.setSSLParameters(parameters);
+        try {
+            s.setSoTimeout((int) SETUP_TIMEOUT.toMillis());
+            s.startHandshake(); // here, so that a refused certificate fails the set-up, not the first echo
+            s.setSoTimeout(0);
+        } catch (IOException e) {
+            BlockingSocket.closeQuietly(s);
+            throw e;
+        }
+        record("jdk", s.getSession());
+        return new TcpSocket(s);
+    }
+
+    private void record(String label, SSLSession s) {
+        session.compareAndSet(null, new TlsSession(label, s.getProtocol(), s.getCipherSuite()));
+    }
+
+    private Contexts contexts() {
+        Contexts c = contexts;
+        if (c == null) {
+            c = new Contexts(TlsMaterial.of(certsDirectory), provider);
+            contexts = c;
+        }
+        return c;
+    }
+
+    /** Netty's server and client contexts for the provider, and the JDK's for blocking sockets. Immutable. */
+    private static final class Contexts {
+        final SslContext server;
+        final SslContext client;
+        final SSLContext jdk;
+
+        Contexts(TlsMaterial m, SslProvider provider) {
+            try {
+                server = SslContextBuilder.forServer(m.key(), m.chain()).sslProvider(provider).protocols(PROTOCOLS)
+                        .clientAuth(ClientAuth.NONE).build();
+                client = SslContextBuilder.forClient().sslProvider(provider).protocols(PROTOCOLS).trustManager(m.ca())
+                        .endpointIdentificationAlgorithm("HTTPS").build();
+                jdk = jdkContext(m);
+            } catch (GeneralSecurityException | IOException e) {
+                throw new IllegalStateException("cannot build the TLS contexts: " + e, e);
+            }
+        }
+
+        private static SSLContext jdkContext(TlsMaterial m) throws GeneralSecurityException, IOException {
+            char[] password = new char[0]; // an in-memory key store's, never written
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            keys.load(null, null);
+            keys.setKeyEntry("server", m.key(), password, m.chain().toArray(X509Certificate[]::new));
+            KeyManagerFactory km = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            km.init(keys, password);
+            KeyStore trusted = KeyStore.getInstance("PKCS12");
+            trusted.load(null, null);
+            trusted.setCertificateEntry("ca", m.ca());
+            TrustManagerFactory tm = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tm.init(trusted);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(km.getKeyManagers(), tm.getTrustManagers(), null);
+            return context;
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package io.loopbench.engine;
+
+import io.loopbench.engine.protocol.tls.Tls;
+import io.loopbench.engine.protocol.tls.TlsMaterial;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.TlsProvider;
+import io.loopbench.engine.spec.Violation;
+import io.loopbench.engine.spec.WindowMode;
+import io.netty.handler.ssl.SslProvider;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.loopbench.engine.EngineTestSupport.quick;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** tcps: every message echoed and validated through TLS, with either provider and either certificate source. */
+class TlsEchoTest {
+
+    static List<Arguments> layouts() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Execution e : List.of(Execution.NETTY, Execution.REACTIVE)) {
+            for (IoModel m : IoModel.values()) {
+                for (WindowMode w : WindowMode.values()) {
+                    cases.add(Arguments.of(e, m, w));
+                }
+            }
+        }
+        cases.add(Arguments.of(Execution.VIRTUAL_THREADS, IoModel.SHARED, WindowMode.SLIDING));
+        cases.add(Arguments.of(Execution.VIRTUAL_THREADS, IoModel.SHARED, WindowMode.BATCH));
+        return cases;
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("layouts")
+    void echoesAndValidatesEveryMessage(Execution execution, IoModel model, WindowMode mode) {
+        RunSpec spec = quick(execution).protocol(Protocol.TCPS).ioModel(model)
+                .ioThreads(model == IoModel.SHARDED ? 2 : quick(execution).build().ioThreads()).windowMode(mode).build();
+
+        RepetitionResult r = validated(spec);
+
+        assertThat(r.tcpNoDelay()).isTrue();
+        assertThat(r.tls().provider()).isEqualTo("jdk");
+        assertThat(r.tls().protocol()).isIn("TLSv1.3", "TLSv1.2");
+        assertThat(r.tls().cipherSuite()).startsWith("TLS_");
+    }
+
+    @ParameterizedTest
+    @EnumSource(TlsProvider.class)
+    void bothProvidersWhereTheyLoad(TlsProvider provider) {
+        Assumptions.assumeTrue(provider == TlsProvider.JDK || Tls.openSslUnavailable() == null,
+                () -> "Netty's OpenSSL provider does not load here: " + Tls.openSslUnavailable());
+        RunSpec spec = quick().protocol(Protocol.TCPS).tlsProvider(provider).build();
+
+        RepetitionResult r = validated(spec);
+
+        assertThat(r.tls().provider()).isEqualTo(provider.label());
+        assertThat(r.tls().protocol()).isEqualTo("TLSv1.3");
+    }
+
+    @Test
+    void theUsersOwnCertificatesFromADirectory(@TempDir Path dir) throws Exception {
+        write(dir, TlsMaterial.generate(InetAddress.getByName("127.0.0.1")));
+
+        RepetitionResult r = validated(quick().protocol(Protocol.TCPS).certsDirectory(dir.toString()).build());
+
+        assertThat(r.tls()).isNotNull();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Execution.class, names = {"NETTY", "VIRTUAL_THREADS"})
+    void aCertificateForAnotherHostIsRefusedByTheClient(Execution execution, @TempDir Path dir) throws Exception {
+        write(dir, TlsMaterial.generate(InetAddress.getByName("10.9.9.9")));
+        RunSpec spec = quick(execution).protocol(Protocol.TCPS).certsDirectory(dir.toString()).build();
+
+        RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+
+        assertThat(r.ok()).isFalse();
+        assertThat(r.error()).startsWith("set-up failed").containsIgnoringCase("certificate");
+    }
+
+    @Test
+    void aMissingOrMismatchedFileIsAViolationNamingIt(@TempDir Path dir) throws Exception {
+        RunSpec missing = RunSpec.builder().protocol(Protocol.TCPS).certsDirectory(dir.toString()).build();
+        assertThat(missing.violations()).singleElement().satisfies(v -> {
+            assertThat(v.field()).isEqualTo("certsDirectory");
+            assertThat(v.toString()).contains("server.pem");
+        });
+
+        write(dir, TlsMaterial.generate(InetAddress.getByName("127.0.0.1")));
+        TlsMaterial other = TlsMaterial.generate(InetAddress.getByName("127.0.0.1"));
+        try (Writer w = Files.newBufferedWriter(dir.resolve(TlsMaterial.SERVER_KEY_PEM));
+             JcaPEMWriter pem = new JcaPEMWriter(w)) {
+            pem.writeObject(new JcaPKCS8Generator(other.key(), null));
+        }
+        assertThat(missing.violations()).singleElement().satisfies(v ->
+                assertThat(v.toString()).contains("server-key.pem").contains("does not match"));
+    }
+
+    @Test
+    void tlsFieldsGoWithTcpsOnly(@TempDir Path dir) {
+        RunSpec tcp = RunSpec.builder().protocol(Protocol.TCP).certsDirectory(dir.toString())
+                .tlsProvider(TlsProvider.OPENSSL).build();
+
+        assertThat(tcp.violations()).extracting(Violation::field).containsExactly("certsDirectory", "tlsProvider");
+    }
+
+    private static RepetitionResult validated(RunSpec spec) {
+        MeasurementResult result = Measurement.of(spec).run();
+        RepetitionResult r = result.repetitions().getFirst();
+        assertThat(r.ok()).as(r.error()).isTrue();
+        assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
+        assertThat(r.errors().total()).isZero();
+        return r;
+    }
+
+    /** A certificates directory as a user would hand it over: PEM chain, PKCS#8 key, CA. */
+    static void write(Path dir, TlsMaterial m) throws IOException {
+        try (JcaPEMWriter pem = new JcaPEMWriter(Files.newBufferedWriter(dir.resolve(TlsMaterial.SERVER_PEM)))) {
+            for (var c : m.chain()) {
+                pem.writeObject(c);
+            }
+        }
+        try (JcaPEMWriter pem = new JcaPEMWriter(Files.newBufferedWriter(dir.resolve(TlsMaterial.SERVER_KEY_PEM)))) {
+            pem.writeObject(new JcaPKCS8Generator(m.key(), null));
+        }
+        try (JcaPEMWriter pem = new JcaPEMWriter(Files.newBufferedWriter(dir.resolve(TlsMaterial.CA_PEM)))) {
+            pem.writeObject(m.ca());
+        }
+    }
+}
