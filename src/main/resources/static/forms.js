@@ -204,8 +204,9 @@ export function newMatrixView(root) {
       const defaulted = [];
       for (const f of lists) {
         if (Array.isArray(body[f.name])) n *= body[f.name].length;
-        // an omitted rate list means closed load, an omitted datagramsPerRead one datagram per read: one case each
-        else if (f.name !== 'rates' && f.name !== 'datagramsPerRead') defaulted.push(f.name);
+        // an omitted rate list means closed load, an omitted datagramsPerRead or tlsProviders list a single value:
+        // one case each
+        else if (!['rates', 'datagramsPerRead', 'tlsProviders'].includes(f.name)) defaulted.push(f.name);
       }
       casesLine.textContent = `${fmt.int(n)} case${n === 1 ? '' : 's'}`
         + (defaulted.length ? ` × the default lists of ${defaulted.join(', ')}` : '') + '.';

@@ -6,6 +6,7 @@ import io.loopbench.engine.spec.Labeled;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.engine.spec.WarmupMode;
@@ -58,6 +59,8 @@ import java.util.stream.Collectors;
  *                      warmupSeconds
  * @param datagramsPerRead UDP cases: datagrams one read may take, each 1 … 64 (default [1], one per call as arknet):
  *                      every UDP case runs at each value (recvmmsg above 1, epoll only); TCP cases ignore it
+ * @param tlsProviders  tcps cases: jdk, openssl (Netty's BoringSSL provider), default [jdk]: every tcps case runs with
+ *                      each, as arknet's dependency combinations; the other protocols ignore it
  */
 @Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
 public record MatrixSpec(
@@ -79,7 +82,8 @@ public record MatrixSpec(
         @Schema(defaultValue = "1000") Double p99BoundUs,
         @Schema(defaultValue = "auto", allowableValues = {"auto", "fixed"}) WarmupMode warmupMode,
         @Schema(example = "10") Double warmupMaxSeconds,
-        @Schema(example = "[1, 16]") List<Integer> datagramsPerRead) implements Validatable {
+        @Schema(example = "[1, 16]") List<Integer> datagramsPerRead,
+        @Schema(example = "[\"jdk\", \"openssl\"]") List<TlsProvider> tlsProviders) implements Validatable {
 
     /** The most values one list may hold. */
     public static final int MAX_LIST_VALUES = 64;
@@ -121,7 +125,8 @@ public record MatrixSpec(
                 p99BoundUs != null ? p99BoundUs : 1000.0,
                 warmupMode != null ? warmupMode : WarmupMode.AUTO,
                 warmupMaxSeconds,
-                or(datagramsPerRead, List.of(1)));
+                or(datagramsPerRead, List.of(1)),
+                or(tlsProviders, List.of(TlsProvider.JDK)));
     }
 
     private List<Profile> profilesFor(Protocol p) {
@@ -147,7 +152,8 @@ public record MatrixSpec(
 
     /**
      * Every case, in arknet's runner order: IO profile (IO model, threads, work, transport, window mode) → protocol
-     * → payload → profile → rate, then execution innermost, so that the cases differing only by execution are
+     * → payload → profile → rate → the protocol's own dimension (UDP's datagramsPerRead, tcps' TLS providers), then
+     * execution innermost, so that the cases differing only by execution are
      * adjacent. Virtual-threads execution is left out of sharded IO profiles. Call on an {@link #effective()} spec.
      */
     public List<RunSpec> cases() {
@@ -162,20 +168,19 @@ public record MatrixSpec(
                                 for (Profile profile : profilesFor(p)) {
                                     for (Double rate : rates == null ? java.util.Collections.<Double>singletonList(null)
                                             : rates) {
-                                        for (Execution e : executions) {
-                                            if (e == Execution.VIRTUAL_THREADS && model == IoModel.SHARDED) {
-                                                continue;
-                                            }
-                                            for (int batch : p == Protocol.UDP ? datagramsPerRead : List.of(1)) {
-                                                out.add(RunSpec.builder().protocol(p).payloadBytes(payload)
-                                                        .clients(profile.clients()).window(profile.window())
-                                                        .ioModel(model).ioThreads(io[1]).work(w)
-                                                        .transport(t).windowMode(mode).seconds(seconds)
-                                                        .warmupSeconds(warmupSeconds).repetitions(repetitions)
-                                                        .load(rate == null ? null : LoadModel.OPEN).rate(rate)
-                                                        .execution(e).warmupMode(warmupMode)
-                                                        .warmupMaxSeconds(warmupMaxSeconds)
-                                                        .datagramsPerRead(batch).build());
+                                        List<RunSpec> variants = protocolCases(p, RunSpec.builder().protocol(p)
+                                                .payloadBytes(payload)
+                                                .clients(profile.clients()).window(profile.window())
+                                                .ioModel(model).ioThreads(io[1]).work(w)
+                                                .transport(t).windowMode(mode).seconds(seconds)
+                                                .warmupSeconds(warmupSeconds).repetitions(repetitions)
+                                                .load(rate == null ? null : LoadModel.OPEN).rate(rate)
+                                                .warmupMode(warmupMode).warmupMaxSeconds(warmupMaxSeconds));
+                                        for (RunSpec variant : variants) {
+                                            for (Execution e : executions) {
+                                                if (e != Execution.VIRTUAL_THREADS || model != IoModel.SHARDED) {
+                                                    out.add(variant.toBuilder().execution(e).build());
+                                                }
                                             }
                                         }
                                     }
@@ -187,6 +192,15 @@ public record MatrixSpec(
             }
         }
         return out;
+    }
+
+    /** A case's own protocol's dimensions: UDP's datagramsPerRead, tcps' TLS providers; one case otherwise. */
+    private List<RunSpec> protocolCases(Protocol p, RunSpec.Builder c) {
+        return switch (p) {
+            case UDP -> datagramsPerRead.stream().map(n -> c.datagramsPerRead(n).build()).toList();
+            case TCPS -> tlsProviders.stream().map(provider -> c.tlsProvider(provider).build()).toList();
+            case TCP -> List.of(c.build());
+        };
     }
 
     /**
@@ -248,6 +262,7 @@ public record MatrixSpec(
         lists.put("executions", executions);
         lists.put("rates", rates);
         lists.put("datagramsPerRead", datagramsPerRead);
+        lists.put("tlsProviders", tlsProviders);
         double steps = Math.max(1, repetitions); // a double: no overflow, and exact far beyond the cap
         for (var e : lists.entrySet()) {
             List<?> values = e.getValue();

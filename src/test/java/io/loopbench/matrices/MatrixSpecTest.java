@@ -4,6 +4,7 @@ import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Violation;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,7 @@ class MatrixSpecTest {
 
     private static MatrixSpec empty() {
         return new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null);
+                null, null, null, null, null);
     }
 
     private static String label(RunSpec s) {
@@ -55,10 +56,34 @@ class MatrixSpecTest {
         assertThat(order.getLast()).isEqualTo("sharded4 udp 16384 16x1");
     }
 
+    /**
+     * Each protocol's own dimension multiplies its cases only: UDP's datagramsPerRead, tcps' TLS providers; the
+     * executions of one variant stay adjacent, so that a matched comparison pairs them.
+     */
+    @Test
+    void protocolDimensionsMultiplyTheirOwnProtocolsCasesOnly() {
+        MatrixSpec spec = new MatrixSpec(List.of(Protocol.TCP, Protocol.UDP, Protocol.TCPS), List.of(1024),
+                List.of(new MatrixSpec.Profile(16, 16)), List.of(IoModel.SHARED), List.of(1), null, null, null,
+                List.of(Execution.NETTY, Execution.REACTIVE), null, null, null, null, null, null, null, null, null,
+                List.of(1, 16), List.of(TlsProvider.JDK, TlsProvider.OPENSSL)).effective();
+
+        List<String> cases = spec.cases().stream().map(c -> c.protocol().label() + " " + c.datagramsPerRead() + " "
+                + c.tlsProvider().label() + " " + c.execution().label()).toList();
+
+        assertThat(cases).containsExactly(
+                "tcp 1 jdk netty", "tcp 1 jdk reactive",
+                "udp 1 jdk netty", "udp 1 jdk reactive", "udp 16 jdk netty", "udp 16 jdk reactive",
+                "tcps 1 jdk netty", "tcps 1 jdk reactive", "tcps 1 openssl netty", "tcps 1 openssl reactive");
+        assertThat(spec.listViolations()).isEmpty();
+        assertThat(new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null, null, List.of(1, 1), List.of()).effective().listViolations())
+                .extracting(Violation::field).containsExactly("datagramsPerRead", "tlsProviders");
+    }
+
     @Test
     void shardedWithOneThreadIsDroppedOnlyWhenSharedIsThere() {
         MatrixSpec onlySharded = new MatrixSpec(List.of(Protocol.TCP), List.of(64), null, List.of(IoModel.SHARDED),
-                List.of(1, 2), null, null, null, null, null, null, null, null, null, null, null, null, null, null).effective();
+                List.of(1, 2), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null).effective();
         assertThat(onlySharded.cases()).extracting(RunSpec::ioThreads).containsOnly(1, 2);
     }
 
@@ -81,7 +106,7 @@ class MatrixSpecTest {
 
     private static MatrixSpec executions(List<Execution> executions, List<IoModel> ioModels) {
         return new MatrixSpec(List.of(Protocol.TCP), List.of(1024), List.of(new MatrixSpec.Profile(1, 1)), ioModels,
-                List.of(2), null, null, null, executions, null, null, null, null, null, null, null, null, null, null).effective();
+                List.of(2), null, null, null, executions, null, null, null, null, null, null, null, null, null, null, null).effective();
     }
 
     @Test
@@ -133,7 +158,7 @@ class MatrixSpecTest {
     @Test
     void aRateSweepRunsEveryCaseAtEveryRateWithOpenLoad() {
         MatrixSpec sweep = new MatrixSpec(List.of(Protocol.TCP), List.of(64), null, List.of(IoModel.SHARED),
-                List.of(1), null, null, null, null, null, null, null, null, null, List.of(1000.0, 2000.0), 500.0, null, null, null)
+                List.of(1), null, null, null, null, null, null, null, null, null, List.of(1000.0, 2000.0), 500.0, null, null, null, null)
                 .effective();
 
         List<RunSpec> cases = sweep.cases();
@@ -149,7 +174,7 @@ class MatrixSpecTest {
     @Test
     void emptyOrRepeatedListsAreViolations() {
         MatrixSpec bad = new MatrixSpec(List.of(), List.of(64, 64), null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null).effective();
+                null, null, null, null, null, null, null, null, null, null).effective();
 
         assertThat(bad.listViolations()).extracting(Violation::field, Violation::allowed).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("protocols", "at least one value"),
