@@ -9,6 +9,15 @@ import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.engine.spec.WindowMode;
+import io.loopbench.engine.protocol.websocket.WebSocket;
+import io.loopbench.engine.server.EchoServerHandler;
+import io.loopbench.engine.server.ServerCheck;
+import io.loopbench.engine.server.ServerStats;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,16 +25,22 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import reactor.netty.DisposableChannel;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** websocket and wss: every message echoed and validated, one binary frame each; the executions they refuse. */
+/**
+ * websocket and wss: every message echoed and validated, one binary frame each, also against a target; the
+ * executions they refuse.
+ */
 class WebSocketEchoTest {
 
     static List<Arguments> layouts() {
@@ -93,6 +108,28 @@ class WebSocketEchoTest {
                 .tlsProvider(TlsProvider.OPENSSL).build();
 
         assertThat(ws.violations()).extracting(Violation::field).containsExactly("certsDirectory", "tlsProvider");
+    }
+
+    /** A target: the client alone, against a WebSocket echo server it did not start. */
+    @Test
+    void aTargetWebSocketServer() {
+        EventLoopGroup loops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        DefaultChannelGroup accepted = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+        ServerCheck check = new ServerCheck(0, new ServerStats());
+        DisposableChannel server = new WebSocket(null).bind(loops,
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256, accepted,
+                end -> end.addHandlerLast("echo", new EchoServerHandler(256, check, null)));
+        try {
+            int port = ((InetSocketAddress) server.address()).getPort();
+
+            RepetitionResult r = validated(quick().protocol(Protocol.WEBSOCKET).target("127.0.0.1:" + port).build());
+
+            assertThat(r.serverAddress()).endsWith(":" + port);
+        } finally {
+            server.disposeNow();
+            accepted.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+            loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
     }
 
     private static RepetitionResult validated(RunSpec spec) {
