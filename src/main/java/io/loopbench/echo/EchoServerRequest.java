@@ -9,7 +9,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * The body of {@code POST /api/echo-servers}: a standing echo server for runs from other hosts. Every field is
  * optional.
  *
- * @param protocol     tcp or udp (tcp); tcps is refused: a standing echo server does not speak TLS yet
+ * @param protocol     tcp or udp (tcp); tcps, websocket and wss are refused: a standing echo server does not speak
+ *                     TLS or WebSocket yet
  * @param port         0 … 65535; 0 picks a free port (0)
  * @param bindAddress  the local address to listen on; loopback or inside loopbench.network.allowed-cidrs (127.0.0.1)
  * @param ioModel      only shared: one listening socket is served by one group (shared)

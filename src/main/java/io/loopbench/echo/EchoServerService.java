@@ -80,6 +80,10 @@ public class EchoServerService implements DisposableBean {
         if (r.protocol() == Protocol.TCPS) {
             v.add(new Violation("protocol", r.protocol().label(), "tcp or udp: a standing echo server does not speak "
                     + "TLS yet (run tcps against a TLS echo server of your own, with certsDirectory holding its CA)"));
+        } else if (r.protocol() == Protocol.WEBSOCKET || r.protocol() == Protocol.WSS) {
+            v.add(new Violation("protocol", r.protocol().label(), "tcp or udp: a standing echo server does not speak "
+                    + "WebSocket yet (run " + r.protocol().label() + " against a WebSocket echo server of your own "
+                    + "that upgrades on /echo)"));
         }
         if (r.ioModel() != IoModel.SHARED) {
             v.add(new Violation("ioModel", r.ioModel().label(), "shared: one listening socket is served by one "

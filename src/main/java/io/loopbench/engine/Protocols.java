@@ -4,6 +4,7 @@ import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tls.Tls;
 import io.loopbench.engine.protocol.udp.Udp;
+import io.loopbench.engine.protocol.websocket.WebSocket;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.TlsProvider;
@@ -23,17 +24,23 @@ final class Protocols {
         return switch (spec.protocol()) {
             case TCP -> new Tcp();
             case UDP -> new Udp(spec.datagramsPerRead());
-            case TCPS -> new Tls(spec.certsDirectory(),
-                    spec.tlsProvider() == TlsProvider.OPENSSL ? SslProvider.OPENSSL : SslProvider.JDK);
+            case TCPS -> tls(spec);
+            case WEBSOCKET -> new WebSocket(null);
+            case WSS -> new WebSocket(tls(spec));
         };
     }
 
-    /** A standing echo server's protocol: one datagram per read; TLS is refused before it gets here. */
+    /** A standing echo server's protocol: one datagram per read; TLS and WebSocket are refused before here. */
     static EchoProtocol standing(Protocol protocol) {
         return switch (protocol) {
             case TCP -> new Tcp();
             case UDP -> new Udp(1);
-            case TCPS -> throw new IllegalArgumentException("a standing echo server speaks tcp or udp");
+            case TCPS, WEBSOCKET, WSS -> throw new IllegalArgumentException("a standing echo server speaks tcp or udp");
         };
+    }
+
+    private static Tls tls(RunSpec spec) {
+        return new Tls(spec.certsDirectory(),
+                spec.tlsProvider() == TlsProvider.OPENSSL ? SslProvider.OPENSSL : SslProvider.JDK);
     }
 }

@@ -33,8 +33,9 @@ import java.util.stream.Collectors;
  * threads (sharded with 1 thread dropped as a duplicate of shared 1); work 0; transport auto; sliding window; netty
  * execution; 3 s measured after 1 s of warm-up, 3 repetitions; keepGoing false; forked isolation.
  *
- * @param protocols     tcp, udp, tcps (TLS over TCP, with the JDK's provider and throw-away certificates); the
- *                      default stays tcp and udp until the report's other protocols exist
+ * @param protocols     tcp, udp, tcps (TLS over TCP, with the JDK's provider and throw-away certificates),
+ *                      websocket, wss (WebSocket over TLS; netty execution only); the default stays tcp and udp until
+ *                      the report's other protocols exist
  * @param payloads      bytes per message, each 16 … 65507
  * @param profiles      {clients, window} pairs
  * @param ioModels      shared, sharded
@@ -59,8 +60,8 @@ import java.util.stream.Collectors;
  *                      warmupSeconds
  * @param datagramsPerRead UDP cases: datagrams one read may take, each 1 … 64 (default [1], one per call as arknet):
  *                      every UDP case runs at each value (recvmmsg above 1, epoll only); TCP cases ignore it
- * @param tlsProviders  tcps cases: jdk, openssl (Netty's BoringSSL provider), default [jdk]: every tcps case runs with
- *                      each, as arknet's dependency combinations; the other protocols ignore it
+ * @param tlsProviders  tcps and wss cases: jdk, openssl (Netty's BoringSSL provider), default [jdk]: every tcps and
+ *                      wss case runs with each, as arknet's dependency combinations; the other protocols ignore it
  */
 @Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
 public record MatrixSpec(
@@ -194,12 +195,12 @@ public record MatrixSpec(
         return out;
     }
 
-    /** A case's own protocol's dimensions: UDP's datagramsPerRead, tcps' TLS providers; one case otherwise. */
+    /** A case's own protocol's dimensions: UDP's datagramsPerRead, tcps' and wss' TLS providers; one case otherwise. */
     private List<RunSpec> protocolCases(Protocol p, RunSpec.Builder c) {
         return switch (p) {
             case UDP -> datagramsPerRead.stream().map(n -> c.datagramsPerRead(n).build()).toList();
-            case TCPS -> tlsProviders.stream().map(provider -> c.tlsProvider(provider).build()).toList();
-            case TCP -> List.of(c.build());
+            case TCPS, WSS -> tlsProviders.stream().map(provider -> c.tlsProvider(provider).build()).toList();
+            case TCP, WEBSOCKET -> List.of(c.build());
         };
     }
 

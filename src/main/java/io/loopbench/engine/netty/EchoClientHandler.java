@@ -3,25 +3,31 @@ package io.loopbench.engine.netty;
 import io.loopbench.engine.client.ClientIo;
 import io.loopbench.engine.client.EchoClient;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufHolder;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 
 import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
  * {@code netty} execution: an {@link EchoClient} as the last handler of its channel's pipeline. A stream's frames
- * are handed over in Netty's cumulation buffer, datagrams one by one; a read batch ends with one flush. Thread
- * ownership: confined to the channel's event loop.
+ * are handed over in Netty's cumulation buffer, datagrams and WebSocket frames one by one (a framed protocol's
+ * messages are written one per frame, never gathered); a read batch ends with one flush. Thread ownership: confined
+ * to the channel's event loop.
  */
 final class EchoClientHandler extends ByteToMessageDecoder implements ClientIo {
 
     private final EchoClient client;
+    /** One message per WebSocket frame (see EchoProtocol#framed). */
+    private final boolean framed;
     private ChannelHandlerContext ctx;
 
-    EchoClientHandler(EchoClient client) {
+    EchoClientHandler(EchoClient client, boolean framed) {
         this.client = client;
+        this.framed = framed;
     }
 
     @Override
@@ -35,11 +41,12 @@ final class EchoClientHandler extends ByteToMessageDecoder implements ClientIo {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (msg instanceof DatagramPacket p) {
+        if (msg instanceof DatagramPacket || msg instanceof BinaryWebSocketFrame) {
+            ByteBufHolder h = (ByteBufHolder) msg;
             try {
-                client.echoed(p.content(), p.content().readerIndex(), p.content().readableBytes());
+                client.echoed(h.content(), h.content().readerIndex(), h.content().readableBytes());
             } finally {
-                p.release();
+                h.release();
             }
         } else {
             super.channelRead(ctx, msg);
@@ -95,13 +102,13 @@ final class EchoClientHandler extends ByteToMessageDecoder implements ClientIo {
 
     @Override
     public boolean gathers() {
-        return true;
+        return !framed;
     }
 
     @Override
     public void write(ByteBuf message, byte tag) {
         // A void promise: a failed write reaches exceptionCaught, which counts it, with no promise per write.
-        ctx.write(message, ctx.voidPromise());
+        ctx.write(framed ? new BinaryWebSocketFrame(message) : message, ctx.voidPromise());
     }
 
     @Override

@@ -10,9 +10,11 @@ import reactor.netty.Connection;
  * {@code netty} execution: every end is one handler at the end of its pipeline — an {@link EchoServerHandler} on the
  * server, an {@link EchoClientHandler} on the client. Immutable.
  *
- * @param fault injected into every server end; null for none
+ * @param fault  injected into every server end; null for none
+ * @param framed whether the protocol carries one message per frame (see EchoProtocol#framed)
  */
-public record HandlerEnds(int payloadBytes, ServerCheck check, ServerFault fault) implements NettyEnds {
+public record HandlerEnds(int payloadBytes, ServerCheck check, ServerFault fault, boolean framed)
+        implements NettyEnds {
 
     @Override
     public void server(Connection end) {
@@ -21,6 +23,6 @@ public record HandlerEnds(int payloadBytes, ServerCheck check, ServerFault fault
 
     @Override
     public void client(EchoClient client, Connection connection) {
-        connection.addHandlerLast("echo", new EchoClientHandler(client));
+        connection.addHandlerLast("echo", new EchoClientHandler(client, framed));
     }
 }

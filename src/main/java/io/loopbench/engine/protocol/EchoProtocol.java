@@ -35,6 +35,15 @@ public interface EchoProtocol {
     boolean stream();
 
     /**
+     * True where a stream's messages travel one per protocol frame (WebSocket): they still come back once each and in
+     * order, but are never gathered into one write or cut from the bytes — each is written as its own frame and each
+     * frame read is one message. False for a plain byte stream and for datagrams.
+     */
+    default boolean framed() {
+        return false;
+    }
+
+    /**
      * Binds an echo server on Netty loops. Each of its ends — an accepted connection, or the one datagram socket — is
      * handed to {@code ends} on its loop once configured, before it reads, to add the echo to.
      *

@@ -2,9 +2,12 @@ package io.loopbench.engine.server;
 
 import io.loopbench.engine.message.MessageFormat;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufHolder;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.util.ReferenceCountUtil;
 
 import java.util.List;
@@ -16,7 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * server socket: checks each message's header, runs the configured work, and sends the same bytes back, flushing once
  * per read batch. A stream: the complete frames of a read batch are checked in place in the cumulation buffer and
  * echoed as one retained slice (one write, no copy); a partial frame waits for its remaining bytes. Datagrams: each
- * datagram's buffer goes back to its sender. Thread ownership: confined to its channel's event loop; errors go to the
+ * datagram's buffer goes back to its sender. WebSocket: each binary frame is one message, and the same frame object
+ * goes back (its content is checked as a message; a frame of any other kind is released unanswered). Thread ownership: confined to its channel's event loop; errors go to the
  * shared, thread-safe {@link ServerStats}.
  */
 public final class EchoServerHandler extends ByteToMessageDecoder {
@@ -50,6 +54,16 @@ public final class EchoServerHandler extends ByteToMessageDecoder {
             }
             // The echo takes over the received buffer: no copy, one release when the write completes.
             echo(ctx, new DatagramPacket(m, p.sender()));
+        } else if (msg instanceof BinaryWebSocketFrame f) {
+            if (!check.accept(f.content())) {
+                f.release();
+                return;
+            }
+            echo(ctx, f);
+        } else if (msg instanceof WebSocketFrame f) {
+            // Text or continuation frames carry no loopbench message (close and ping are answered upstream).
+            f.release();
+            check.exception(new IllegalStateException("unexpected " + f.getClass().getSimpleName()));
         } else {
             super.channelRead(ctx, msg);
         }
@@ -94,7 +108,7 @@ public final class EchoServerHandler extends ByteToMessageDecoder {
                 ReferenceCountUtil.release(echo);
                 return;
             }
-            ByteBuf message = echo instanceof DatagramPacket p ? p.content() : (ByteBuf) echo;
+            ByteBuf message = echo instanceof ByteBufHolder h ? h.content() : (ByteBuf) echo;
             long delay = fault.delayNanos(MessageFormat.clientId(message, message.readerIndex()));
             if (delay > 0) {
                 ctx.executor().schedule(() -> ctx.writeAndFlush(echo, ctx.voidPromise()),

@@ -1,6 +1,9 @@
 package io.loopbench.engine.spec;
 
-/** The measured transport protocol; {@code tcps} is TLS over TCP, with TCP's framing. */
+/**
+ * The measured transport protocol; {@code tcps} is TLS over TCP, with TCP's framing; {@code websocket} carries one
+ * binary WebSocket frame per message over TCP (upgraded on {@code /echo}), {@code wss} the same over TLS.
+ */
 public enum Protocol implements Labeled {
-    TCP, UDP, TCPS
+    TCP, UDP, TCPS, WEBSOCKET, WSS
 }

@@ -40,6 +40,7 @@ final class SpecRules {
         range(v, "lossTimeoutMillis", s.lossTimeoutMillis(), 1, RunSpec.MAX_LOSS_TIMEOUT_MILLIS);
         datagramRules(s, v);
         tlsRules(s, v);
+        webSocketRules(s, v);
         if (s.target() != null) {
             if (Target.parse(s.target()).isEmpty()) {
                 v.add(new Violation("target", s.target(),
@@ -102,14 +103,14 @@ final class SpecRules {
     }
 
     /**
-     * TLS settings go with tcps only; a certificates directory must load (read here, so that a run with a missing or
+     * TLS settings go with tcps and wss only; a certificates directory must load (read here, so that a run with a missing or
      * mismatched file is refused before any load starts); the OpenSSL provider must load, on Netty's ends.
      */
     private static void tlsRules(RunSpec s, List<Violation> v) {
         if (s.certsDirectory() != null) {
-            if (s.protocol() != Protocol.TCPS) {
+            if (!tls(s.protocol())) {
                 v.add(new Violation("certsDirectory", s.certsDirectory(), "none with protocol " + s.protocol().label()
-                        + ": certificates are for tcps"));
+                        + ": certificates are for tcps and wss"));
             } else {
                 try {
                     TlsMaterial.load(Path.of(s.certsDirectory()));
@@ -122,9 +123,9 @@ final class SpecRules {
         }
         if (s.tlsProvider() == TlsProvider.OPENSSL) {
             String value = s.tlsProvider().label();
-            if (s.protocol() != Protocol.TCPS) {
+            if (!tls(s.protocol())) {
                 v.add(new Violation("tlsProvider", value, "jdk with protocol " + s.protocol().label()
-                        + ": a TLS provider is for tcps"));
+                        + ": a TLS provider is for tcps and wss"));
             } else if (s.execution() == Execution.VIRTUAL_THREADS) {
                 v.add(new Violation("tlsProvider", value, "jdk with virtual-threads execution: its blocking sockets "
                         + "are the JDK's own TLS sockets"));
@@ -132,6 +133,28 @@ final class SpecRules {
                 v.add(new Violation("tlsProvider", value, "jdk here: Netty's OpenSSL provider does not load ("
                         + Tls.openSslUnavailable() + ")"));
             }
+        }
+    }
+
+    private static boolean tls(Protocol p) {
+        return p == Protocol.TCPS || p == Protocol.WSS;
+    }
+
+    /**
+     * WebSocket runs on Netty's own codec handlers (netty execution) only: the JDK has no blocking WebSocket server
+     * for virtual threads, and the reactive execution's Reactor Netty HTTP ends are not built yet.
+     */
+    private static void webSocketRules(RunSpec s, List<Violation> v) {
+        if (s.protocol() != Protocol.WEBSOCKET && s.protocol() != Protocol.WSS) {
+            return;
+        }
+        if (s.execution() == Execution.VIRTUAL_THREADS) {
+            v.add(new Violation("execution", s.execution().label(), "netty with protocol " + s.protocol().label()
+                    + ": the JDK has no blocking WebSocket server or client for virtual threads to run"));
+        } else if (s.execution() == Execution.REACTIVE) {
+            v.add(new Violation("execution", s.execution().label(), "netty with protocol " + s.protocol().label()
+                    + ": the reactive execution's WebSocket ends (Reactor Netty's HttpServer and HttpClient) are not "
+                    + "built yet"));
         }
     }
 

@@ -85,13 +85,11 @@ public final class Tls implements EchoProtocol {
     @Override
     public DisposableChannel bind(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
                                   ChannelGroup accepted, Consumer<Connection> ends) {
-        SslContext context = contexts().server;
-        return TcpServer.create()
+        return secure(TcpServer.create()
                 .bindAddress(() -> address)
                 .runOn(loops)
                 .channelGroup(accepted)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .secure(ssl -> ssl.sslContext(context))
+                .childOption(ChannelOption.TCP_NODELAY, true))
                 .doOnConnection(ends)
                 .bindNow(SETUP_TIMEOUT);
     }
@@ -99,15 +97,30 @@ public final class Tls implements EchoProtocol {
     @Override
     public Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
                               Consumer<Connection> attach) {
-        SslContext context = contexts().client;
-        String label = provider == SslProvider.OPENSSL ? "openssl" : "jdk";
         // Reactor Netty hands the connection over once the handshake is done (a failed one fails connectNow).
-        return TcpClient.newConnection()
+        return secure(TcpClient.newConnection()
                 .remoteAddress(() -> server)
                 .resolver(DefaultAddressResolverGroup.INSTANCE)
                 .runOn(loops)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .secure(ssl -> ssl.sslContext(context))
+                .option(ChannelOption.TCP_NODELAY, true))
+                .doOnConnected(attach)
+                .connectNow(SETUP_TIMEOUT);
+    }
+
+    /** A server with this protocol's TLS on every accepted connection: for a protocol layered on TLS (wss). */
+    public TcpServer secure(TcpServer server) {
+        SslContext context = contexts().server;
+        return server.secure(ssl -> ssl.sslContext(context));
+    }
+
+    /**
+     * A client with this protocol's TLS, recording the first handshake's session: for a protocol layered on TLS
+     * (wss). Its SslHandler comes first in the pipeline; what a caller adds at channel init comes after it.
+     */
+    public TcpClient secure(TcpClient client) {
+        SslContext context = contexts().client;
+        String label = provider == SslProvider.OPENSSL ? "openssl" : "jdk";
+        return client.secure(ssl -> ssl.sslContext(context))
                 .doOnConnected(c -> {
                     SslHandler tls = c.channel().pipeline().get(SslHandler.class);
                     tls.handshakeFuture().addListener(f -> {
@@ -115,9 +128,7 @@ public final class Tls implements EchoProtocol {
                             record(label, tls.engine().getSession());
                         }
                     });
-                    attach.accept(c);
-                })
-                .connectNow(SETUP_TIMEOUT);
+                });
     }
 
     @Override

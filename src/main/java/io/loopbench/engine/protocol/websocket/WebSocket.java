@@ -1,0 +1,236 @@
+package io.loopbench.engine.protocol.websocket;
+
+import io.loopbench.engine.protocol.BlockingServer;
+import io.loopbench.engine.protocol.BlockingSocket;
+import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.TlsSession;
+import io.loopbench.engine.protocol.tls.Tls;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.codec.http.websocketx.WebSocketVersion;
+import io.netty.resolver.DefaultAddressResolverGroup;
+import io.netty.util.ReferenceCountUtil;
+import reactor.netty.Connection;
+import reactor.netty.DisposableChannel;
+import reactor.netty.NettyPipeline;
+import reactor.netty.tcp.TcpClient;
+import reactor.netty.tcp.TcpServer;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * WebSocket ({@code websocket}), or WebSocket over TLS ({@code wss}) with {@link Tls}'s material, contexts and session
+ * record: TCP's options, Netty's HTTP/1.1 codec for the upgrade on {@link #PATH}, then one binary frame per message
+ * each way ({@link #framed()}); the client masks its frames, as RFC 6455 requires. The handlers sit between the
+ * transport (or its SslHandler) and Reactor Netty's bridge, so an echo end added to the connection gets whole frames.
+ * A client is handed over only once its upgrade is done, so that no message's RTT includes it. No blocking
+ * counterpart: the JDK has no WebSocket server, so the virtual-threads execution is refused before it gets here.
+ *
+ * <p>Threads: stateless but for the wrapped {@link Tls} (see there); each upgrade is awaited by the thread that
+ * connects, completed on the connection's event loop.
+ */
+public final class WebSocket implements EchoProtocol {
+
+    /** The path the client upgrades on; any other request gets 404 and is closed. */
+    public static final String PATH = "/echo";
+    /** Room for the upgrade's request and response; frames do not go through the aggregator. */
+    private static final int MAX_HTTP_BYTES = 8 * 1024;
+
+    private final Tls tls;
+
+    /** @param tls the TLS under the WebSocket ({@code wss}); null for plain {@code websocket} */
+    public WebSocket(Tls tls) {
+        this.tls = tls;
+    }
+
+    @Override
+    public boolean stream() {
+        return true;
+    }
+
+    @Override
+    public boolean framed() {
+        return true;
+    }
+
+    @Override
+    public TlsSession tlsSession() {
+        return tls == null ? null : tls.tlsSession();
+    }
+
+    @Override
+    public DisposableChannel bind(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
+                                  ChannelGroup accepted, Consumer<Connection> ends) {
+        WebSocketServerProtocolConfig config = WebSocketServerProtocolConfig.newBuilder()
+                .websocketPath(PATH)
+                .checkStartsWith(false)
+                .maxFramePayloadLength(Math.max(payloadBytes, 64 * 1024))
+                .handshakeTimeoutMillis(SETUP_TIMEOUT.toMillis())
+                .build();
+        TcpServer server = TcpServer.create()
+                .bindAddress(() -> address)
+                .runOn(loops)
+                .channelGroup(accepted)
+                .childOption(ChannelOption.TCP_NODELAY, true);
+        if (tls != null) {
+            server = tls.secure(server);
+        }
+        return server
+                .doOnChannelInit((observer, channel, remote) -> addBeforeBridge(channel.pipeline(),
+                        new HttpServerCodec(), new HttpObjectAggregator(MAX_HTTP_BYTES),
+                        new WebSocketServerProtocolHandler(config), new NotFound()))
+                .doOnConnection(ends)
+                .bindNow(SETUP_TIMEOUT);
+    }
+
+    @Override
+    public Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
+                              Consumer<Connection> attach) {
+        WebSocketClientProtocolConfig config = WebSocketClientProtocolConfig.newBuilder()
+                .webSocketUri(uri(server))
+                .version(WebSocketVersion.V13)
+                .maxFramePayloadLength(Math.max(payloadBytes, 64 * 1024))
+                .handshakeTimeoutMillis(SETUP_TIMEOUT.toMillis())
+                .build();
+        CompletableFuture<Void> upgraded = new CompletableFuture<>();
+        TcpClient client = TcpClient.newConnection()
+                .remoteAddress(() -> server)
+                .resolver(DefaultAddressResolverGroup.INSTANCE)
+                .runOn(loops)
+                .option(ChannelOption.TCP_NODELAY, true);
+        if (tls != null) {
+            client = tls.secure(client);
+        }
+        long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
+        Connection c = client
+                .doOnChannelInit((observer, channel, remote) -> addBeforeBridge(channel.pipeline(),
+                        new HttpClientCodec(), new HttpObjectAggregator(MAX_HTTP_BYTES),
+                        new WebSocketClientProtocolHandler(config), new Upgrade(upgraded)))
+                // Reactor Netty reads on demand; the upgrade's response must be read before any echo end is added.
+                .doOnConnected(connection -> connection.channel().config().setAutoRead(true))
+                .connectNow(SETUP_TIMEOUT);
+        try {
+            upgraded.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException | InterruptedException e) {
+            c.disposeNow(SETUP_TIMEOUT);
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            throw new IllegalStateException("WebSocket upgrade on " + uri(server) + " failed: " + cause, cause);
+        }
+        c.channel().eventLoop().execute(() -> attach.accept(c));
+        return c;
+    }
+
+    @Override
+    public BlockingServer bind(InetSocketAddress address) {
+        throw new UnsupportedOperationException("the JDK has no blocking WebSocket server");
+    }
+
+    @Override
+    public BlockingSocket connect(SocketAddress server) {
+        throw new UnsupportedOperationException("the JDK has no blocking WebSocket client");
+    }
+
+    private URI uri(InetSocketAddress server) {
+        try {
+            // The multi-argument constructor brackets an IPv6 literal.
+            return new URI(tls == null ? "ws" : "wss", null, server.getHostString(), server.getPort(), PATH, null,
+                    null);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("no WebSocket URI for " + server, e);
+        }
+    }
+
+    /** Before Reactor Netty's bridge, which Reactor Netty adds before calling channel-init hooks. */
+    private static void addBeforeBridge(ChannelPipeline pipeline, ChannelHandler... handlers) {
+        for (ChannelHandler h : handlers) {
+            if (pipeline.get(NettyPipeline.ReactiveBridge) != null) {
+                pipeline.addBefore(NettyPipeline.ReactiveBridge, null, h);
+            } else {
+                pipeline.addLast(h);
+            }
+        }
+    }
+
+    /**
+     * Server: answers a request the WebSocket handler did not upgrade (another path, or no upgrade) with 404 and
+     * closes, so that a client asking elsewhere fails its set-up at once. Confined to its channel's event loop.
+     */
+    private static final class NotFound extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof FullHttpRequest request) {
+                ReferenceCountUtil.release(request);
+                var response = new DefaultFullHttpResponse(request.protocolVersion(), HttpResponseStatus.NOT_FOUND,
+                        Unpooled.EMPTY_BUFFER);
+                response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+                ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            } else {
+                ctx.fireChannelRead(msg);
+            }
+        }
+    }
+
+    /**
+     * Client: completes the upgrade's future when the handshake is done (then leaves the pipeline) or fails it
+     * with the handshake's error or the connection's close. Confined to its channel's event loop.
+     */
+    private static final class Upgrade extends ChannelInboundHandlerAdapter {
+        private final CompletableFuture<Void> upgraded;
+
+        Upgrade(CompletableFuture<Void> upgraded) {
+            this.upgraded = upgraded;
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+            if (event == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
+                ctx.pipeline().remove(this);
+                upgraded.complete(null);
+            } else if (event == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
+                upgraded.completeExceptionally(new TimeoutException("no upgrade response within " + SETUP_TIMEOUT));
+            }
+            ctx.fireUserEventTriggered(event);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            upgraded.completeExceptionally(cause);
+            ctx.close();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            upgraded.completeExceptionally(new IllegalStateException("connection closed during the upgrade"));
+            ctx.fireChannelInactive();
+        }
+    }
+}

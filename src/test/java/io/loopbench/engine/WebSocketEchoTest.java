@@ -1,0 +1,143 @@
+package io.loopbench.engine;
+
+import io.loopbench.engine.protocol.tls.Tls;
+import io.loopbench.engine.protocol.tls.TlsMaterial;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.TlsProvider;
+import io.loopbench.engine.spec.Violation;
+import io.loopbench.engine.spec.WindowMode;
+import io.loopbench.engine.protocol.websocket.WebSocket;
+import io.loopbench.engine.server.EchoServerHandler;
+import io.loopbench.engine.server.ServerCheck;
+import io.loopbench.engine.server.ServerStats;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import reactor.netty.DisposableChannel;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static io.loopbench.engine.EngineTestSupport.quick;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * websocket and wss: every message echoed and validated, one binary frame each, also against a target; the
+ * executions they refuse.
+ */
+class WebSocketEchoTest {
+
+    static List<Arguments> layouts() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Protocol p : List.of(Protocol.WEBSOCKET, Protocol.WSS)) {
+            for (IoModel m : IoModel.values()) {
+                for (WindowMode w : WindowMode.values()) {
+                    cases.add(Arguments.of(p, m, w));
+                }
+            }
+        }
+        return cases;
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("layouts")
+    void echoesAndValidatesEveryMessage(Protocol protocol, IoModel model, WindowMode mode) {
+        RunSpec spec = quick().protocol(protocol).ioModel(model).ioThreads(model == IoModel.SHARDED ? 2 : 1)
+                .windowMode(mode).build();
+
+        RepetitionResult r = validated(spec);
+
+        assertThat(r.tcpNoDelay()).isTrue();
+        assertThat(r.tls() != null).isEqualTo(protocol == Protocol.WSS);
+    }
+
+    @ParameterizedTest
+    @EnumSource(TlsProvider.class)
+    void wssWithBothProvidersWhereTheyLoad(TlsProvider provider) {
+        Assumptions.assumeTrue(provider == TlsProvider.JDK || Tls.openSslUnavailable() == null,
+                () -> "Netty's OpenSSL provider does not load here: " + Tls.openSslUnavailable());
+
+        RepetitionResult r = validated(quick().protocol(Protocol.WSS).tlsProvider(provider).build());
+
+        assertThat(r.tls().provider()).isEqualTo(provider.label());
+        assertThat(r.tls().protocol()).isEqualTo("TLSv1.3");
+    }
+
+    @Test
+    void wssWithTheUsersOwnCertificates(@TempDir Path dir) throws Exception {
+        TlsEchoTest.write(dir, TlsMaterial.generate(InetAddress.getByName("127.0.0.1")));
+
+        RepetitionResult r = validated(quick().protocol(Protocol.WSS).certsDirectory(dir.toString()).build());
+
+        assertThat(r.tls()).isNotNull();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Protocol.class, names = {"WEBSOCKET", "WSS"})
+    void virtualThreadsAndReactiveAreRefusedNamingTheExecution(Protocol protocol) {
+        for (Execution e : List.of(Execution.VIRTUAL_THREADS, Execution.REACTIVE)) {
+            RunSpec spec = quick(e).protocol(protocol).build();
+
+            assertThat(spec.violations()).singleElement().satisfies(v -> {
+                assertThat(v.field()).isEqualTo("execution");
+                assertThat(v.value()).isEqualTo(e.label());
+                assertThat(v.message()).contains("netty with protocol " + protocol.label());
+            });
+        }
+    }
+
+    @Test
+    void tlsFieldsGoWithWssButNotWebsocket(@TempDir Path dir) {
+        RunSpec ws = RunSpec.builder().protocol(Protocol.WEBSOCKET).certsDirectory(dir.toString())
+                .tlsProvider(TlsProvider.OPENSSL).build();
+
+        assertThat(ws.violations()).extracting(Violation::field).containsExactly("certsDirectory", "tlsProvider");
+    }
+
+    /** A target: the client alone, against a WebSocket echo server it did not start. */
+    @Test
+    void aTargetWebSocketServer() {
+        EventLoopGroup loops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        DefaultChannelGroup accepted = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+        ServerCheck check = new ServerCheck(0, new ServerStats());
+        DisposableChannel server = new WebSocket(null).bind(loops,
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256, accepted,
+                end -> end.addHandlerLast("echo", new EchoServerHandler(256, check, null)));
+        try {
+            int port = ((InetSocketAddress) server.address()).getPort();
+
+            RepetitionResult r = validated(quick().protocol(Protocol.WEBSOCKET).target("127.0.0.1:" + port).build());
+
+            assertThat(r.serverAddress()).endsWith(":" + port);
+        } finally {
+            server.disposeNow();
+            accepted.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+            loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    private static RepetitionResult validated(RunSpec spec) {
+        MeasurementResult result = Measurement.of(spec).run();
+        RepetitionResult r = result.repetitions().getFirst();
+        assertThat(r.ok() || r.error() != null && r.error().startsWith("unfair: ")).as(r.error()).isTrue();
+        assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
+        assertThat(r.errors().total()).isZero();
+        return r;
+    }
+}
