@@ -45,7 +45,8 @@ import java.util.stream.Collectors;
  * @param windowModes   sliding, batch
  * @param executions    netty, reactive, virtual-threads: how both ends are programmed; the first listed is the
  *                      baseline of the report's matched comparison. Virtual-threads with the sharded IO model is
- *                      dropped (virtual threads run on one shared pool of carriers: there are no shards)
+ *                      dropped (virtual threads run on one shared pool of carriers: there are no shards), and so
+ *                      are websocket and wss with any execution but netty (their other ends are not built)
  * @param seconds       measured seconds per repetition
  * @param warmupSeconds warm-up seconds per repetition; with auto warmupMode the least warm-up
  * @param repetitions   repetitions of every case, each in a fresh fork
@@ -154,8 +155,9 @@ public record MatrixSpec(
     /**
      * Every case, in arknet's runner order: IO profile (IO model, threads, work, transport, window mode) → protocol
      * → payload → profile → rate → the protocol's own dimension (UDP's datagramsPerRead, tcps' TLS providers), then
-     * execution innermost, so that the cases differing only by execution are
-     * adjacent. Virtual-threads execution is left out of sharded IO profiles. Call on an {@link #effective()} spec.
+     * execution innermost, so that the cases differing only by execution are adjacent. Virtual-threads execution is
+     * left out of sharded IO profiles, and an execution out of the protocols it does not run (see
+     * {@link Protocol#runsOn}). Call on an {@link #effective()} spec.
      */
     public List<RunSpec> cases() {
         List<RunSpec> out = new ArrayList<>();
@@ -179,7 +181,8 @@ public record MatrixSpec(
                                                 .warmupMode(warmupMode).warmupMaxSeconds(warmupMaxSeconds));
                                         for (RunSpec variant : variants) {
                                             for (Execution e : executions) {
-                                                if (e != Execution.VIRTUAL_THREADS || model != IoModel.SHARDED) {
+                                                if ((e != Execution.VIRTUAL_THREADS || model != IoModel.SHARDED)
+                                                        && p.runsOn(e)) {
                                                     out.add(variant.toBuilder().execution(e).build());
                                                 }
                                             }
@@ -290,6 +293,10 @@ public record MatrixSpec(
             v.add(new Violation("executions×ioModels", executions.getFirst().label() + " × "
                     + ioModels.getFirst().label(), "virtual-threads runs only with the shared IO model: list shared, "
                     + "or another execution"));
+        }
+        if (v.isEmpty() && cases().isEmpty()) {
+            v.add(new Violation("executions×protocols", text(executions) + " × " + text(protocols),
+                    "at least one execution that runs one of the protocols (websocket and wss: netty only)"));
         }
         if (!(p99BoundUs > 0 && Double.isFinite(p99BoundUs))) {
             v.add(new Violation("p99BoundUs", String.valueOf(p99BoundUs), "a finite number more than 0"));

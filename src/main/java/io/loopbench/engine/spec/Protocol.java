@@ -5,5 +5,10 @@ package io.loopbench.engine.spec;
  * binary WebSocket frame per message over TCP (upgraded on {@code /echo}), {@code wss} the same over TLS.
  */
 public enum Protocol implements Labeled {
-    TCP, UDP, TCPS, WEBSOCKET, WSS
+    TCP, UDP, TCPS, WEBSOCKET, WSS;
+
+    /** Whether this protocol's ends are built for the execution: WebSocket's only on Netty's own codec handlers. */
+    public boolean runsOn(Execution execution) {
+        return !(this == WEBSOCKET || this == WSS) || execution == Execution.NETTY;
+    }
 }

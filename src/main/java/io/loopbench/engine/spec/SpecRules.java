@@ -145,13 +145,13 @@ final class SpecRules {
      * for virtual threads, and the reactive execution's Reactor Netty HTTP ends are not built yet.
      */
     private static void webSocketRules(RunSpec s, List<Violation> v) {
-        if (s.protocol() != Protocol.WEBSOCKET && s.protocol() != Protocol.WSS) {
+        if (s.protocol().runsOn(s.execution())) {
             return;
         }
         if (s.execution() == Execution.VIRTUAL_THREADS) {
             v.add(new Violation("execution", s.execution().label(), "netty with protocol " + s.protocol().label()
                     + ": the JDK has no blocking WebSocket server or client for virtual threads to run"));
-        } else if (s.execution() == Execution.REACTIVE) {
+        } else {
             v.add(new Violation("execution", s.execution().label(), "netty with protocol " + s.protocol().label()
                     + ": the reactive execution's WebSocket ends (Reactor Netty's HttpServer and HttpClient) are not "
                     + "built yet"));
