@@ -1,25 +1,18 @@
 package io.loopbench.engine.protocol.tls;
 
 import io.loopbench.engine.message.MessageFormat;
+import io.loopbench.engine.protocol.EchoServerFixture;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.netty.Connection;
-import reactor.netty.DisposableChannel;
 
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.List;
@@ -35,9 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TlsPipelineTest {
 
-    private EventLoopGroup loops;
-    private DisposableChannel server;
-    private final DefaultChannelGroup accepted = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private EchoServerFixture server;
     private final CompletableFuture<List<String>> serverPipeline = new CompletableFuture<>();
     private final Tls tls = new Tls(null, SslProvider.JDK);
 
@@ -51,8 +42,7 @@ class TlsPipelineTest {
 
     @BeforeEach
     void bind() {
-        loops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        server = tls.bind(loops, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64, accepted, end -> {
+        server = new EchoServerFixture(tls, 64, end -> {
             end.addHandlerLast("echo", new Echo());
             end.channel().config().setAutoRead(true);
             serverPipeline.complete(end.channel().pipeline().names());
@@ -61,16 +51,14 @@ class TlsPipelineTest {
 
     @AfterEach
     void close() {
-        server.disposeNow();
-        accepted.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-        loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        server.close();
     }
 
     @Test
     void echoHandlersSitAfterTlsAndAClientIsHandedOverAfterItsHandshake() throws Exception {
         var handshakeDoneAtAttach = new CompletableFuture<Boolean>();
         var clientPipeline = new CompletableFuture<List<String>>();
-        Connection client = tls.connect(loops, (InetSocketAddress) server.address(), 64, c -> {
+        Connection client = tls.connect(server.loops, server.address(), 64, c -> {
             handshakeDoneAtAttach.complete(c.channel().pipeline().get(SslHandler.class).handshakeFuture().isDone());
             c.addHandlerLast("probe", new ChannelInboundHandlerAdapter());
             clientPipeline.complete(c.channel().pipeline().names());

@@ -1,26 +1,19 @@
 package io.loopbench.engine.protocol.websocket;
 
 import io.loopbench.engine.message.MessageFormat;
+import io.loopbench.engine.protocol.EchoServerFixture;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.netty.Connection;
-import reactor.netty.DisposableChannel;
 
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -43,9 +36,7 @@ class WebSocketPipelineTest {
     private static final int PAYLOAD = 64;
     private static final int MESSAGES = 5;
 
-    private EventLoopGroup loops;
-    private DisposableChannel server;
-    private final DefaultChannelGroup accepted = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private EchoServerFixture server;
     private final WebSocket webSocket = new WebSocket(null);
     /** Raw reads at the head of the server end's pipeline, and the frames its echo end got. */
     private final Queue<byte[]> serverReads = new ConcurrentLinkedQueue<>();
@@ -68,9 +59,7 @@ class WebSocketPipelineTest {
 
     @BeforeEach
     void bind() {
-        loops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        server = webSocket.bind(loops, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), PAYLOAD, accepted,
-                end -> {
+        server = new EchoServerFixture(webSocket, PAYLOAD, end -> {
                     end.channel().pipeline().addFirst("raw", new Raw(serverReads));
                     end.addHandlerLast("echo", new ChannelInboundHandlerAdapter() {
                         @Override
@@ -87,9 +76,7 @@ class WebSocketPipelineTest {
 
     @AfterEach
     void close() {
-        server.disposeNow();
-        accepted.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
-        loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        server.close();
     }
 
     @Test
@@ -97,7 +84,7 @@ class WebSocketPipelineTest {
         Queue<byte[]> clientReads = new ConcurrentLinkedQueue<>();
         BlockingQueue<ByteBuf> echoes = new LinkedBlockingQueue<>();
         var pipelineAtAttach = new CompletableFuture<List<String>>();
-        Connection client = webSocket.connect(loops, (InetSocketAddress) server.address(), PAYLOAD, c -> {
+        Connection client = webSocket.connect(server.loops, server.address(), PAYLOAD, c -> {
             pipelineAtAttach.complete(c.channel().pipeline().names());
             c.channel().pipeline().addFirst("raw", new Raw(clientReads));
             c.addHandlerLast("frames", new ChannelInboundHandlerAdapter() {
