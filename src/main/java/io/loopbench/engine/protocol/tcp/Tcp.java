@@ -30,11 +30,7 @@ public final class Tcp implements EchoProtocol {
     @Override
     public DisposableChannel bind(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
                                   ChannelGroup accepted, Consumer<Connection> ends) {
-        return TcpServer.create()
-                .bindAddress(() -> address)
-                .runOn(loops)
-                .channelGroup(accepted)
-                .childOption(ChannelOption.TCP_NODELAY, true)
+        return server(loops, address, accepted)
                 .doOnConnection(ends)
                 .bindNow(SETUP_TIMEOUT);
     }
@@ -42,13 +38,38 @@ public final class Tcp implements EchoProtocol {
     @Override
     public Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
                               Consumer<Connection> attach) {
+        return client(loops, server)
+                .doOnConnected(attach)
+                .connectNow(SETUP_TIMEOUT);
+    }
+
+    /**
+     * A server on these loops with TCP's options on every accepted connection, each joining {@code accepted}: this
+     * protocol's, and the base of every protocol layered on TCP (tcps, websocket, wss).
+     */
+    public static TcpServer server(EventLoopGroup loops, InetSocketAddress address, ChannelGroup accepted) {
+        return TcpServer.create()
+                .bindAddress(() -> address)
+                .runOn(loops)
+                .channelGroup(accepted)
+                .childOption(ChannelOption.TCP_NODELAY, true);
+    }
+
+    /** A new connection (never pooled) on these loops with TCP's options; see {@link #server}. */
+    public static TcpClient client(EventLoopGroup loops, InetSocketAddress server) {
         return TcpClient.newConnection()
                 .remoteAddress(() -> server)
                 .resolver(DefaultAddressResolverGroup.INSTANCE)
                 .runOn(loops)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .doOnConnected(attach)
-                .connectNow(SETUP_TIMEOUT);
+                .option(ChannelOption.TCP_NODELAY, true);
+    }
+
+    /** A blocking socket connected with TCP's options; see {@link #server}. */
+    public static Socket socket(SocketAddress server) throws IOException {
+        Socket s = new Socket();
+        s.setTcpNoDelay(true);
+        s.connect(server, (int) SETUP_TIMEOUT.toMillis());
+        return s;
     }
 
     @Override
@@ -60,9 +81,6 @@ public final class Tcp implements EchoProtocol {
 
     @Override
     public BlockingSocket connect(SocketAddress server) throws IOException {
-        Socket s = new Socket();
-        s.setTcpNoDelay(true);
-        s.connect(server, (int) SETUP_TIMEOUT.toMillis());
-        return new TcpSocket(s);
+        return new TcpSocket(socket(server));
     }
 }

@@ -4,9 +4,9 @@ import io.loopbench.engine.protocol.BlockingServer;
 import io.loopbench.engine.protocol.BlockingSocket;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.TlsSession;
+import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tcp.TcpListener;
 import io.loopbench.engine.protocol.tcp.TcpSocket;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.ssl.ClientAuth;
@@ -15,7 +15,6 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
-import io.netty.resolver.DefaultAddressResolverGroup;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
 import reactor.netty.tcp.TcpClient;
@@ -85,11 +84,7 @@ public final class Tls implements EchoProtocol {
     @Override
     public DisposableChannel bind(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
                                   ChannelGroup accepted, Consumer<Connection> ends) {
-        return secure(TcpServer.create()
-                .bindAddress(() -> address)
-                .runOn(loops)
-                .channelGroup(accepted)
-                .childOption(ChannelOption.TCP_NODELAY, true))
+        return secure(Tcp.server(loops, address, accepted))
                 .doOnConnection(ends)
                 .bindNow(SETUP_TIMEOUT);
     }
@@ -98,11 +93,7 @@ public final class Tls implements EchoProtocol {
     public Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
                               Consumer<Connection> attach) {
         // Reactor Netty hands the connection over once the handshake is done (a failed one fails connectNow).
-        return secure(TcpClient.newConnection()
-                .remoteAddress(() -> server)
-                .resolver(DefaultAddressResolverGroup.INSTANCE)
-                .runOn(loops)
-                .option(ChannelOption.TCP_NODELAY, true))
+        return secure(Tcp.client(loops, server))
                 .doOnConnected(attach)
                 .connectNow(SETUP_TIMEOUT);
     }
@@ -142,9 +133,7 @@ public final class Tls implements EchoProtocol {
     @Override
     public BlockingSocket connect(SocketAddress server) throws IOException {
         InetSocketAddress to = (InetSocketAddress) server;
-        Socket plain = new Socket();
-        plain.setTcpNoDelay(true);
-        plain.connect(to, (int) SETUP_TIMEOUT.toMillis());
+        Socket plain = Tcp.socket(to);
         // Layered with the address as given, so that the identity checked is the IP connected to.
         SSLSocket s = (SSLSocket) contexts().jdk.getSocketFactory().createSocket(plain, to.getHostString(),
                 to.getPort(), true);

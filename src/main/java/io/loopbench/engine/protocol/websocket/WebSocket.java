@@ -4,13 +4,13 @@ import io.loopbench.engine.protocol.BlockingServer;
 import io.loopbench.engine.protocol.BlockingSocket;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.TlsSession;
+import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tls.Tls;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
@@ -26,7 +26,6 @@ import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketVersion;
-import io.netty.resolver.DefaultAddressResolverGroup;
 import io.netty.util.ReferenceCountUtil;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
@@ -93,11 +92,7 @@ public final class WebSocket implements EchoProtocol {
                 .maxFramePayloadLength(Math.max(payloadBytes, 64 * 1024))
                 .handshakeTimeoutMillis(SETUP_TIMEOUT.toMillis())
                 .build();
-        TcpServer server = TcpServer.create()
-                .bindAddress(() -> address)
-                .runOn(loops)
-                .channelGroup(accepted)
-                .childOption(ChannelOption.TCP_NODELAY, true);
+        TcpServer server = Tcp.server(loops, address, accepted);
         if (tls != null) {
             server = tls.secure(server);
         }
@@ -119,11 +114,7 @@ public final class WebSocket implements EchoProtocol {
                 .handshakeTimeoutMillis(SETUP_TIMEOUT.toMillis())
                 .build();
         CompletableFuture<Void> upgraded = new CompletableFuture<>();
-        TcpClient client = TcpClient.newConnection()
-                .remoteAddress(() -> server)
-                .resolver(DefaultAddressResolverGroup.INSTANCE)
-                .runOn(loops)
-                .option(ChannelOption.TCP_NODELAY, true);
+        TcpClient client = Tcp.client(loops, server);
         if (tls != null) {
             client = tls.secure(client);
         }
