@@ -22,7 +22,7 @@ final class EchoCheck {
         this.window = window;
         this.id = id;
         this.payloadBytes = payloadBytes;
-        this.bodies = new MessageFormat.Bodies(payloadBytes);
+        this.bodies = MessageFormat.Bodies.of(payloadBytes);
     }
 
     /**

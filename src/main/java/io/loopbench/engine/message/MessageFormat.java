@@ -3,6 +3,8 @@ package io.loopbench.engine.message;
 import io.netty.buffer.ByteBuf;
 
 import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * arknet's message layout: bytes 0–2 ASCII {@code ANB}, byte 3 the phase tag (0 warm-up, 1 measured), bytes 4–7 the
@@ -72,15 +74,24 @@ public final class MessageFormat {
      * The check of every body of one message size: one {@link ByteBuffer#mismatch} (which the JDK vectorises) of the
      * received bytes against a view of the pattern made once per starting offset, instead of a read per 8 bytes
      * through ByteBuf accessors. The received bytes are seen through the buffer's internal NIO view, which Netty
-     * keeps per buffer, so that a check allocates nothing. Its views are never moved after construction; the
-     * buffers checked must be confined to the calling thread, as Netty's internal views are.
+     * keeps per buffer, so that a check allocates nothing. Its views are never moved after construction, so that
+     * one instance per message size serves every client of the JVM ({@link #of}); the buffers checked must be
+     * confined to the calling thread, as Netty's internal views are.
      */
     public static final class Bodies {
+
+        /** One per message size used in this JVM: 256 views each, not 256 per client. */
+        private static final Map<Integer, Bodies> BY_SIZE = new ConcurrentHashMap<>();
 
         private final int bodyBytes;
         private final ByteBuffer[] views = new ByteBuffer[256];
 
-        public Bodies(int payloadBytes) {
+        /** The check of bodies of messages of {@code payloadBytes} bytes. */
+        public static Bodies of(int payloadBytes) {
+            return BY_SIZE.computeIfAbsent(payloadBytes, Bodies::new);
+        }
+
+        private Bodies(int payloadBytes) {
             this.bodyBytes = payloadBytes - HEADER_BYTES;
             for (int k = 0; k < views.length; k++) {
                 views[k] = ByteBuffer.wrap(PATTERN_BYTES, k + HEADER_BYTES, bodyBytes).slice();

@@ -97,7 +97,7 @@ class OutgoingTest {
         // the ring: the window's messages (or gathered buffers) and one more
         int ring = gathering ? (window * payload + 65535) / 65536 + 1 : window + 1;
         assertThat(io.allocations).as("buffers allocated over 200 batches").isEqualTo(ring);
-        var bodies = new MessageFormat.Bodies(payload);
+        var bodies = MessageFormat.Bodies.of(payload);
         assertThat(io.sent.readableBytes()).isEqualTo(seq * payload);
         for (long s = 0; s < seq; s++) {
             int at = (int) (s * payload);

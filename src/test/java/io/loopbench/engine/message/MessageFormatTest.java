@@ -25,9 +25,9 @@ class MessageFormatTest {
             assertThat(b.getByte(i)).as("byte %d", i).isEqualTo((byte) ((seq + i * 17L + id * 31L) % 256));
         }
         assertThat(MessageFormat.hasValidHeader(b, 0)).isTrue();
-        assertThat(new MessageFormat.Bodies(size).valid(b, 0, id, seq)).isTrue();
+        assertThat(MessageFormat.Bodies.of(size).valid(b, 0, id, seq)).isTrue();
         if (size > MessageFormat.HEADER_BYTES) {
-            assertThat(new MessageFormat.Bodies(size).valid(b, 0, id, seq + 1)).isFalse();
+            assertThat(MessageFormat.Bodies.of(size).valid(b, 0, id, seq + 1)).isFalse();
         }
     }
 
@@ -37,7 +37,7 @@ class MessageFormatTest {
         ByteBuf b = Unpooled.buffer(1024);
         MessageFormat.write(b, MessageFormat.WARMUP_TAG, 5, 99, 1024);
         b.setByte(flipAt, b.getByte(flipAt) ^ 1);
-        assertThat(new MessageFormat.Bodies(1024).valid(b, 0, 5, 99)).isFalse();
+        assertThat(MessageFormat.Bodies.of(1024).valid(b, 0, 5, 99)).isFalse();
     }
 
     /** The check reads through Netty's views: a direct pooled buffer's internal view, a composite's copy. */
@@ -51,7 +51,7 @@ class MessageFormatTest {
             }
             ByteBuf checked = kind.equals("direct") ? b
                     : Unpooled.wrappedBuffer(b.retainedSlice(0, 1500), b.retainedSlice(1500, 3 * 1024 - 1500));
-            var bodies = new MessageFormat.Bodies(1024);
+            var bodies = MessageFormat.Bodies.of(1024);
             for (int seq = 0; seq < 3; seq++) {
                 assertThat(bodies.valid(checked, seq * 1024, 9, seq)).as("sequence %d", seq).isTrue();
                 assertThat(bodies.valid(checked, seq * 1024, 9, seq + 1)).isFalse();
