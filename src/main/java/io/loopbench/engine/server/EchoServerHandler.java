@@ -20,8 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * per read batch. A stream: the complete frames of a read batch are checked in place in the cumulation buffer and
  * echoed as one retained slice (one write, no copy); a partial frame waits for its remaining bytes. Datagrams: each
  * datagram's buffer goes back to its sender. WebSocket: each binary frame is one message, and the same frame object
- * goes back (its content is checked as a message; a frame of any other kind is released unanswered). Thread ownership: confined to its channel's event loop; errors go to the
- * shared, thread-safe {@link ServerStats}.
+ * goes back (its content is checked as a message; a frame of any other kind is released unanswered). Thread
+ * ownership: confined to its channel's event loop; errors go to the shared, thread-safe {@link ServerStats}.
  */
 public final class EchoServerHandler extends ByteToMessageDecoder {
 

@@ -97,14 +97,15 @@ final class SpecRules {
         long perConnection = (long) s.window() * s.payloadBytes();
         if (s.protocol() != Protocol.UDP && perConnection > RunSpec.MAX_BLOCKING_WINDOW_BYTES) {
             v.add(new Violation("window×payloadBytes", String.valueOf(perConnection), "at most "
-                    + RunSpec.MAX_BLOCKING_WINDOW_BYTES + " (256 KiB) on " + s.protocol().label() + " with virtual-threads execution: each end "
-                    + "is one blocking thread, so more in flight could fill every socket buffer and block both ends"));
+                    + RunSpec.MAX_BLOCKING_WINDOW_BYTES + " (256 KiB) on " + s.protocol().label()
+                    + " with virtual-threads execution: each end is one blocking thread, so more in flight could fill "
+                    + "every socket buffer and block both ends"));
         }
     }
 
     /**
-     * TLS settings go with tcps and wss only; a certificates directory must load (read here, so that a run with a missing or
-     * mismatched file is refused before any load starts); the OpenSSL provider must load, on Netty's ends.
+     * TLS settings go with tcps and wss only; a certificates directory must load (read here, so that a run with a
+     * missing or mismatched file is refused before any load starts); the OpenSSL provider must load, on Netty's ends.
      */
     private static void tlsRules(RunSpec s, List<Violation> v) {
         if (s.certsDirectory() != null) {
