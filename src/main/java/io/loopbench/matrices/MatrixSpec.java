@@ -28,14 +28,13 @@ import java.util.stream.Collectors;
 
 /**
  * A matrix: lists of values whose every combination is one case. Every field is optional; omitted ones take
- * arknet's baseline: TCP and UDP; payloads 64, 1024 and 16384 B; profiles 1 client × window 1 and 16 clients ×
- * window 16 (UDP forced to window 1 when the profiles are defaulted); IO models shared and sharded with 1, 2 and 4
- * threads (sharded with 1 thread dropped as a duplicate of shared 1); work 0; transport auto; sliding window; netty
- * execution; 3 s measured after 1 s of warm-up, 3 repetitions; keepGoing false; forked isolation.
+ * arknet's baseline: every protocol, as arknet's runner sweeps; payloads 64, 1024 and 16384 B; profiles 1 client ×
+ * window 1 and 16 clients × window 16 (UDP forced to window 1 when the profiles are defaulted); IO models shared
+ * and sharded with 1, 2 and 4 threads (sharded with 1 thread dropped as a duplicate of shared 1); work 0; transport
+ * auto; sliding window; netty execution; 3 s measured after 1 s of warm-up, 3 repetitions; keepGoing false; forked isolation.
  *
- * @param protocols     tcp, udp, tcps (TLS over TCP, with the JDK's provider and throw-away certificates),
- *                      websocket, wss (WebSocket over TLS; netty execution only); the default stays tcp and udp until
- *                      the report's other protocols exist
+ * @param protocols     the protocols (default: all of them, in their declared order; TLS ones with the JDK's
+ *                      provider and throw-away certificates unless tlsProviders says otherwise)
  * @param payloads      bytes per message, each 16 … 65507
  * @param profiles      {clients, window} pairs
  * @param ioModels      shared, sharded
@@ -66,7 +65,7 @@ import java.util.stream.Collectors;
  */
 @Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
 public record MatrixSpec(
-        @Schema(example = "[\"tcp\", \"udp\"]") List<Protocol> protocols,
+        @Schema(example = "[\"tcp\", \"tcps\"]") List<Protocol> protocols,
         @Schema(example = "[64, 1024, 16384]") List<Integer> payloads,
         List<Profile> profiles,
         @Schema(example = "[\"shared\", \"sharded\"]") List<IoModel> ioModels,
@@ -109,7 +108,7 @@ public record MatrixSpec(
     /** The spec with every omitted field at its default (the profiles keep their "defaulted" mark). */
     public MatrixSpec effective() {
         return new MatrixSpec(
-                or(protocols, List.of(Protocol.TCP, Protocol.UDP)),
+                or(protocols, List.of(Protocol.values())),
                 or(payloads, List.of(64, 1024, 16384)),
                 profiles,
                 or(ioModels, List.of(IoModel.SHARED, IoModel.SHARDED)),

@@ -105,13 +105,27 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
         return conditionsKey() + "/" + loadKey() + "/" + ioLabel();
     }
 
+    /**
+     * The case without its protocol, that protocol's own options and its repetition count: how the protocol cost
+     * table pairs cases.
+     */
+    String protocolPairKey() {
+        return shapeKey() + "/" + spec.execution().label() + "/" + loadKey() + "/" + ioLabel();
+    }
+
     private String conditionsKey() {
         RunSpec s = spec;
-        return String.join("/", s.protocol().label(), String.valueOf(s.payloadBytes()), String.valueOf(s.clients()),
+        return String.join("/", s.protocol().label(), shapeKey(), String.valueOf(s.datagramsPerRead()),
+                s.tlsProvider().label(), String.valueOf(s.certsDirectory()));
+    }
+
+    /** What every protocol of a case shares: message size, load shape, work, transport, phases and target. */
+    private String shapeKey() {
+        RunSpec s = spec;
+        return String.join("/", String.valueOf(s.payloadBytes()), String.valueOf(s.clients()),
                 String.valueOf(s.window()), s.windowMode().label(), String.valueOf(s.work()), s.transport().label(),
                 s.addressFamily().label(), String.valueOf(s.seconds()), String.valueOf(s.warmupSeconds()),
-                String.valueOf(s.target()), String.valueOf(s.datagramsPerRead()),
-                s.tlsProvider().label(), String.valueOf(s.certsDirectory()));
+                String.valueOf(s.target()));
     }
 
     private String loadKey() {
@@ -141,9 +155,25 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
     }
 
     private String conditionsTitle() {
+        return spec.protocol().label().toUpperCase(Locale.ROOT) + " / " + shapeTitle() + protocolOptionsTitle();
+    }
+
+    /** The case without its protocol, as the protocol cost table names it: "1024 B / … / shared 1". */
+    String protocolPairTitle() {
+        String shape = spec.execution() == Execution.NETTY ? shapeTitle()
+                : shapeTitle() + " / " + spec.execution().label() + " execution";
+        return withRate(shape) + " / " + ioLabel();
+    }
+
+    /** The protocol with its own options: "tcps", "tcps / TLS openssl", "udp / recvmmsg ≤ 16 …". */
+    String protocolTitle() {
+        String options = protocolOptionsTitle();
+        return spec.protocol().label() + (options.isEmpty() ? "" : options);
+    }
+
+    private String shapeTitle() {
         RunSpec s = spec;
-        StringBuilder b = new StringBuilder(s.protocol().label().toUpperCase(Locale.ROOT))
-                .append(" / ").append(s.payloadBytes()).append(" B / ")
+        StringBuilder b = new StringBuilder().append(s.payloadBytes()).append(" B / ")
                 .append(s.clients()).append(s.clients() == 1 ? " client" : " clients")
                 .append(" × window ").append(s.window()).append(" / ")
                 .append(s.work() == 0 ? "no added computation"
@@ -154,11 +184,16 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
         if (s.transport() != Transport.AUTO) {
             b.append(" / ").append(s.transport().label());
         }
-        if (s.tlsProvider() != TlsProvider.JDK) {
-            b.append(" / TLS ").append(s.tlsProvider().label());
+        return b.toString();
+    }
+
+    private String protocolOptionsTitle() {
+        StringBuilder b = new StringBuilder();
+        if (spec.tlsProvider() != TlsProvider.JDK) {
+            b.append(" / TLS ").append(spec.tlsProvider().label());
         }
-        if (s.datagramsPerRead() > 1) {
-            b.append(" / recvmmsg ≤ ").append(s.datagramsPerRead()).append(" datagrams per read");
+        if (spec.datagramsPerRead() > 1) {
+            b.append(" / recvmmsg ≤ ").append(spec.datagramsPerRead()).append(" datagrams per read");
         }
         return b.toString();
     }

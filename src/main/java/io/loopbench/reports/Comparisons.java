@@ -86,8 +86,13 @@ public final class Comparisons {
     private static void pair(CaseResult b, CaseResult c, List<CaseComparison> out, List<String> failed) {
         if (!b.ok() || !c.ok()) {
             failed.add(describe(b) + failure("baseline", b) + failure("candidate", c));
-            return;
+        } else {
+            out.add(compare(b, c));
         }
+    }
+
+    /** Two passed cases, candidate ÷ baseline, with the overlap rule and both sides' warnings. */
+    static CaseComparison compare(CaseResult b, CaseResult c) {
         Stat bt = b.summary().roundTripsPerSecond();
         Stat ct = c.summary().roundTripsPerSecond();
         Stat bp = b.summary().latency().p99Us();
@@ -104,12 +109,12 @@ public final class Comparisons {
                 : "p99 " + Format.ratio(pRatio) + " of baseline")
                 + (warnings.isEmpty() ? "" : "; not clean: " + warnings.size()
                 + (warnings.size() == 1 ? " warning" : " warnings") + " on its figures");
-        out.add(new CaseComparison(describe(b), describe(c), tRatio, pRatio, tOverlap, pOverlap, verdict,
-                List.copyOf(warnings)));
+        return new CaseComparison(describe(b), describe(c), tRatio, pRatio, tOverlap, pOverlap, verdict,
+                List.copyOf(warnings));
     }
 
     /** " (candidate failed as unfair: repetition 2: unfair: …)", " (baseline failed: …)", or "" when it passed. */
-    private static String failure(String side, CaseResult c) {
+    static String failure(String side, CaseResult c) {
         if (c.ok()) {
             return "";
         }

@@ -7,6 +7,8 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+
+import java.util.List;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -90,6 +92,21 @@ public class ReportController {
                             content = @Content(mediaType = "application/problem+json"))})
     public ExecutionComparisons.ExecutionComparison executionComparison(@PathVariable String id) {
         return ExecutionComparisons.of(sources.matrix(id));
+    }
+
+    @GetMapping(path = "/api/matrices/{id}/protocol-costs", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "A matrix's protocol cost: each protocol against tcp, each TLS protocol against its plaintext",
+            description = "Among cases that differ only by protocol (same message size, load, work, execution and "
+                    + "IO profile), each protocol against tcp, and tcps, wss and https against tcp, websocket and "
+                    + "http (tlsCost: true): ratios of medians of round trips/s and p99, not established where the "
+                    + "min–max ranges overlap, with either side's warnings. A TLS provider or a datagramsPerRead "
+                    + "makes a variant of its protocol, compared on its own. Empty when no IO profile has two "
+                    + "protocols.",
+            responses = {@ApiResponse(responseCode = "200", description = "The protocol costs"),
+                    @ApiResponse(responseCode = "404", description = "No matrix with this id",
+                            content = @Content(mediaType = "application/problem+json"))})
+    public List<ProtocolCosts.ProtocolCost> protocolCosts(@PathVariable String id) {
+        return ProtocolCosts.of(sources.matrix(id).cases());
     }
 
     static ResponseEntity<String> report(ReportSource source, String format, String accept) {

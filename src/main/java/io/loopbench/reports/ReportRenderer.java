@@ -117,6 +117,7 @@ public final class ReportRenderer {
         }
 
         executionsMatched(md, s);
+        protocolCosts(md, s);
 
         md.append("## Charts\n\n");
         md.append("Bars are medians over repetitions; whiskers are min and max, not confidence intervals.\n\n");
@@ -257,6 +258,39 @@ public final class ReportRenderer {
                             : " (" + r.pairsWithWarnings() + " with warnings)")
                     .append(" | ").append(ratio(r.throughput())).append(" | ")
                     .append(ratio(r.cpu())).append(" | ").append(ratio(r.cpuPerRoundTrip())).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    /** Each protocol against TCP and each TLS protocol against its plaintext, when the source has both sides. */
+    private static void protocolCosts(StringBuilder md, ReportSource s) {
+        List<ProtocolCosts.ProtocolCost> rows = ProtocolCosts.of(s.cases());
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("## Protocol cost\n\n");
+        md.append("Each protocol against TCP, and each TLS protocol against the same protocol without TLS (the TLS "
+                + "cost), in cases that differ only by protocol. Ratios are of medians, protocol ÷ baseline; where the "
+                + "two min–max ranges overlap the difference is not established. For reference, arknet published at "
+                + "1024 B / 16 clients × window 16 / 1 context, 1 thread (Standalone Asio): websocket 0.70, tcps "
+                + "0.57, wss 0.42, http 0.53, https 0.41 of TCP's round trips/s; TLS cost tcps ÷ tcp 0.57, wss ÷ "
+                + "websocket 0.60, https ÷ http 0.78.\n\n");
+        md.append("| Case | Protocol | Against | Round trips/s ratio | p99 ratio | Notes |\n");
+        md.append("| --- | --- | --- | --- | --- | --- |\n");
+        for (ProtocolCosts.ProtocolCost r : rows) {
+            md.append("| ").append(Format.text(r.profile())).append(" | ").append(Format.text(r.protocol()))
+                    .append(" | ").append(r.baseline()).append(r.tlsCost() ? " (TLS cost)" : "").append(" |");
+            Comparisons.CaseComparison c = r.comparison();
+            if (c == null) {
+                md.append(" | | ").append(Format.text(r.failure())).append(" |\n");
+                continue;
+            }
+            md.append(' ').append(Format.ratio(c.throughputRatio())).append(c.throughputRangesOverlap() ? ", not established" : "")
+                    .append(" | ").append(Format.ratio(c.p99Ratio()))
+                    .append(c.p99RangesOverlap() ? ", not established" : "").append(" | ")
+                    .append(c.warnings().isEmpty() ? "" : c.warnings().size()
+                            + (c.warnings().size() == 1 ? " warning" : " warnings") + " on its figures")
+                    .append(" |\n");
         }
         md.append('\n');
     }

@@ -82,6 +82,11 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
         assertThat(unknown.headers().firstValue("Content-Type")).contains("application/problem+json");
         JsonNode api = json.readTree(send(at("/v3/api-docs")).body());
         assertThat(api.at("/paths").has("/api/matrices/{id}/execution-comparison")).isTrue();
+        // one protocol: nothing to compare it with
+        assertThat(send(at("/api/matrices/" + id + "/protocol-costs")).body()).isEqualTo("[]");
+        assertThat(send(at("/api/matrices/no-such-matrix/protocol-costs")).statusCode()).isEqualTo(404);
+        assertThat(api.at("/components/schemas/ProtocolCost/properties/tlsCost/description").asString())
+                .contains("without TLS");
         assertThat(api.at("/components/schemas/ExecutionRatios/properties/pairs/description").asString())
                 .contains("repetition indexes");
         assertThat(api.at("/components/schemas/MatrixSpec/properties/executions/description").asString())
@@ -114,7 +119,7 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
         assertThat(json.readTree(nothingLeft.body()).at("/violations/0/field").asString())
                 .isEqualTo("executions×ioModels");
 
-        HttpResponse<String> tooLong = post("/api/matrices", "{\"seconds\":500,\"repetitions\":100}");
+        HttpResponse<String> tooLong = post("/api/matrices", "{\"seconds\":500,\"repetitions\":30}");
         assertThat(tooLong.statusCode()).isEqualTo(400);
         assertThat(tooLong.body()).contains("loopbench.limits.max-matrix-seconds");
         assertThat(json.readTree(send(at("/api/matrices")).body()).get("total").asInt()).isEqualTo(before);

@@ -5,6 +5,7 @@ import io.loopbench.engine.Fairness;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Stat;
 import io.loopbench.engine.spec.Transport;
@@ -388,6 +389,48 @@ class ReportRulesTest {
                 "#### TCP / 1024 B / 16 clients × window 16 / no added computation / reactive execution",
                 "| Execution | netty; reactive; virtual-threads |");
         assertThat(ReportRenderer.markdown(source("n", List.of(netty)), "charts/")).doesNotContain("Executions, matched");
+    }
+
+    @Test
+    void protocolCostsCompareEachProtocolWithTcpAndEachTlsProtocolWithItsPlaintextPerProfile() {
+        RunSpec.Builder shared1 = RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(1);
+        CaseResult tcp = ok(shared1.protocol(Protocol.TCP).build(), new Stat(1000, 990, 1010), new Stat(100, 95, 105));
+        CaseResult tcps = ok(shared1.protocol(Protocol.TCPS).build(), new Stat(500, 480, 520), new Stat(200, 190, 210));
+        CaseResult tcpsOpenssl = ok(shared1.protocol(Protocol.TCPS).tlsProvider(TlsProvider.OPENSSL).build(),
+                new Stat(600, 590, 610), new Stat(150, 140, 160));
+        CaseResult ws = ok(shared1.protocol(Protocol.WEBSOCKET).tlsProvider(TlsProvider.JDK).build(),
+                new Stat(800, 700, 900), new Stat(100, 99, 101));
+        CaseResult wss = ok(shared1.protocol(Protocol.WSS).build(), new Stat(400, 390, 410), new Stat(300, 290, 310));
+        // another IO profile with no TCP case: its wss is compared with its websocket only
+        RunSpec.Builder shared2 = RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(2);
+        CaseResult ws2 = ok(shared2.protocol(Protocol.WEBSOCKET).build(), new Stat(900, 890, 910), new Stat(90, 85, 95));
+        CaseResult wss2 = failed(Protocol.WSS, IoModel.SHARED, 2, "boom");
+
+        List<ProtocolCosts.ProtocolCost> costs = ProtocolCosts.of(List.of(tcp, tcps, tcpsOpenssl, ws, wss, ws2, wss2));
+
+        assertThat(costs).extracting(c -> c.protocol() + " ÷ " + c.baseline() + (c.tlsCost() ? " TLS" : ""))
+                .containsExactly("tcps ÷ tcp TLS", "tcps / TLS openssl ÷ tcp TLS", "websocket ÷ tcp", "wss ÷ tcp",
+                        "wss ÷ websocket TLS", "wss ÷ websocket TLS");
+        ProtocolCosts.ProtocolCost tcpsCost = costs.getFirst();
+        assertThat(tcpsCost.profile())
+                .isEqualTo("1024 B / 16 clients × window 16 / no added computation / shared 1");
+        assertThat(tcpsCost.comparison().throughputRatio()).isCloseTo(0.5, within(1e-9));
+        assertThat(tcpsCost.comparison().p99Ratio()).isCloseTo(2.0, within(1e-9));
+        assertThat(costs.get(2).comparison().throughputRangesOverlap()).isFalse();
+        assertThat(costs.get(2).comparison().p99RangesOverlap()).isTrue(); // websocket's p99 range meets tcp's
+        assertThat(costs.get(4).comparison().throughputRatio()).isCloseTo(0.5, within(1e-9));
+        assertThat(costs.getLast().comparison()).isNull();
+        assertThat(costs.getLast().failure()).isEqualTo("(candidate failed: boom)");
+        assertThat(costs.getLast().profile()).endsWith("/ shared 2");
+
+        String md = ReportRenderer.markdown(source("m", List.of(tcp, tcps, tcpsOpenssl, ws, wss, ws2, wss2)),
+                "charts/");
+        assertThat(md).contains("## Protocol cost\n\nEach protocol against TCP",
+                "| 1024 B / 16 clients × window 16 / no added computation / shared 1 | tcps | tcp (TLS cost) "
+                        + "| 0.50× | 2.00× |  |",
+                "| websocket | tcp | 0.80× | 1.00×, not established |",
+                "| wss | websocket (TLS cost) | | | (candidate failed: boom) |");
+        assertThat(ReportRenderer.markdown(source("t", List.of(tcp)), "charts/")).doesNotContain("Protocol cost");
     }
 
     private static void assertRatio(ExecutionComparisons.Ratio r, double median, double min, double max,
