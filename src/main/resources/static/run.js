@@ -219,6 +219,7 @@ export function runView(root, params, id) {
       ['Transport', r.transport || first.transport],
       ['Channels', first.serverChannel ? `${first.serverChannel} / ${first.clientChannel}` : null],
       ['Connections on one thread', first.connectionsOnOneThread],
+      ['TLS negotiated', first.tls ? `${first.tls.provider}: ${first.tls.protocol} ${first.tls.cipherSuite}` : null],
       ['JVM', env ? `${env.javaVendor ?? ''} ${env.javaVersion ?? ''}`.trim() : null],
       ['Host', r.system ? `${r.system.cpuModel}, ${r.system.logicalCpus} logical CPUs, ${r.system.os} `
         + `${r.system.kernel}` : null],

@@ -4,6 +4,7 @@ import io.loopbench.engine.Fairness;
 import io.loopbench.engine.Summary;
 import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.process.Environment;
+import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.system.SystemInfo;
@@ -371,6 +372,12 @@ public final class ReportRenderer {
         row(md, "Measurement / warm-up / repetitions", distinct(s.cases().stream().map(c -> c.spec().seconds()
                 + " s / " + SelfChecks.warmupSpecified(c) + " / " + c.spec().repetitions())));
         row(md, "Address family", distinct(specs.stream().map(x -> x.addressFamily().label())));
+        String tls = distinct(s.cases().stream().flatMap(c -> c.repetitions().stream())
+                .map(RepetitionResult::tls).filter(java.util.Objects::nonNull)
+                .map(t -> t.provider() + ": " + t.protocol() + " " + t.cipherSuite()));
+        if (!tls.isEmpty()) {
+            row(md, "TLS negotiated", tls);
+        }
         md.append('\n');
     }
 

@@ -17,6 +17,8 @@ import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.WarmupResult;
 
+import io.loopbench.engine.protocol.TlsSession;
+
 import java.util.List;
 
 /** Cases with chosen figures, for tests of the report rules. */
@@ -93,8 +95,13 @@ final class ReportFixtures {
 
     /** A passed repetition of one measured second: {@code roundTrips} echoes, {@code cpuPercent} % of one CPU. */
     static RepetitionResult repetition(int index, long roundTrips, double cpuPercent) {
+        return repetition(index, roundTrips, cpuPercent, null);
+    }
+
+    /** The same, with what its TLS handshake negotiated. */
+    static RepetitionResult repetition(int index, long roundTrips, double cpuPercent, TlsSession tls) {
         return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null,
-                null, null, null, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
+                null, null, tls, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
                 new CpuUsage(cpuPercent / 100, 1.0, cpuPercent), null, null, null, null, null, null, null, null, null,
                 List.of(), null);
     }

@@ -433,6 +433,21 @@ class ReportRulesTest {
         assertThat(ReportRenderer.markdown(source("t", List.of(tcp)), "charts/")).doesNotContain("Protocol cost");
     }
 
+    @Test
+    void theConditionsNameWhatEachTlsHandshakeNegotiated() {
+        RunSpec.Builder spec = RunSpec.builder().protocol(Protocol.TCPS);
+        CaseResult jdk = measured(spec.build(), repetition(1, 1000, 100,
+                new io.loopbench.engine.protocol.TlsSession("jdk", "TLSv1.3", "TLS_AES_256_GCM_SHA384")));
+        CaseResult openssl = measured(spec.tlsProvider(TlsProvider.OPENSSL).build(), repetition(1, 1000, 100,
+                new io.loopbench.engine.protocol.TlsSession("openssl", "TLSv1.3", "TLS_AES_128_GCM_SHA256")));
+
+        assertThat(ReportRenderer.markdown(source("t", List.of(jdk, openssl)), "charts/")).contains(
+                "| TLS negotiated | jdk: TLSv1.3 TLS\\_AES\\_256\\_GCM\\_SHA384; openssl: TLSv1.3 "
+                        + "TLS\\_AES\\_128\\_GCM\\_SHA256 |"); // Markdown-escaped
+        assertThat(ReportRenderer.markdown(source("p", List.of(measured(RunSpec.builder().build(),
+                repetition(1, 1000, 100)))), "charts/")).doesNotContain("TLS negotiated");
+    }
+
     private static void assertRatio(ExecutionComparisons.Ratio r, double median, double min, double max,
                                     boolean established) {
         assertThat(r.median()).isCloseTo(median, within(1e-9));
