@@ -1,6 +1,5 @@
 package io.loopbench.engine.server;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.FixedLengthFrameDecoder;
 import org.reactivestreams.Publisher;
@@ -11,9 +10,11 @@ import reactor.netty.NettyOutbound;
 
 /**
  * {@code reactive} execution: the echo server end as a Reactor Netty pipeline, operators per message. Stream messages
- * are cut by a {@link FixedLengthFrameDecoder}; each message that passes the check is retained and sent back (a
- * datagram to its sender), the rest are released by Reactor Netty. Sends flush as Reactor Netty's {@code send}
- * decides. Stateless; its pipelines run on the end's event loop.
+ * are cut by a {@link FixedLengthFrameDecoder}. Each message is retained on arrival and checked: one that passes goes
+ * back (a datagram to its sender); one that fails is dropped, and Reactor Netty's send releases what its source
+ * drops, as its receive releases each message once handled — hence the retain before the check, lest a refused
+ * message be released twice and end the echo. Sends flush as Reactor Netty's {@code send} decides. Stateless; its
+ * pipelines run on the end's event loop.
  */
 public final class ReactiveEcho {
 
@@ -35,8 +36,8 @@ public final class ReactiveEcho {
 
     private static Publisher<Void> frames(NettyInbound in, NettyOutbound out, ServerCheck check) {
         return out.send(in.receive()
-                        .filter(check::accept)
-                        .map(ByteBuf::retain))
+                        .retain()
+                        .filter(check::accept))
                 .then()
                 .doOnError(check::exception);
     }
@@ -44,8 +45,9 @@ public final class ReactiveEcho {
     private static Publisher<Void> datagrams(NettyInbound in, NettyOutbound out, ServerCheck check) {
         return out.sendObject(in.receiveObject()
                         .cast(DatagramPacket.class)
+                        .map(DatagramPacket::retain)
                         .filter(p -> check.accept(p.content()))
-                        .map(p -> new DatagramPacket(p.content().retain(), p.sender())))
+                        .map(p -> new DatagramPacket(p.content(), p.sender())))
                 .then()
                 .doOnError(check::exception);
     }
