@@ -68,7 +68,8 @@ public final class MeasureCommand implements Callable<Integer> {
 
     @Option(names = "--protocol", paramLabel = "tcp|udp|tcps|websocket|wss",
             description = "Protocol; tcps is TLS over TCP, with TCP's framing; websocket is one binary frame per "
-                    + "message after an upgrade on /echo (netty execution only), wss the same over TLS (default tcp).")
+                    + "message after an upgrade on /echo (netty and reactive executions), wss the same over TLS "
+                    + "(default tcp).")
     Protocol protocol;
     @Option(names = "--payload", paramLabel = "BYTES", description = "Bytes per message, 16 … 65507 (default 1024).")
     Integer payload;

@@ -46,13 +46,15 @@ public final class EngineTestSupport {
     static final int CARRIERS = 2;
 
     /**
-     * Live event-loop threads of repetitions ({@code loopbench-<transport>-…}, not the service's own threads) and
-     * live virtual threads they started.
+     * Live event-loop threads of repetitions ({@code loopbench-<transport>-…}, not the service's own threads), live
+     * virtual threads they started, and Reactor Netty's global loops ({@code reactor-http-…}, {@code reactor-tcp-…}),
+     * which no repetition may start.
      */
     public static long loopThreads() {
         return VirtualThreads.live() + Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && java.util.Arrays.stream(Transport.values())
-                        .anyMatch(tr -> t.getName().startsWith(LoopLayout.THREAD_PREFIX + tr.label() + "-")))
+                .filter(t -> t.isAlive() && (t.getName().startsWith("reactor-")
+                        || java.util.Arrays.stream(Transport.values())
+                        .anyMatch(tr -> t.getName().startsWith(LoopLayout.THREAD_PREFIX + tr.label() + "-"))))
                 .count();
     }
 

@@ -1,5 +1,6 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.protocol.tls.Tls;
 import io.loopbench.engine.protocol.tls.TlsMaterial;
 import io.loopbench.engine.spec.Execution;
@@ -7,6 +8,7 @@ import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.TlsProvider;
+import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.engine.spec.WindowMode;
 import io.loopbench.engine.protocol.websocket.WebSocket;
@@ -38,45 +40,84 @@ import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * websocket and wss: every message echoed and validated, one binary frame each, also against a target; the
- * executions they refuse.
+ * websocket and wss: every message echoed and validated, one binary frame each, on both executions that run them
+ * (netty's codec handlers, reactive's HttpServer and HttpClient), also against a target; the execution they refuse.
  */
 class WebSocketEchoTest {
 
     static List<Arguments> layouts() {
         List<Arguments> cases = new ArrayList<>();
-        for (Protocol p : List.of(Protocol.WEBSOCKET, Protocol.WSS)) {
-            for (IoModel m : IoModel.values()) {
-                for (WindowMode w : WindowMode.values()) {
-                    cases.add(Arguments.of(p, m, w));
+        for (Execution e : List.of(Execution.NETTY, Execution.REACTIVE)) {
+            for (Protocol p : List.of(Protocol.WEBSOCKET, Protocol.WSS)) {
+                for (IoModel m : IoModel.values()) {
+                    for (WindowMode w : WindowMode.values()) {
+                        cases.add(Arguments.of(e, p, m, w));
+                    }
                 }
             }
         }
         return cases;
     }
 
-    @ParameterizedTest(name = "{0} {1} {2}")
+    @ParameterizedTest(name = "{0} {1} {2} {3}")
     @MethodSource("layouts")
-    void echoesAndValidatesEveryMessage(Protocol protocol, IoModel model, WindowMode mode) {
-        RunSpec spec = quick().protocol(protocol).ioModel(model).ioThreads(model == IoModel.SHARDED ? 2 : 1)
-                .windowMode(mode).build();
+    void echoesAndValidatesEveryMessage(Execution execution, Protocol protocol, IoModel model, WindowMode mode) {
+        RunSpec spec = quick(execution).protocol(protocol).ioModel(model)
+                .ioThreads(model == IoModel.SHARDED ? 2 : 1).windowMode(mode).build();
 
         RepetitionResult r = validated(spec);
 
         assertThat(r.tcpNoDelay()).isTrue();
         assertThat(r.tls() != null).isEqualTo(protocol == Protocol.WSS);
+        // one loop, or sharded over two: each client and its server peer on one loop
+        assertThat(r.connectionsOnOneThread()).isEqualTo(spec.clients());
+        // The loops are gone, and Reactor Netty's HttpServer and HttpClient never started its global ones
+        assertThat(EngineTestSupport.loopThreads()).isZero();
     }
 
-    @ParameterizedTest
-    @EnumSource(TlsProvider.class)
-    void wssWithBothProvidersWhereTheyLoad(TlsProvider provider) {
+    /** Reactor Netty's HttpServer and HttpClient on each transport's loops (epoll, io_uring: where they load). */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("protocolsAndTransports")
+    void reactiveOnEveryTransport(Protocol protocol, Transport transport) {
+        Assumptions.assumeTrue(Transports.isAvailable(transport),
+                () -> transport.label() + " does not load here: " + Transports.unavailabilityCause(transport));
+
+        RepetitionResult r = validated(quick(Execution.REACTIVE).protocol(protocol).transport(transport).build());
+
+        assertThat(r.transport()).isEqualTo(transport);
+        assertThat(r.clientChannel()).endsWith("SocketChannel");
+    }
+
+    static List<Arguments> protocolsAndTransports() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Protocol p : List.of(Protocol.WEBSOCKET, Protocol.WSS)) {
+            for (Transport t : List.of(Transport.NIO, Transport.EPOLL, Transport.IO_URING)) {
+                cases.add(Arguments.of(p, t));
+            }
+        }
+        return cases;
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("executionsAndProviders")
+    void wssWithBothProvidersWhereTheyLoad(Execution execution, TlsProvider provider) {
         Assumptions.assumeTrue(provider == TlsProvider.JDK || Tls.openSslUnavailable() == null,
                 () -> "Netty's OpenSSL provider does not load here: " + Tls.openSslUnavailable());
 
-        RepetitionResult r = validated(quick().protocol(Protocol.WSS).tlsProvider(provider).build());
+        RepetitionResult r = validated(quick(execution).protocol(Protocol.WSS).tlsProvider(provider).build());
 
         assertThat(r.tls().provider()).isEqualTo(provider.label());
         assertThat(r.tls().protocol()).isEqualTo("TLSv1.3");
+    }
+
+    static List<Arguments> executionsAndProviders() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Execution e : List.of(Execution.NETTY, Execution.REACTIVE)) {
+            for (TlsProvider p : TlsProvider.values()) {
+                cases.add(Arguments.of(e, p));
+            }
+        }
+        return cases;
     }
 
     @Test
@@ -90,16 +131,15 @@ class WebSocketEchoTest {
 
     @ParameterizedTest
     @EnumSource(value = Protocol.class, names = {"WEBSOCKET", "WSS"})
-    void virtualThreadsAndReactiveAreRefusedNamingTheExecution(Protocol protocol) {
-        for (Execution e : List.of(Execution.VIRTUAL_THREADS, Execution.REACTIVE)) {
-            RunSpec spec = quick(e).protocol(protocol).build();
+    void onlyVirtualThreadsAreRefusedNamingTheExecution(Protocol protocol) {
+        RunSpec spec = quick(Execution.VIRTUAL_THREADS).protocol(protocol).build();
 
-            assertThat(spec.violations()).singleElement().satisfies(v -> {
-                assertThat(v.field()).isEqualTo("execution");
-                assertThat(v.value()).isEqualTo(e.label());
-                assertThat(v.message()).contains("netty with protocol " + protocol.label());
-            });
-        }
+        assertThat(spec.violations()).singleElement().satisfies(v -> {
+            assertThat(v.field()).isEqualTo("execution");
+            assertThat(v.value()).isEqualTo("virtual-threads");
+            assertThat(v.message()).contains("netty or reactive with protocol " + protocol.label());
+        });
+        assertThat(quick(Execution.REACTIVE).protocol(protocol).build().violations()).isEmpty();
     }
 
     @Test

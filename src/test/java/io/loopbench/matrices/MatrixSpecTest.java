@@ -77,16 +77,17 @@ class MatrixSpecTest {
                 "udp 1 jdk netty", "udp 1 jdk reactive", "udp 16 jdk netty", "udp 16 jdk reactive",
                 "tcps 1 jdk netty", "tcps 1 jdk reactive", "tcps 1 openssl netty", "tcps 1 openssl reactive");
         assertThat(spec.listViolations()).isEmpty();
-        // WebSocket runs on netty only: its reactive cases are dropped, and a matrix of nothing else is refused
+        // WebSocket runs on netty and reactive: its virtual-threads cases are dropped, and a matrix of nothing else
+        // is refused
         MatrixSpec ws = new MatrixSpec(List.of(Protocol.TCP, Protocol.WSS), List.of(64),
                 List.of(new MatrixSpec.Profile(1, 1)), List.of(IoModel.SHARED), List.of(1), null, null, null, List.of(Execution.NETTY, Execution.REACTIVE),
                 null, null, null, null, null, null, null, null, null, null,
                 List.of(TlsProvider.JDK, TlsProvider.OPENSSL)).effective();
         assertThat(ws.cases()).extracting(c -> c.protocol().label() + " " + c.tlsProvider().label() + " "
                 + c.execution().label()).containsExactly("tcp jdk netty", "tcp jdk reactive", "wss jdk netty",
-                "wss openssl netty");
+                "wss jdk reactive", "wss openssl netty", "wss openssl reactive");
         assertThat(new MatrixSpec(List.of(Protocol.WEBSOCKET), null, null, null, null, null, null, null,
-                List.of(Execution.REACTIVE), null, null, null, null, null, null, null, null, null, null, null)
+                List.of(Execution.VIRTUAL_THREADS), null, null, null, null, null, null, null, null, null, null, null)
                 .effective().listViolations()).extracting(Violation::field).containsExactly("executions×protocols");
         assertThat(new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
                 null, null, null, null, List.of(1, 1), List.of()).effective().listViolations())

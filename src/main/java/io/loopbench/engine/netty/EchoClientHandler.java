@@ -8,6 +8,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -48,6 +49,10 @@ final class EchoClientHandler extends ByteToMessageDecoder implements ClientIo {
             } finally {
                 h.release();
             }
+        } else if (msg instanceof WebSocketFrame f) {
+            // Text or continuation frames carry no loopbench message (close and ping are answered upstream).
+            f.release();
+            client.exception(new IllegalStateException("unexpected " + f.getClass().getSimpleName()));
         } else {
             super.channelRead(ctx, msg);
         }

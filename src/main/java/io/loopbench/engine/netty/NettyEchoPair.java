@@ -30,9 +30,10 @@ import static io.loopbench.engine.protocol.EchoProtocol.SETUP_TIMEOUT;
 
 /**
  * {@code netty} and {@code reactive} executions: echo servers and clients on the repetition's own event loops
- * ({@link LoopLayout}), bound and connected through the protocol, each end programmed as its execution's
- * {@link NettyEnds} say — as handlers at the end of each pipeline, or as Reactor Netty pipelines per message. Used by
- * one thread, the repetition's.
+ * ({@link LoopLayout}), each shard's clients connected to its own server, bound, connected and programmed as its
+ * execution's {@link NettyEnds} say — through the protocol, as handlers at the end of each pipeline or as Reactor
+ * Netty pipelines per message, or through the protocol's own Reactor Netty ends. Used by one thread, the
+ * repetition's.
  */
 public final class NettyEchoPair implements EchoPair {
 
@@ -68,8 +69,8 @@ public final class NettyEchoPair implements EchoPair {
         InetAddress host = spec.addressFamily().loopback();
         if (target == null) {
             for (int shard = 0; shard < layout.shards(); shard++) {
-                servers.add(protocol.bind(layout.group(shard), new InetSocketAddress(host, 0), spec.payloadBytes(),
-                        accepted, this::serverEnd));
+                servers.add(ends.bind(protocol, layout.group(shard), new InetSocketAddress(host, 0),
+                        spec.payloadBytes(), accepted, this::served));
             }
         }
         for (int i = 0; i < spec.clients(); i++) {
@@ -77,8 +78,7 @@ public final class NettyEchoPair implements EchoPair {
             EchoClient client = new EchoClient(i, spec, protocol.stream());
             InetSocketAddress server = target != null ? target : new InetSocketAddress(host,
                     ((InetSocketAddress) servers.get(i % servers.size()).address()).getPort());
-            connections.add(protocol.connect(layout.groupForClient(i), server, spec.payloadBytes(),
-                    c -> ends.client(client, c)));
+            connections.add(ends.connect(protocol, layout.groupForClient(i), server, spec.payloadBytes(), client));
             clients.add(client);
         }
         for (EchoClient c : clients) {
@@ -90,8 +90,8 @@ public final class NettyEchoPair implements EchoPair {
         return clients;
     }
 
-    private void serverEnd(Connection end) {
-        ends.server(end);
+    /** Records a server end its execution has programmed. */
+    private void served(Connection end) {
         if (protocol.stream()) {
             serverChildren.put(end.channel().remoteAddress(), end.channel());
         }

@@ -3,8 +3,13 @@ package io.loopbench.engine.reactive;
 import io.loopbench.engine.client.ClientIo;
 import io.loopbench.engine.client.EchoClient;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.FixedLengthFrameDecoder;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.netty.Connection;
 
@@ -13,43 +18,85 @@ import java.util.concurrent.Executor;
 /**
  * {@code reactive} execution: an {@link EchoClient} driven through Reactor Netty's inbound and outbound, as an
  * application written with them would be. Echoes arrive as a subscription to {@code receive()} (a stream's frames
- * cut by a {@link FixedLengthFrameDecoder}, one element per message), or to the datagrams. Messages leave through
- * one long-lived {@code send} per connection, fed by a unicast sink: Reactor Netty writes each message as it comes
- * and flushes what the read batch wrote once the loop is free (its {@code MonoSendMany}), so writes coalesce as they
- * do for its users. Thread ownership: every callback, and every emission into the sink, runs on the connection's
- * event loop.
+ * cut by a {@link FixedLengthFrameDecoder}, one element per message), to the datagrams, or to an upgraded WebSocket's
+ * frames. Messages leave through one long-lived {@code send} per connection, fed by a unicast sink: Reactor Netty
+ * writes each message as it comes and flushes what the read batch wrote once the loop is free (its
+ * {@code MonoSendMany}), so writes coalesce as they do for its users. Thread ownership: every callback, and every
+ * emission into the sink, runs on the connection's event loop.
  */
 public final class ReactiveClientIo implements ClientIo {
 
     private final EchoClient client;
     private final Connection connection;
+    /**
+     * The connection's loop, taken while it is registered: a closed channel forgets it (Netty deregisters it), yet the
+     * client still runs the rest of its phase there.
+     */
+    private final EventLoop loop;
+    /** WebSocket: each message leaves as one binary frame (see EchoProtocol#framed). */
+    private final boolean framed;
     /** Emitted into on the event loop only, so without Reactor's serialising wrapper (its CAS per message). */
     private final Sinks.Many<Object> outbound = Sinks.unsafe().many().unicast().onBackpressureBuffer();
 
     /** Wires the client to a just-connected connection; call on its event loop (Reactor Netty's doOnConnected). */
     public static void attach(EchoClient client, Connection connection, boolean stream) {
-        new ReactiveClientIo(client, connection, stream);
-    }
-
-    private ReactiveClientIo(EchoClient client, Connection connection, boolean stream) {
-        this.client = client;
-        this.connection = connection;
+        ReactiveClientIo io = new ReactiveClientIo(client, connection, false);
         if (stream) {
             connection.addHandlerLast("frames", new FixedLengthFrameDecoder(client.payloadBytes()));
-            connection.inbound().receive().subscribe(this::received, client::exception);
+            connection.inbound().receive().subscribe(io::received, client::exception);
         } else {
             connection.inbound().receiveObject()
                     .cast(DatagramPacket.class)
-                    .subscribe(p -> received(p.content()), client::exception);
+                    .subscribe(p -> io.received(p.content()), client::exception);
         }
         // A connected datagram channel sends a ByteBuf to its peer, as a stream does.
-        connection.outbound().sendObject(outbound.asFlux()).then().subscribe(null, client::exception);
+        io.sending().subscribe(null, client::exception);
+        io.attached();
+    }
+
+    /**
+     * A WebSocket client's handler for its upgraded connection, as Reactor Netty's {@code HttpClient} runs it: each
+     * binary frame is one echo; a text or continuation frame is counted, as the netty execution's client counts it.
+     * Returns the long-lived send, whose end ends the connection.
+     */
+    public static Publisher<Void> webSocket(EchoClient client, Connection connection) {
+        ReactiveClientIo io = new ReactiveClientIo(client, connection, true);
+        connection.inbound().receiveObject().subscribe(io::frame, client::exception);
+        io.attached();
+        return io.sending().doOnError(client::exception);
+    }
+
+    private ReactiveClientIo(EchoClient client, Connection connection, boolean framed) {
+        this.client = client;
+        this.connection = connection;
+        this.loop = connection.channel().eventLoop();
+        this.framed = framed;
+    }
+
+    private Mono<Void> sending() {
+        return connection.outbound().sendObject(outbound.asFlux()).then();
+    }
+
+    /**
+     * Hands the client over, its inbound subscribed; the connection's end ends the send, counts a disconnection that
+     * comes mid-phase and frees the client's buffers.
+     */
+    private void attached() {
         connection.onDispose(() -> {
             outbound.tryEmitComplete();
             client.disconnected();
             client.released();
         });
         client.attach(this);
+    }
+
+    /** A received frame, which Reactor Netty releases once handled. */
+    private void frame(Object frame) {
+        if (frame instanceof BinaryWebSocketFrame f) {
+            received(f.content());
+        } else if (!(frame instanceof PongWebSocketFrame)) { // a heartbeat, dropped as Netty's handlers drop it
+            client.exception(new IllegalStateException("unexpected " + frame.getClass().getSimpleName()));
+        }
     }
 
     private void received(ByteBuf message) {
@@ -59,12 +106,12 @@ public final class ReactiveClientIo implements ClientIo {
 
     @Override
     public Executor executor() {
-        return connection.channel().eventLoop();
+        return loop;
     }
 
     @Override
     public Object histogramOwner() {
-        return connection.channel().eventLoop();
+        return loop;
     }
 
     @Override
@@ -84,7 +131,7 @@ public final class ReactiveClientIo implements ClientIo {
 
     @Override
     public void write(ByteBuf message, byte tag) {
-        Sinks.EmitResult r = outbound.tryEmitNext(message);
+        Sinks.EmitResult r = outbound.tryEmitNext(framed ? new BinaryWebSocketFrame(message) : message);
         if (r.isFailure()) {
             message.release();
             client.sendFailed(tag, new IllegalStateException("outbound sink refused the message: " + r));
@@ -98,11 +145,11 @@ public final class ReactiveClientIo implements ClientIo {
 
     @Override
     public Cancellable schedule(Runnable task, long delayNanos) {
-        return ClientIo.schedule(connection.channel().eventLoop(), task, delayNanos);
+        return ClientIo.schedule(loop, task, delayNanos);
     }
 
     @Override
     public Cancellable every(Runnable task, long periodNanos) {
-        return ClientIo.every(connection.channel().eventLoop(), task, periodNanos);
+        return ClientIo.every(loop, task, periodNanos);
     }
 }

@@ -2,13 +2,24 @@ package io.loopbench.engine.reactive;
 
 import io.loopbench.engine.client.EchoClient;
 import io.loopbench.engine.netty.NettyEnds;
+import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.ReactiveProtocol;
 import io.loopbench.engine.server.ReactiveEcho;
 import io.loopbench.engine.server.ServerCheck;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
 import reactor.netty.Connection;
+import reactor.netty.DisposableChannel;
+
+import java.net.InetSocketAddress;
+import java.util.function.Consumer;
 
 /**
  * {@code reactive} execution: every end is a Reactor Netty pipeline — a {@link ReactiveEcho} on the server, a
- * {@link ReactiveClientIo} on the client — on the same loops as the {@code netty} execution. Immutable.
+ * {@link ReactiveClientIo} on the client — on the same loops as the {@code netty} execution. A protocol that has
+ * Reactor Netty ends of its own ({@link ReactiveProtocol}: WebSocket's HttpServer and HttpClient) is bound and
+ * connected through them, each end served by their handlers; any other is bound and connected as the netty execution
+ * binds it, each end programmed once configured. Immutable.
  *
  * @param stream whether the protocol is a byte stream, whose messages are cut into frames (see EchoProtocol)
  */
@@ -22,5 +33,27 @@ public record ReactiveEnds(int payloadBytes, boolean stream, ServerCheck check) 
     @Override
     public void client(EchoClient client, Connection connection) {
         ReactiveClientIo.attach(client, connection, stream);
+    }
+
+    @Override
+    public DisposableChannel bind(EchoProtocol protocol, EventLoopGroup loops, InetSocketAddress address,
+                                  int payloadBytes, ChannelGroup accepted, Consumer<Connection> served) {
+        if (!(protocol instanceof ReactiveProtocol own)) {
+            return NettyEnds.super.bind(protocol, loops, address, payloadBytes, accepted, served);
+        }
+        // WebSocket is the one ReactiveProtocol: its exchanges carry one message per frame.
+        return own.bindReactive(loops, address, payloadBytes, accepted, end -> {
+            served.accept(end);
+            return ReactiveEcho.webSocket(end, check);
+        });
+    }
+
+    @Override
+    public Connection connect(EchoProtocol protocol, EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
+                              EchoClient client) {
+        if (!(protocol instanceof ReactiveProtocol own)) {
+            return NettyEnds.super.connect(protocol, loops, server, payloadBytes, client);
+        }
+        return own.connectReactive(loops, server, payloadBytes, c -> ReactiveClientIo.webSocket(client, c));
     }
 }

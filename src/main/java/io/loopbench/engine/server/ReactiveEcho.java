@@ -1,8 +1,10 @@
 package io.loopbench.engine.server;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.FixedLengthFrameDecoder;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
+import io.netty.util.ReferenceCountUtil;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
@@ -11,9 +13,11 @@ import reactor.netty.NettyOutbound;
 
 /**
  * {@code reactive} execution: the echo server end as a Reactor Netty pipeline, operators per message. Stream messages
- * are cut by a {@link FixedLengthFrameDecoder}; each message that passes the check is retained and sent back (a
- * datagram to its sender), the rest are released by Reactor Netty. Sends flush as Reactor Netty's {@code send}
- * decides. Stateless; its pipelines run on the end's event loop.
+ * are cut by a {@link FixedLengthFrameDecoder}; WebSocket's come one per frame. Each message is retained on arrival
+ * and checked: one that passes goes back (a datagram to its sender, a frame as it came); one that fails is dropped,
+ * and Reactor Netty's send releases what its source drops, as its receive releases each message once handled — hence
+ * the retain before the check, lest a refused message be released twice and end the echo. Sends flush as Reactor
+ * Netty's {@code send} decides. Stateless; its pipelines run on the end's event loop.
  */
 public final class ReactiveEcho {
 
@@ -33,10 +37,35 @@ public final class ReactiveEcho {
         Mono.fromDirect(echo).subscribe(end.disposeSubscriber());
     }
 
+    /**
+     * A WebSocket server's handler for one upgraded connection, as Reactor Netty's {@code HttpServer} runs it: echoes
+     * each binary frame that passes the check; a text or continuation frame is counted and released unanswered, as
+     * the netty execution's {@link EchoServerHandler} does (Reactor Netty answers pings and closes itself; a pong, an
+     * RFC 6455 heartbeat, is dropped as Netty's handlers drop it). Returns the echo, whose end ends the connection.
+     */
+    public static Publisher<Void> webSocket(Connection end, ServerCheck check) {
+        return end.outbound().sendObject(end.inbound().receiveObject()
+                        .doOnNext(ReferenceCountUtil::retain)
+                        .filter(frame -> binary(frame, check)))
+                .then()
+                .doOnError(check::exception);
+    }
+
+    private static boolean binary(Object frame, ServerCheck check) {
+        if (frame instanceof BinaryWebSocketFrame f) {
+            return check.accept(f.content());
+        }
+        if (frame instanceof PongWebSocketFrame) {
+            return false;
+        }
+        check.exception(new IllegalStateException("unexpected " + frame.getClass().getSimpleName()));
+        return false;
+    }
+
     private static Publisher<Void> frames(NettyInbound in, NettyOutbound out, ServerCheck check) {
         return out.send(in.receive()
-                        .filter(check::accept)
-                        .map(ByteBuf::retain))
+                        .retain()
+                        .filter(check::accept))
                 .then()
                 .doOnError(check::exception);
     }
@@ -44,8 +73,9 @@ public final class ReactiveEcho {
     private static Publisher<Void> datagrams(NettyInbound in, NettyOutbound out, ServerCheck check) {
         return out.sendObject(in.receiveObject()
                         .cast(DatagramPacket.class)
+                        .map(DatagramPacket::retain)
                         .filter(p -> check.accept(p.content()))
-                        .map(p -> new DatagramPacket(p.content().retain(), p.sender())))
+                        .map(p -> new DatagramPacket(p.content(), p.sender())))
                 .then()
                 .doOnError(check::exception);
     }

@@ -7,8 +7,8 @@ package io.loopbench.engine.spec;
 public enum Protocol implements Labeled {
     TCP, UDP, TCPS, WEBSOCKET, WSS;
 
-    /** Whether this protocol's ends are built for the execution: WebSocket's only on Netty's own codec handlers. */
+    /** Whether this protocol's ends are built for the execution: WebSocket's on Netty loops, not virtual threads. */
     public boolean runsOn(Execution execution) {
-        return !(this == WEBSOCKET || this == WSS) || execution == Execution.NETTY;
+        return !(this == WEBSOCKET || this == WSS) || execution != Execution.VIRTUAL_THREADS;
     }
 }

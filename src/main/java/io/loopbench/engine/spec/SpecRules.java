@@ -141,21 +141,12 @@ final class SpecRules {
         return p == Protocol.TCPS || p == Protocol.WSS;
     }
 
-    /**
-     * WebSocket runs on Netty's own codec handlers (netty execution) only: the JDK has no blocking WebSocket server
-     * for virtual threads, and the reactive execution's Reactor Netty HTTP ends are not built yet.
-     */
+    /** WebSocket runs on Netty loops only (netty and reactive): the JDK has no blocking WebSocket server. */
     private static void webSocketRules(RunSpec s, List<Violation> v) {
-        if (s.protocol().runsOn(s.execution())) {
-            return;
-        }
-        if (s.execution() == Execution.VIRTUAL_THREADS) {
-            v.add(new Violation("execution", s.execution().label(), "netty with protocol " + s.protocol().label()
-                    + ": the JDK has no blocking WebSocket server or client for virtual threads to run"));
-        } else {
-            v.add(new Violation("execution", s.execution().label(), "netty with protocol " + s.protocol().label()
-                    + ": the reactive execution's WebSocket ends (Reactor Netty's HttpServer and HttpClient) are not "
-                    + "built yet"));
+        if (!s.protocol().runsOn(s.execution())) {
+            v.add(new Violation("execution", s.execution().label(), "netty or reactive with protocol "
+                    + s.protocol().label() + ": the JDK has no blocking WebSocket server or client for virtual threads "
+                    + "to run"));
         }
     }
 

@@ -11,6 +11,8 @@ import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
 import reactor.netty.tcp.TcpClient;
 import reactor.netty.tcp.TcpServer;
+import reactor.netty.transport.ClientTransport;
+import reactor.netty.transport.ServerTransport;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -48,7 +50,13 @@ public final class Tcp implements EchoProtocol {
      * protocol's, and the base of every protocol layered on TCP (tcps, websocket, wss).
      */
     public static TcpServer server(EventLoopGroup loops, InetSocketAddress address, ChannelGroup accepted) {
-        return TcpServer.create()
+        return server(TcpServer.create(), loops, address, accepted);
+    }
+
+    /** The same options on any Reactor Netty server: HttpServer, for a protocol layered on HTTP (websocket, wss). */
+    public static <S extends ServerTransport<S, ?>> S server(S server, EventLoopGroup loops, InetSocketAddress address,
+                                                             ChannelGroup accepted) {
+        return server
                 .bindAddress(() -> address)
                 .runOn(loops)
                 .channelGroup(accepted)
@@ -57,8 +65,15 @@ public final class Tcp implements EchoProtocol {
 
     /** A new connection (never pooled) on these loops with TCP's options; see {@link #server}. */
     public static TcpClient client(EventLoopGroup loops, InetSocketAddress server) {
-        return TcpClient.newConnection()
-                .remoteAddress(() -> server)
+        return client(TcpClient.newConnection(), loops).remoteAddress(() -> server);
+    }
+
+    /**
+     * TCP's client options on any Reactor Netty client (HttpClient: pass a never-pooled one); the caller names the
+     * server (an address, or HttpClient's URI). The JDK's resolver: Reactor Netty's default runs on its global loops.
+     */
+    public static <C extends ClientTransport<C, ?>> C client(C client, EventLoopGroup loops) {
+        return client
                 .resolver(DefaultAddressResolverGroup.INSTANCE)
                 .runOn(loops)
                 .option(ChannelOption.TCP_NODELAY, true);

@@ -17,8 +17,11 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.server.HttpServer;
 import reactor.netty.tcp.TcpClient;
 import reactor.netty.tcp.TcpServer;
+import reactor.netty.transport.ClientTransport;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -104,22 +107,38 @@ public final class Tls implements EchoProtocol {
         return server.secure(ssl -> ssl.sslContext(context));
     }
 
+    /** The same for Reactor Netty's HttpServer (wss on the reactive execution). */
+    public HttpServer secure(HttpServer server) {
+        SslContext context = contexts().server;
+        return server.secure(ssl -> ssl.sslContext(context));
+    }
+
     /**
      * A client with this protocol's TLS, recording the first handshake's session: for a protocol layered on TLS
      * (wss). Its SslHandler comes first in the pipeline; what a caller adds at channel init comes after it.
      */
     public TcpClient secure(TcpClient client) {
         SslContext context = contexts().client;
+        return recording(client.secure(ssl -> ssl.sslContext(context)));
+    }
+
+    /** The same for Reactor Netty's HttpClient (wss on the reactive execution); its URI must say {@code wss}. */
+    public HttpClient secure(HttpClient client) {
+        SslContext context = contexts().client;
+        return recording(client.secure(ssl -> ssl.sslContext(context)));
+    }
+
+    /** Records the session of the first handshake a client of this protocol completes. */
+    private <C extends ClientTransport<C, ?>> C recording(C client) {
         String label = provider == SslProvider.OPENSSL ? "openssl" : "jdk";
-        return client.secure(ssl -> ssl.sslContext(context))
-                .doOnConnected(c -> {
-                    SslHandler tls = c.channel().pipeline().get(SslHandler.class);
-                    tls.handshakeFuture().addListener(f -> {
-                        if (f.isSuccess()) {
-                            record(label, tls.engine().getSession());
-                        }
-                    });
-                });
+        return client.doOnConnected(c -> {
+            SslHandler tls = c.channel().pipeline().get(SslHandler.class);
+            tls.handshakeFuture().addListener(f -> {
+                if (f.isSuccess()) {
+                    record(label, tls.engine().getSession());
+                }
+            });
+        });
     }
 
     @Override

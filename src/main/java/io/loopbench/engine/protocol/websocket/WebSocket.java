@@ -3,6 +3,7 @@ package io.loopbench.engine.protocol.websocket;
 import io.loopbench.engine.protocol.BlockingServer;
 import io.loopbench.engine.protocol.BlockingSocket;
 import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.ReactiveProtocol;
 import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tls.Tls;
@@ -27,9 +28,16 @@ import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketVersion;
 import io.netty.util.ReferenceCountUtil;
+import org.reactivestreams.Publisher;
+import reactor.core.Disposable;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
+import reactor.netty.NettyInbound;
 import reactor.netty.NettyPipeline;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.client.WebsocketClientSpec;
+import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.WebsocketServerSpec;
 import reactor.netty.tcp.TcpClient;
 import reactor.netty.tcp.TcpServer;
 
@@ -42,19 +50,25 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * WebSocket ({@code websocket}), or WebSocket over TLS ({@code wss}) with {@link Tls}'s material, contexts and session
- * record: TCP's options, Netty's HTTP/1.1 codec for the upgrade on {@link #PATH}, then one binary frame per message
- * each way ({@link #framed()}); the client masks its frames, as RFC 6455 requires. The handlers sit between the
- * transport (or its SslHandler) and Reactor Netty's bridge, so an echo end added to the connection gets whole frames.
- * A client is handed over only once its upgrade is done, so that no message's RTT includes it. No blocking
- * counterpart: the JDK has no WebSocket server, so the virtual-threads execution is refused before it gets here.
+ * record: TCP's options, an HTTP/1.1 upgrade on {@link #PATH}, then one binary frame per message each way
+ * ({@link #framed()}); the client masks its frames, as RFC 6455 requires. A client is handed over only once its
+ * upgrade is done, so that no message's RTT includes it.
+ *
+ * <p>Two sets of ends speak it. The netty execution's ({@link EchoProtocol}): Netty's HTTP codec and WebSocket
+ * protocol handlers between the transport (or its SslHandler) and Reactor Netty's bridge, so that an echo end added
+ * to the connection gets whole frames. The reactive execution's ({@link ReactiveProtocol}): Reactor Netty's
+ * {@code HttpServer} routing {@link #PATH} to a WebSocket handler and its {@code HttpClient.websocket()}, whose
+ * handlers get the upgraded connection's frames. No blocking counterpart: the JDK has no WebSocket server, so the
+ * virtual-threads execution is refused before it gets here.
  *
  * <p>Threads: stateless but for the wrapped {@link Tls} (see there); each upgrade is awaited by the thread that
  * connects, completed on the connection's event loop.
  */
-public final class WebSocket implements EchoProtocol {
+public final class WebSocket implements EchoProtocol, ReactiveProtocol {
 
     /** The path the client upgrades on; any other request gets 404 and is closed. */
     public static final String PATH = "/echo";
@@ -89,7 +103,7 @@ public final class WebSocket implements EchoProtocol {
         WebSocketServerProtocolConfig config = WebSocketServerProtocolConfig.newBuilder()
                 .websocketPath(PATH)
                 .checkStartsWith(false)
-                .maxFramePayloadLength(Math.max(payloadBytes, 64 * 1024))
+                .maxFramePayloadLength(maxFrameBytes(payloadBytes))
                 .handshakeTimeoutMillis(SETUP_TIMEOUT.toMillis())
                 .build();
         TcpServer server = Tcp.server(loops, address, accepted);
@@ -110,7 +124,7 @@ public final class WebSocket implements EchoProtocol {
         WebSocketClientProtocolConfig config = WebSocketClientProtocolConfig.newBuilder()
                 .webSocketUri(uri(server))
                 .version(WebSocketVersion.V13)
-                .maxFramePayloadLength(Math.max(payloadBytes, 64 * 1024))
+                .maxFramePayloadLength(maxFrameBytes(payloadBytes))
                 .handshakeTimeoutMillis(SETUP_TIMEOUT.toMillis())
                 .build();
         CompletableFuture<Void> upgraded = new CompletableFuture<>();
@@ -126,18 +140,50 @@ public final class WebSocket implements EchoProtocol {
                 // Reactor Netty reads on demand; the upgrade's response must be read before any echo end is added.
                 .doOnConnected(connection -> connection.channel().config().setAutoRead(true))
                 .connectNow(SETUP_TIMEOUT);
-        try {
-            upgraded.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException | TimeoutException | InterruptedException e) {
-            c.disposeNow(SETUP_TIMEOUT);
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-            throw new IllegalStateException("WebSocket upgrade on " + uri(server) + " failed: " + cause, cause);
-        }
+        await(upgraded, deadline, () -> c.disposeNow(SETUP_TIMEOUT), server);
         c.channel().eventLoop().execute(() -> attach.accept(c));
         return c;
+    }
+
+    @Override
+    public DisposableChannel bindReactive(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
+                                          ChannelGroup accepted,
+                                          Function<? super Connection, ? extends Publisher<Void>> handler) {
+        WebsocketServerSpec spec = WebsocketServerSpec.builder().maxFramePayloadLength(maxFrameBytes(payloadBytes))
+                .build();
+        HttpServer server = Tcp.server(HttpServer.create(), loops, address, accepted);
+        if (tls != null) {
+            server = tls.secure(server);
+        }
+        // Any other path, or a request that asks for no upgrade, gets Reactor Netty's 404.
+        return server
+                .route(routes -> routes.ws(PATH, (in, out) -> handler.apply(connection(in)), spec))
+                .bindNow(SETUP_TIMEOUT);
+    }
+
+    @Override
+    public Connection connectReactive(EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
+                                      Function<? super Connection, ? extends Publisher<Void>> handler) {
+        long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
+        HttpClient client = Tcp.client(HttpClient.newConnection(), loops);
+        if (tls != null) {
+            client = tls.secure(client);
+        }
+        CompletableFuture<Connection> upgraded = new CompletableFuture<>();
+        // Reactor Netty calls the handler on the loop once the upgrade's response is in, and ends the exchange
+        // (closing the WebSocket) when what it returned ends.
+        Disposable exchange = client
+                .websocket(WebsocketClientSpec.builder().maxFramePayloadLength(maxFrameBytes(payloadBytes)).build())
+                .uri(uri(server))
+                .handle((in, out) -> {
+                    Connection c = connection(in);
+                    Publisher<Void> messages = handler.apply(c);
+                    upgraded.complete(c);
+                    return messages;
+                })
+                .subscribe(null, upgraded::completeExceptionally, () -> upgraded.completeExceptionally(
+                        new IllegalStateException("connection closed during the upgrade")));
+        return await(upgraded, deadline, exchange::dispose, server);
     }
 
     @Override
@@ -148,6 +194,35 @@ public final class WebSocket implements EchoProtocol {
     @Override
     public BlockingSocket connect(SocketAddress server) {
         throw new UnsupportedOperationException("the JDK has no blocking WebSocket client");
+    }
+
+    /**
+     * Waits until a client's upgrade is done or the deadline; on failure closes what the client opened and says why,
+     * naming the URI.
+     */
+    private <T> T await(CompletableFuture<T> upgraded, long deadline, Runnable close, InetSocketAddress server) {
+        try {
+            return upgraded.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException | InterruptedException e) {
+            close.run();
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            throw new IllegalStateException("WebSocket upgrade on " + uri(server) + " failed: " + cause, cause);
+        }
+    }
+
+    /** Room for the largest message, and never below Netty's and Reactor Netty's default of 64 KiB. */
+    private static int maxFrameBytes(int payloadBytes) {
+        return Math.max(payloadBytes, 64 * 1024);
+    }
+
+    /** The connection of a Reactor Netty exchange: the operations on the upgraded channel. */
+    private static Connection connection(NettyInbound in) {
+        Connection[] c = new Connection[1];
+        in.withConnection(connection -> c[0] = connection);
+        return c[0];
     }
 
     private URI uri(InetSocketAddress server) {
