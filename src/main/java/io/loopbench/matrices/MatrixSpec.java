@@ -198,12 +198,12 @@ public record MatrixSpec(
         return out;
     }
 
-    /** A case's own protocol's dimensions: UDP's datagramsPerRead, tcps' and wss' TLS providers; one case otherwise. */
+    /** A case's own protocol's dimensions: UDP's datagramsPerRead, the TLS protocols' providers; one case otherwise. */
     private List<RunSpec> protocolCases(Protocol p, RunSpec.Builder c) {
         return switch (p) {
             case UDP -> datagramsPerRead.stream().map(n -> c.datagramsPerRead(n).build()).toList();
-            case TCPS, WSS -> tlsProviders.stream().map(provider -> c.tlsProvider(provider).build()).toList();
-            case TCP, WEBSOCKET -> List.of(c.build());
+            case TCPS, WSS, HTTPS -> tlsProviders.stream().map(provider -> c.tlsProvider(provider).build()).toList();
+            case TCP, WEBSOCKET, HTTP -> List.of(c.build());
         };
     }
 

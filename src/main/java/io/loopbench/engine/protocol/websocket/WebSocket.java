@@ -3,15 +3,14 @@ package io.loopbench.engine.protocol.websocket;
 import io.loopbench.engine.protocol.BlockingServer;
 import io.loopbench.engine.protocol.BlockingSocket;
 import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.MessageFraming;
 import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tls.Tls;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -29,7 +28,6 @@ import io.netty.handler.codec.http.websocketx.WebSocketVersion;
 import io.netty.util.ReferenceCountUtil;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
-import reactor.netty.NettyPipeline;
 import reactor.netty.tcp.TcpClient;
 import reactor.netty.tcp.TcpServer;
 
@@ -46,7 +44,7 @@ import java.util.function.Consumer;
 /**
  * WebSocket ({@code websocket}), or WebSocket over TLS ({@code wss}) with {@link Tls}'s material, contexts and session
  * record: TCP's options, Netty's HTTP/1.1 codec for the upgrade on {@link #PATH}, then one binary frame per message
- * each way ({@link #framed()}); the client masks its frames, as RFC 6455 requires. The handlers sit between the
+ * each way ({@link #framing}); the client masks its frames, as RFC 6455 requires. The handlers sit between the
  * transport (or its SslHandler) and Reactor Netty's bridge, so an echo end added to the connection gets whole frames.
  * A client is handed over only once its upgrade is done, so that no message's RTT includes it. No blocking
  * counterpart: the JDK has no WebSocket server, so the virtual-threads execution is refused before it gets here.
@@ -74,8 +72,8 @@ public final class WebSocket implements EchoProtocol {
     }
 
     @Override
-    public boolean framed() {
-        return true;
+    public MessageFraming framing(InetSocketAddress server, int payloadBytes) {
+        return WebSocketFraming.INSTANCE;
     }
 
     @Override
@@ -97,7 +95,7 @@ public final class WebSocket implements EchoProtocol {
             server = tls.secure(server);
         }
         return server
-                .doOnChannelInit((observer, channel, remote) -> addBeforeBridge(channel.pipeline(),
+                .doOnChannelInit((observer, channel, remote) -> Tcp.addBeforeBridge(channel.pipeline(),
                         new HttpServerCodec(), new HttpObjectAggregator(MAX_HTTP_BYTES),
                         new WebSocketServerProtocolHandler(config), new NotFound()))
                 .doOnConnection(ends)
@@ -120,7 +118,7 @@ public final class WebSocket implements EchoProtocol {
         }
         long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
         Connection c = client
-                .doOnChannelInit((observer, channel, remote) -> addBeforeBridge(channel.pipeline(),
+                .doOnChannelInit((observer, channel, remote) -> Tcp.addBeforeBridge(channel.pipeline(),
                         new HttpClientCodec(), new HttpObjectAggregator(MAX_HTTP_BYTES),
                         new WebSocketClientProtocolHandler(config), new Upgrade(upgraded)))
                 // Reactor Netty reads on demand; the upgrade's response must be read before any echo end is added.
@@ -157,17 +155,6 @@ public final class WebSocket implements EchoProtocol {
                     null);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("no WebSocket URI for " + server, e);
-        }
-    }
-
-    /** Before Reactor Netty's bridge, which Reactor Netty adds before calling channel-init hooks. */
-    private static void addBeforeBridge(ChannelPipeline pipeline, ChannelHandler... handlers) {
-        for (ChannelHandler h : handlers) {
-            if (pipeline.get(NettyPipeline.ReactiveBridge) != null) {
-                pipeline.addBefore(NettyPipeline.ReactiveBridge, null, h);
-            } else {
-                pipeline.addLast(h);
-            }
         }
     }
 
