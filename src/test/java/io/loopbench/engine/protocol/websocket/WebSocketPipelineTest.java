@@ -2,8 +2,8 @@ package io.loopbench.engine.protocol.websocket;
 
 import io.loopbench.engine.message.MessageFormat;
 import io.loopbench.engine.protocol.EchoServerFixture;
+import io.loopbench.engine.protocol.RawReads;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -42,25 +42,10 @@ class WebSocketPipelineTest {
     private final Queue<byte[]> serverReads = new ConcurrentLinkedQueue<>();
     private final Queue<Integer> serverFrames = new ConcurrentLinkedQueue<>();
 
-    /** Copies every read (bytes on the wire, before any codec) and passes it on. */
-    static final class Raw extends ChannelInboundHandlerAdapter {
-        private final Queue<byte[]> reads;
-
-        Raw(Queue<byte[]> reads) {
-            this.reads = reads;
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            reads.add(ByteBufUtil.getBytes((ByteBuf) msg));
-            ctx.fireChannelRead(msg);
-        }
-    }
-
     @BeforeEach
     void bind() {
         server = new EchoServerFixture(webSocket, PAYLOAD, end -> {
-                    end.channel().pipeline().addFirst("raw", new Raw(serverReads));
+                    end.channel().pipeline().addFirst("raw", new RawReads(serverReads));
                     end.addHandlerLast("echo", new ChannelInboundHandlerAdapter() {
                         @Override
                         public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -86,7 +71,7 @@ class WebSocketPipelineTest {
         var pipelineAtAttach = new CompletableFuture<List<String>>();
         Connection client = webSocket.connect(server.loops, server.address(), PAYLOAD, c -> {
             pipelineAtAttach.complete(c.channel().pipeline().names());
-            c.channel().pipeline().addFirst("raw", new Raw(clientReads));
+            c.channel().pipeline().addFirst("raw", new RawReads(clientReads));
             c.addHandlerLast("frames", new ChannelInboundHandlerAdapter() {
                 @Override
                 public void channelRead(ChannelHandlerContext ctx, Object msg) {
