@@ -118,8 +118,8 @@ public final class MeasureCommand implements Callable<Integer> {
                     + "(epoll transport; default 1, one per call as arknet).")
     Integer datagramsPerRead;
     @Option(names = "--certs", paramLabel = "DIR",
-            description = "tcps, wss, https: a directory with server.pem, server-key.pem (PKCS#8) and ca.pem (default: a "
-                    + "throw-away CA and a certificate for 127.0.0.1 and ::1, made at start).")
+            description = "tcps, wss, https: a directory with server.pem, server-key.pem (PKCS#8) and ca.pem (default: "
+                    + "a throw-away CA and a certificate for 127.0.0.1 and ::1, made at start).")
     String certsDirectory;
     @Option(names = "--tls-provider", paramLabel = "jdk|openssl",
             description = "tcps, wss, https: the JDK's TLS or Netty's OpenSSL (BoringSSL) provider on Netty's ends "

@@ -38,7 +38,8 @@ final class Protocols {
         return switch (protocol) {
             case TCP -> new Tcp();
             case UDP -> new Udp(1);
-            case TCPS, WEBSOCKET, WSS, HTTP, HTTPS -> throw new IllegalArgumentException("a standing echo server speaks tcp or udp");
+            case TCPS, WEBSOCKET, WSS, HTTP, HTTPS ->
+                    throw new IllegalArgumentException("a standing echo server speaks tcp or udp");
         };
     }
 

@@ -39,11 +39,13 @@ import java.util.List;
  * @param datagramsPerRead  UDP only: datagrams one socket read may take, 1 … 64; 1 (default) reads one per system call
  *                          as arknet does, more reads a batch with {@code recvmmsg} (epoll transport, netty or
  *                          reactive execution)
- * @param certsDirectory    tcps, wss and https only: a directory holding the server's {@code server.pem} (certificate chain),
- *                          {@code server-key.pem} (its PKCS#8 key) and the client's {@code ca.pem}; null (default): a
- *                          throw-away CA and a certificate for 127.0.0.1 and ::1, made once per JVM
- * @param tlsProvider       tcps, wss and https only: {@code jdk} (default) or {@code openssl} (Netty's BoringSSL provider) for the
- *                          netty and reactive executions' ends; virtual threads' sockets are always the JDK's
+ * @param certsDirectory    tcps, wss and https only: a directory holding the server's {@code server.pem}
+ *                          (certificate chain), {@code server-key.pem} (its PKCS#8 key) and the client's
+ *                          {@code ca.pem}; null (default): a throw-away CA and a certificate for 127.0.0.1 and ::1,
+ *                          made once per JVM
+ * @param tlsProvider       tcps, wss and https only: {@code jdk} (default) or {@code openssl} (Netty's BoringSSL
+ *                          provider) for the netty and reactive executions' ends; virtual threads' sockets are always
+ *                          the JDK's
  */
 public record RunSpec(
         Protocol protocol,

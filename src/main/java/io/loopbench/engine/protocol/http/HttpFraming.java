@@ -37,10 +37,13 @@ final class HttpFraming implements MessageFraming {
     /** @param host the {@code Host} header's value: the server's {@code host:port} */
     HttpFraming(String host, int payloadBytes) {
         this.payloadBytes = payloadBytes;
-        AsciiString length = AsciiString.of(Integer.toString(payloadBytes));
         this.requestHeaders = new ReadOnlyHttpHeaders(false, HttpHeaderNames.HOST, AsciiString.of(host),
-                HttpHeaderNames.CONTENT_LENGTH, length);
-        this.responseHeaders = new ReadOnlyHttpHeaders(false, HttpHeaderNames.CONTENT_LENGTH, length);
+                HttpHeaderNames.CONTENT_LENGTH, AsciiString.of(Integer.toString(payloadBytes)));
+        this.responseHeaders = contentLength(payloadBytes);
+    }
+
+    private static HttpHeaders contentLength(int bytes) {
+        return new ReadOnlyHttpHeaders(false, HttpHeaderNames.CONTENT_LENGTH, AsciiString.of(Integer.toString(bytes)));
     }
 
     @Override
@@ -65,8 +68,7 @@ final class HttpFraming implements MessageFraming {
         ByteBuf body = ((FullHttpRequest) request).content();
         int length = body.readableBytes();
         // A server told the payload size gets messages of that size; one that is not (a target's peer) echoes any.
-        HttpHeaders headers = length == payloadBytes ? responseHeaders
-                : new ReadOnlyHttpHeaders(false, HttpHeaderNames.CONTENT_LENGTH, AsciiString.of(Integer.toString(length)));
+        HttpHeaders headers = length == payloadBytes ? responseHeaders : contentLength(length);
         return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, body, headers,
                 EmptyHttpHeaders.INSTANCE);
     }

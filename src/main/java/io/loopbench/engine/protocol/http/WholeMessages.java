@@ -15,13 +15,13 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.util.ReferenceCountUtil;
 
 /**
- * Joins what Netty's HTTP decoder reads of one request or response — its head, then its body in one or more pieces —
- * into one {@code FullHttpRequest} or {@code FullHttpResponse}. A body that came in one piece (the usual case: the
- * decoder slices it from the bytes read) is handed on as it is, with no copy and no composite buffer, which Netty's
- * {@code HttpObjectAggregator} would build for every message; a body in several pieces is copied into one buffer.
+ * Joins what Netty's HTTP decoder reads of one request or response — its head, then its body in one or more
+ * pieces — into one {@code FullHttpRequest} or {@code FullHttpResponse}. A body that came in one piece (the usual
+ * case: the decoder slices it from the bytes read) is handed on as it is, with no copy and no composite buffer, which
+ * Netty's {@code HttpObjectAggregator} would build for every message; a body in several pieces is copied into one
+ * buffer.
  *
  * <p>A message that does not decode, or whose body grows past the bound, is an exception, passed on for the echo end
  * to count, and closes the connection (the decoder reads nothing more from it). A connection closed in the middle of a

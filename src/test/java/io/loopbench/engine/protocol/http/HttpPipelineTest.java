@@ -1,5 +1,6 @@
 package io.loopbench.engine.protocol.http;
 
+import io.loopbench.engine.ErrorCounts;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.message.MessageFormat;
@@ -21,6 +22,8 @@ import io.netty.util.ReferenceCountUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import reactor.netty.Connection;
 
 import java.io.ByteArrayInputStream;
@@ -29,10 +32,14 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -150,8 +157,8 @@ class HttpPipelineTest {
             end.channel().config().setAutoRead(true);
         })) {
             RunSpec spec = RunSpec.builder().protocol(Protocol.HTTP).payloadBytes(PAYLOAD).clients(1).window(window)
-                    .ioThreads(1).warmupSeconds(0.0).seconds(0.5).target("127.0.0.1:" + holding.address().getPort())
-                    .build();
+                    .ioThreads(1).warmupSeconds(0.0).seconds(0.5).repetitions(1)
+                    .target("127.0.0.1:" + holding.address().getPort()).build();
 
             RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
 
@@ -160,6 +167,59 @@ class HttpPipelineTest {
         }
         assertThat(mostHeld.get()).isEqualTo(window);
         assertThat(fullBatches.get()).isGreaterThan(10);
+    }
+
+    /**
+     * A connection the server closes in the middle of the window, partway through an echo, is a disconnect and its
+     * messages in flight unfinished — for http exactly as for tcp: no exception, no content error.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Protocol.class, names = {"TCP", "HTTP"})
+    void aConnectionClosedMidWindowIsADisconnectAsOnTcp(Protocol protocol) throws Exception {
+        int window = 4;
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread server = Thread.ofVirtual().start(() -> echoThenCloseMidEcho(listener, protocol == Protocol.HTTP));
+            RunSpec spec = RunSpec.builder().protocol(protocol).payloadBytes(PAYLOAD).clients(1).window(window)
+                    .ioThreads(1).warmupSeconds(0.0).seconds(1.0).repetitions(1)
+                    .target("127.0.0.1:" + listener.getLocalPort()).build();
+
+            RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+
+            server.join(5000);
+            ErrorCounts e = r.errors();
+            assertThat(e.disconnectErrors()).as(r.error()).isEqualTo(1);
+            assertThat(e.unfinishedMessages()).isBetween(1L, (long) window);
+            assertThat(e.total()).as(e.toString()).isEqualTo(e.disconnectErrors() + e.unfinishedMessages());
+            assertThat(r.messages()).isEqualTo(20);
+            assertThat(r.error()).contains("client 0 disconnected during the phase");
+        }
+    }
+
+    /** Echoes 20 messages of one connection, then sends the first half of the next echo and ends the connection. */
+    private static void echoThenCloseMidEcho(ServerSocket listener, boolean http) {
+        try (Socket s = listener.accept()) {
+            InputStream in = s.getInputStream();
+            OutputStream out = s.getOutputStream();
+            for (int i = 0; i < 20; i++) {
+                byte[] body = http ? Message.read(in).body() : in.readNBytes(PAYLOAD);
+                if (http) {
+                    out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + body.length + "\r\n\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1));
+                }
+                out.write(body);
+            }
+            byte[] next = http ? "HTTP/1.1 200 OK\r\nContent-Le".getBytes(StandardCharsets.ISO_8859_1)
+                    : Arrays.copyOf(in.readNBytes(PAYLOAD), PAYLOAD / 2);
+            out.write(next);
+            out.flush();
+            // A clean end (FIN): the client's requests still unread would make the close a reset, whose exception
+            // would hide what the disconnect alone counts.
+            s.shutdownOutput();
+            s.setSoTimeout(5000);
+            in.transferTo(OutputStream.nullOutputStream());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
