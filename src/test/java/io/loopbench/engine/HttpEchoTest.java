@@ -75,6 +75,15 @@ class HttpEchoTest {
         assertThat(r.tls() != null).isEqualTo(protocol == Protocol.HTTPS);
     }
 
+    /** arknet's largest message: more than one TLS record, read in pieces whenever a read ends inside a body. */
+    @ParameterizedTest
+    @EnumSource(value = Protocol.class, names = {"HTTP", "HTTPS"})
+    void largeMessagesInOneBodyEach(Protocol protocol) {
+        RepetitionResult r = validated(quick().protocol(protocol).payloadBytes(16384).build());
+
+        assertThat(r.payloadMibPerSecond()).isPositive();
+    }
+
     @ParameterizedTest
     @EnumSource(TlsProvider.class)
     void httpsWithBothProvidersWhereTheyLoad(TlsProvider provider) {

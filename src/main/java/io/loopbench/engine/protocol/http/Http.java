@@ -10,6 +10,7 @@ import io.loopbench.engine.protocol.tls.Tls;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.NetUtil;
 import reactor.netty.Connection;
@@ -70,7 +71,8 @@ public final class Http implements EchoProtocol {
         }
         return server
                 .doOnChannelInit((observer, channel, remote) -> Tcp.addBeforeBridge(channel.pipeline(),
-                        new HttpServerCodec(), new WholeMessages(WholeMessages.maxBytes(payloadBytes))))
+                        new HttpServerCodec(decoder(payloadBytes)),
+                        new WholeMessages(WholeMessages.maxBytes(payloadBytes))))
                 .doOnConnection(ends)
                 .bindNow(SETUP_TIMEOUT);
     }
@@ -85,9 +87,18 @@ public final class Http implements EchoProtocol {
         }
         return client
                 .doOnChannelInit((observer, channel, remote) -> Tcp.addBeforeBridge(channel.pipeline(),
-                        new HttpClientCodec(), new WholeMessages(WholeMessages.maxBytes(payloadBytes))))
+                        new HttpClientCodec(decoder(payloadBytes), false, false),
+                        new WholeMessages(WholeMessages.maxBytes(payloadBytes))))
                 .doOnConnected(attach)
                 .connectNow(SETUP_TIMEOUT);
+    }
+
+    /**
+     * The decoder's settings: a body may come as one piece as large as any WholeMessages accepts, so that one read
+     * whole is handed on without a copy (the default cuts bodies into pieces of 8 KiB, copying every larger message).
+     */
+    private static HttpDecoderConfig decoder(int payloadBytes) {
+        return new HttpDecoderConfig().setMaxChunkSize(WholeMessages.maxBytes(payloadBytes));
     }
 
     @Override
