@@ -37,7 +37,7 @@ import java.util.function.Consumer;
 public final class Http implements EchoProtocol {
 
     /** The one path the server echoes on; another gets 404. */
-    public static final String PATH = "/echo";
+    static final String PATH = "/echo";
 
     private final Tls tls;
 
