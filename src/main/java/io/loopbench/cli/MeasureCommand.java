@@ -66,10 +66,11 @@ public final class MeasureCommand implements Callable<Integer> {
     /** The service's flag for its forked workers: exit when the service is gone (see {@link #exitWithParent}). */
     public static final String EXIT_WITH_PARENT = "--exit-with-parent";
 
-    @Option(names = "--protocol", paramLabel = "tcp|udp|tcps|websocket|wss",
+    @Option(names = "--protocol", paramLabel = "tcp|udp|tcps|websocket|wss|http|https",
             description = "Protocol; tcps is TLS over TCP, with TCP's framing; websocket is one binary frame per "
-                    + "message after an upgrade on /echo (netty and reactive executions), wss the same over TLS "
-                    + "(default tcp).")
+                    + "message after an upgrade on /echo (netty and reactive executions), wss the same over TLS; http "
+                    + "is one POST /echo per message, up to window pipelined on one keep-alive connection (RTT "
+                    + "includes pipeline queueing; netty execution only), https the same over TLS (default tcp).")
     Protocol protocol;
     @Option(names = "--payload", paramLabel = "BYTES", description = "Bytes per message, 16 … 65507 (default 1024).")
     Integer payload;
@@ -117,11 +118,12 @@ public final class MeasureCommand implements Callable<Integer> {
                     + "(epoll transport; default 1, one per call as arknet).")
     Integer datagramsPerRead;
     @Option(names = "--certs", paramLabel = "DIR",
-            description = "tcps, wss: a directory with server.pem, server-key.pem (PKCS#8) and ca.pem (default: a "
-                    + "throw-away CA and a certificate for 127.0.0.1 and ::1, made at start).")
+            description = "tcps, wss, https: a directory with server.pem, server-key.pem (PKCS#8) and ca.pem (default: "
+                    + "a throw-away CA and a certificate for 127.0.0.1 and ::1, made at start).")
     String certsDirectory;
     @Option(names = "--tls-provider", paramLabel = "jdk|openssl",
-            description = "tcps, wss: the JDK's TLS or Netty's OpenSSL (BoringSSL) provider on Netty's ends (default jdk).")
+            description = "tcps, wss, https: the JDK's TLS or Netty's OpenSSL (BoringSSL) provider on Netty's ends "
+                    + "(default jdk).")
     TlsProvider tlsProvider;
     @Option(names = "--load", paramLabel = "closed|open",
             description = "closed: a new message when one returns; open: messages at --rate (default closed).")

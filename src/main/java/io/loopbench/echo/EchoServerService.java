@@ -84,6 +84,10 @@ public class EchoServerService implements DisposableBean {
             v.add(new Violation("protocol", r.protocol().label(), "tcp or udp: a standing echo server does not speak "
                     + "WebSocket yet (run " + r.protocol().label() + " against a WebSocket echo server of your own "
                     + "that upgrades on /echo)"));
+        } else if (r.protocol() == Protocol.HTTP || r.protocol() == Protocol.HTTPS) {
+            v.add(new Violation("protocol", r.protocol().label(), "tcp or udp: a standing echo server does not speak "
+                    + "HTTP yet (run " + r.protocol().label() + " against an HTTP server of your own that answers "
+                    + "POST /echo with the request's body)"));
         }
         if (r.ioModel() != IoModel.SHARED) {
             v.add(new Violation("ioModel", r.ioModel().label(), "shared: one listening socket is served by one "

@@ -1,6 +1,7 @@
 package io.loopbench.engine;
 
 import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.http.Http;
 import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tls.Tls;
 import io.loopbench.engine.protocol.udp.Udp;
@@ -27,15 +28,18 @@ final class Protocols {
             case TCPS -> tls(spec);
             case WEBSOCKET -> new WebSocket(null);
             case WSS -> new WebSocket(tls(spec));
+            case HTTP -> new Http(null);
+            case HTTPS -> new Http(tls(spec));
         };
     }
 
-    /** A standing echo server's protocol: one datagram per read; TLS and WebSocket are refused before here. */
+    /** A standing echo server's protocol: one datagram per read; TLS, WebSocket and HTTP are refused before here. */
     static EchoProtocol standing(Protocol protocol) {
         return switch (protocol) {
             case TCP -> new Tcp();
             case UDP -> new Udp(1);
-            case TCPS, WEBSOCKET, WSS -> throw new IllegalArgumentException("a standing echo server speaks tcp or udp");
+            case TCPS, WEBSOCKET, WSS, HTTP, HTTPS ->
+                    throw new IllegalArgumentException("a standing echo server speaks tcp or udp");
         };
     }
 

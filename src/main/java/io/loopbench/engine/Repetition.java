@@ -70,7 +70,7 @@ final class Repetition {
         Runnable checkpoint = control::throwIfCancelled;
         EchoPair pair = switch (spec.execution()) {
             case NETTY -> new NettyEchoPair(spec, transport, protocol,
-                    new HandlerEnds(spec.payloadBytes(), check, fault, protocol.framed()), checkpoint);
+                    new HandlerEnds(spec.payloadBytes(), check, fault, protocol), checkpoint);
             case REACTIVE -> new NettyEchoPair(spec, transport, protocol,
                     new ReactiveEnds(spec.payloadBytes(), protocol.stream(), check), checkpoint);
             case VIRTUAL_THREADS -> new BlockingEchoPair(spec, protocol, check, checkpoint);

@@ -82,7 +82,8 @@ public final class StandingEchoServer implements AutoCloseable {
 
     private ChannelHandler handler() {
         return config.payloadBytes() == null ? new RawEchoHandler(counts)
-                : new EchoServerHandler(config.payloadBytes(), new ServerCheck(config.work(), stats), null);
+                : new EchoServerHandler(config.payloadBytes(), new ServerCheck(config.work(), stats), null,
+                        null);
     }
 
     /** The port it listens on (the one given, or the ephemeral one chosen for port 0). */

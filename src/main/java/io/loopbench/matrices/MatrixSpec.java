@@ -16,6 +16,7 @@ import io.loopbench.runs.Isolation;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -45,7 +46,8 @@ import java.util.stream.Collectors;
  * @param executions    netty, reactive, virtual-threads: how both ends are programmed; the first listed is the
  *                      baseline of the report's matched comparison. Virtual-threads with the sharded IO model is
  *                      dropped (virtual threads run on one shared pool of carriers: there are no shards), and so
- *                      are websocket and wss with any execution but netty (their other ends are not built)
+ *                      is a protocol with an execution it has no ends for (websocket and wss: virtual-threads; http
+ *                      and https: any but netty)
  * @param seconds       measured seconds per repetition
  * @param warmupSeconds warm-up seconds per repetition; with auto warmupMode the least warm-up
  * @param repetitions   repetitions of every case, each in a fresh fork
@@ -197,12 +199,12 @@ public record MatrixSpec(
         return out;
     }
 
-    /** A case's own protocol's dimensions: UDP's datagramsPerRead, tcps' and wss' TLS providers; one case otherwise. */
+    /** A case's own protocol's dimensions: UDP's datagramsPerRead, the TLS protocols' providers; one case otherwise. */
     private List<RunSpec> protocolCases(Protocol p, RunSpec.Builder c) {
         return switch (p) {
             case UDP -> datagramsPerRead.stream().map(n -> c.datagramsPerRead(n).build()).toList();
-            case TCPS, WSS -> tlsProviders.stream().map(provider -> c.tlsProvider(provider).build()).toList();
-            case TCP, WEBSOCKET -> List.of(c.build());
+            case TCPS, WSS, HTTPS -> tlsProviders.stream().map(provider -> c.tlsProvider(provider).build()).toList();
+            case TCP, WEBSOCKET, HTTP -> List.of(c.build());
         };
     }
 
@@ -295,7 +297,10 @@ public record MatrixSpec(
         }
         if (v.isEmpty() && cases().isEmpty()) {
             v.add(new Violation("executions×protocols", text(executions) + " × " + text(protocols),
-                    "at least one execution that runs one of the protocols (websocket and wss: netty only)"));
+                    "at least one execution that runs one of the protocols (" + protocols.stream()
+                            .map(p -> p.label() + ": " + Arrays.stream(Execution.values()).filter(p::runsOn)
+                                    .map(Execution::label).collect(Collectors.joining(", ")))
+                            .collect(Collectors.joining("; ")) + ")"));
         }
         if (!(p99BoundUs > 0 && Double.isFinite(p99BoundUs))) {
             v.add(new Violation("p99BoundUs", String.valueOf(p99BoundUs), "a finite number more than 0"));

@@ -81,7 +81,7 @@ class EchoCorrectnessTest {
     static List<Arguments> executions() {
         List<Arguments> cases = new ArrayList<>();
         for (Execution e : List.of(Execution.REACTIVE, Execution.VIRTUAL_THREADS)) {
-            // WebSocket has no virtual-threads ends (refused: WebSocketEchoTest)
+            // a protocol's refused executions are tested where it is (WebSocketEchoTest, HttpEchoTest)
             for (Protocol p : Arrays.stream(Protocol.values()).filter(p -> p.runsOn(e)).toList()) {
                 for (WindowMode w : WindowMode.values()) {
                     cases.add(Arguments.of(e, p, w));
@@ -108,13 +108,13 @@ class EchoCorrectnessTest {
                 case TCP -> "Socket";
                 case UDP -> "DatagramSocket";
                 case TCPS -> "SSLSocketImpl";
-                case WEBSOCKET, WSS -> throw new AssertionError("refused with virtual threads");
+                case WEBSOCKET, WSS, HTTP, HTTPS -> throw new AssertionError("refused with virtual threads");
             });
             assertThat(r.serverChannel()).isEqualTo(switch (protocol) {
                 case TCP -> "ServerSocket";
                 case UDP -> "DatagramSocket";
                 case TCPS -> "SSLServerSocketImpl";
-                case WEBSOCKET, WSS -> throw new AssertionError("refused with virtual threads");
+                case WEBSOCKET, WSS, HTTP, HTTPS -> throw new AssertionError("refused with virtual threads");
             });
             assertThat(r.connectionsOnOneThread()).isNull();
         } else {
@@ -152,7 +152,8 @@ class EchoCorrectnessTest {
                 org.assertj.core.data.Percentage.withPercentage(0.001));
         assertThat(r.latency().p50Us()).isPositive().isLessThanOrEqualTo(r.latency().p99Us());
         assertThat(r.latency().p99Us()).isLessThanOrEqualTo(r.latency().maxUs());
-        assertThat(r.tls() != null).isEqualTo(protocol == Protocol.TCPS || protocol == Protocol.WSS);
+        assertThat(r.tls() != null).isEqualTo(protocol == Protocol.TCPS || protocol == Protocol.WSS
+                || protocol == Protocol.HTTPS);
         if (protocol != Protocol.UDP) {
             assertThat(r.tcpNoDelay()).isTrue();
             assertThat(r.udpBuffers()).isNull();

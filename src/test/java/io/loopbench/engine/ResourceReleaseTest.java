@@ -34,7 +34,7 @@ class ResourceReleaseTest {
             RunSpec.Builder builder = quick(execution).protocol(protocol).ioModel(model);
             RunSpec spec = (model == IoModel.SHARDED ? builder.ioThreads(2) : builder)
                     .warmupSeconds(0.0).seconds(0.1).build();
-            if (!spec.violations().isEmpty()) { // an execution the protocol refuses (WebSocket: virtual threads)
+            if (!spec.violations().isEmpty()) { // an execution the protocol refuses (WebSocket: virtual threads; HTTP)
                 spec = spec.toBuilder().execution(Execution.NETTY).build();
             }
 

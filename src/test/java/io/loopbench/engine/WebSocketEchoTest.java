@@ -156,9 +156,10 @@ class WebSocketEchoTest {
         EventLoopGroup loops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         DefaultChannelGroup accepted = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         ServerCheck check = new ServerCheck(0, new ServerStats());
-        DisposableChannel server = new WebSocket(null).bind(loops,
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256, accepted,
-                end -> end.addHandlerLast("echo", new EchoServerHandler(256, check, null)));
+        WebSocket webSocket = new WebSocket(null);
+        DisposableChannel server = webSocket.bind(loops, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                256, accepted, end -> end.addHandlerLast("echo", new EchoServerHandler(256, check, null,
+                        webSocket.framing((InetSocketAddress) end.channel().localAddress(), 256))));
         try {
             int port = ((InetSocketAddress) server.address()).getPort();
 

@@ -182,6 +182,16 @@ public final class EchoClient {
         check.check(m, at, length);
     }
 
+    /**
+     * A framed protocol's reply that carries no echo (an HTTP status other than 200): a content error; the message it
+     * answers stays in flight, as a malformed echo's does.
+     */
+    public void notAnEcho(String what) {
+        PhaseCounters c = currentOrMeasured();
+        c.contentErrors++;
+        c.noteError("client " + id + ": " + what + " instead of an echo");
+    }
+
     /** The echo of the message in {@code slot} came back at {@code now} and freed it; {@code valid} if it passed. */
     void returned(int slot, boolean valid, long now) {
         if (valid) {

@@ -2,33 +2,32 @@ package io.loopbench.engine.netty;
 
 import io.loopbench.engine.client.ClientIo;
 import io.loopbench.engine.client.EchoClient;
+import io.loopbench.engine.protocol.MessageFraming;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufHolder;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.util.ReferenceCountUtil;
 
 import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
  * {@code netty} execution: an {@link EchoClient} as the last handler of its channel's pipeline. A stream's frames
- * are handed over in Netty's cumulation buffer, datagrams and WebSocket frames one by one (a framed protocol's
- * messages are written one per frame, never gathered); a read batch ends with one flush. Thread ownership: confined
- * to the channel's event loop.
+ * are handed over in Netty's cumulation buffer, datagrams one by one, and a framed protocol's messages (WebSocket
+ * frames, HTTP responses) one by one as its {@link MessageFraming} unwraps them — written one per protocol object,
+ * never gathered; a read batch ends with one flush. Thread ownership: confined to the channel's event loop.
  */
 final class EchoClientHandler extends ByteToMessageDecoder implements ClientIo {
 
     private final EchoClient client;
-    /** One message per WebSocket frame (see EchoProtocol#framed). */
-    private final boolean framed;
+    /** One message per protocol object (see EchoProtocol#framing); null for a plain stream and datagrams. */
+    private final MessageFraming framing;
     private ChannelHandlerContext ctx;
 
-    EchoClientHandler(EchoClient client, boolean framed) {
+    EchoClientHandler(EchoClient client, MessageFraming framing) {
         this.client = client;
-        this.framed = framed;
+        this.framing = framing;
     }
 
     @Override
@@ -42,17 +41,23 @@ final class EchoClientHandler extends ByteToMessageDecoder implements ClientIo {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (msg instanceof DatagramPacket || msg instanceof BinaryWebSocketFrame) {
-            ByteBufHolder h = (ByteBufHolder) msg;
+        if (msg instanceof DatagramPacket p) {
             try {
-                client.echoed(h.content(), h.content().readerIndex(), h.content().readableBytes());
+                client.echoed(p.content(), p.content().readerIndex(), p.content().readableBytes());
             } finally {
-                h.release();
+                p.release();
             }
-        } else if (msg instanceof WebSocketFrame f) {
-            // Text or continuation frames carry no loopbench message (close and ping are answered upstream).
-            f.release();
-            client.exception(new IllegalStateException("unexpected " + f.getClass().getSimpleName()));
+        } else if (framing != null) {
+            try {
+                ByteBuf m = framing.content(msg);
+                if (m != null) {
+                    client.echoed(m, m.readerIndex(), m.readableBytes());
+                } else {
+                    client.notAnEcho(framing.describe(msg));
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
         } else {
             super.channelRead(ctx, msg);
         }
@@ -107,13 +112,13 @@ final class EchoClientHandler extends ByteToMessageDecoder implements ClientIo {
 
     @Override
     public boolean gathers() {
-        return !framed;
+        return framing == null;
     }
 
     @Override
     public void write(ByteBuf message, byte tag) {
         // A void promise: a failed write reaches exceptionCaught, which counts it, with no promise per write.
-        ctx.write(framed ? new BinaryWebSocketFrame(message) : message, ctx.voidPromise());
+        ctx.write(framing == null ? message : framing.wrap(message), ctx.voidPromise());
     }
 
     @Override

@@ -14,9 +14,10 @@ import java.util.function.Consumer;
 /**
  * One protocol, as the engine reaches it: how to bind an echo server and connect a client — on Netty event loops
  * through Reactor Netty (the netty and reactive executions) or with the JDK's blocking sockets (virtual threads) — and
- * whether its messages travel in one byte stream or one datagram each, which is all the client window, the echo
- * servers and the repetition know of it. How a message is framed, sent and received follows from that: a stream
- * carries messages back to back, cut into frames of the payload size on arrival; a datagram carries one.
+ * whether its messages travel in one byte stream or one datagram each, which is all the client window and the
+ * repetition know of it. How a message is framed, sent and received follows from that: a stream carries messages back
+ * to back, cut into frames of the payload size on arrival, or one per protocol object ({@link #framing}); a datagram
+ * carries one.
  *
  * <p>Implementations are stateless but for what a TLS protocol records of its first handshake, each in a package of
  * its own, registered by the engine's {@code Protocols}; one instance serves one repetition.
@@ -35,12 +36,17 @@ public interface EchoProtocol {
     boolean stream();
 
     /**
-     * True where a stream's messages travel one per protocol frame (WebSocket): they still come back once each and in
-     * order, but are never gathered into one write or cut from the bytes — each is written as its own frame and each
-     * frame read is one message. False for a plain byte stream and for datagrams.
+     * How a stream's messages travel one per protocol object on Netty's ends (WebSocket frames, HTTP requests and
+     * responses): they still come back once each and in order, but are never gathered into one write or cut from the
+     * bytes — each is written as its own object and each object read is one message. Null for a plain byte stream
+     * and for datagrams.
+     *
+     * @param server       the server a client's connection goes to, or a server end's own address: what a request
+     *                     names (HTTP's {@code Host})
+     * @param payloadBytes every message's size
      */
-    default boolean framed() {
-        return false;
+    default MessageFraming framing(InetSocketAddress server, int payloadBytes) {
+        return null;
     }
 
     /**

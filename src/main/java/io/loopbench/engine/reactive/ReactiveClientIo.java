@@ -95,7 +95,7 @@ public final class ReactiveClientIo implements ClientIo {
         if (frame instanceof BinaryWebSocketFrame f) {
             received(f.content());
         } else if (!(frame instanceof PongWebSocketFrame)) { // a heartbeat, dropped as Netty's handlers drop it
-            client.exception(new IllegalStateException("unexpected " + frame.getClass().getSimpleName()));
+            client.notAnEcho("a " + frame.getClass().getSimpleName()); // as the netty execution's WebSocketFraming
         }
     }
 

@@ -1,13 +1,12 @@
 package io.loopbench.engine.server;
 
 import io.loopbench.engine.message.MessageFormat;
+import io.loopbench.engine.protocol.MessageFraming;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufHolder;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.util.ReferenceCountUtil;
 
 import java.util.List;
@@ -19,8 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  * server socket: checks each message's header, runs the configured work, and sends the same bytes back, flushing once
  * per read batch. A stream: the complete frames of a read batch are checked in place in the cumulation buffer and
  * echoed as one retained slice (one write, no copy); a partial frame waits for its remaining bytes. Datagrams: each
- * datagram's buffer goes back to its sender. WebSocket: each binary frame is one message, and the same frame object
- * goes back (its content is checked as a message; a frame of any other kind is released unanswered). Thread
+ * datagram's buffer goes back to its sender. A framed protocol (WebSocket, HTTP): each protocol object is one message,
+ * unwrapped and answered as its {@link MessageFraming} says — its content checked as a message and echoed in its
+ * reply, or, for one without a message or with a malformed one, counted and answered with its refusal. Thread
  * ownership: confined to its channel's event loop; errors go to the shared, thread-safe {@link ServerStats}.
  */
 public final class EchoServerHandler extends ByteToMessageDecoder {
@@ -29,13 +29,17 @@ public final class EchoServerHandler extends ByteToMessageDecoder {
     private final ServerCheck check;
     private final ServerStats stats;
     private final ServerFault fault;
+    /** One message per protocol object (see EchoProtocol#framing); null for a plain stream and datagrams. */
+    private final MessageFraming framing;
     private boolean pendingFlush;
 
-    public EchoServerHandler(int payloadBytes, ServerCheck check, ServerFault fault) {
+    /** @param fault injected into every echo; null for none */
+    public EchoServerHandler(int payloadBytes, ServerCheck check, ServerFault fault, MessageFraming framing) {
         this.payloadBytes = payloadBytes;
         this.check = check;
         this.stats = check.stats();
         this.fault = fault;
+        this.framing = framing;
     }
 
     @Override
@@ -54,18 +58,27 @@ public final class EchoServerHandler extends ByteToMessageDecoder {
             }
             // The echo takes over the received buffer: no copy, one release when the write completes.
             echo(ctx, new DatagramPacket(m, p.sender()));
-        } else if (msg instanceof BinaryWebSocketFrame f) {
-            if (!check.accept(f.content())) {
-                f.release();
-                return;
-            }
-            echo(ctx, f);
-        } else if (msg instanceof WebSocketFrame f) {
-            // Text or continuation frames carry no loopbench message (close and ping are answered upstream).
-            f.release();
-            check.exception(new IllegalStateException("unexpected " + f.getClass().getSimpleName()));
+        } else if (framing != null) {
+            framed(ctx, msg);
         } else {
             super.channelRead(ctx, msg);
+        }
+    }
+
+    private void framed(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf m = framing.content(msg);
+        if (m != null && check.accept(m)) {
+            echo(ctx, framing.reply(msg));
+            return;
+        }
+        if (m == null) {
+            check.refused(framing.describe(msg)); // a malformed message was counted by the check
+        }
+        Object refusal = framing.refusal(msg);
+        ReferenceCountUtil.release(msg);
+        if (refusal != null) {
+            ctx.write(refusal, ctx.voidPromise());
+            pendingFlush = true;
         }
     }
 

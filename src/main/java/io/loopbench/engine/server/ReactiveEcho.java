@@ -58,7 +58,7 @@ public final class ReactiveEcho {
         if (frame instanceof PongWebSocketFrame) {
             return false;
         }
-        check.exception(new IllegalStateException("unexpected " + frame.getClass().getSimpleName()));
+        check.refused("a " + frame.getClass().getSimpleName()); // as the netty execution's WebSocketFraming says
         return false;
     }
 

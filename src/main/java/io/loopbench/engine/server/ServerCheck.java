@@ -28,6 +28,12 @@ public record ServerCheck(int work, ServerStats stats) {
         return accept(m, m.readerIndex(), m.readableBytes());
     }
 
+    /** A framed protocol's request that carries no message (another path, another kind of frame). */
+    void refused(String what) {
+        stats.contentErrors[MessageFormat.MEASURED_TAG].increment();
+        stats.noteError("server: refused " + what);
+    }
+
     void exception(Throwable cause) {
         stats.exceptions[MessageFormat.MEASURED_TAG].increment();
         stats.noteError("server: " + cause);

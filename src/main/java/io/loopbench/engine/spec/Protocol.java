@@ -2,13 +2,23 @@ package io.loopbench.engine.spec;
 
 /**
  * The measured transport protocol; {@code tcps} is TLS over TCP, with TCP's framing; {@code websocket} carries one
- * binary WebSocket frame per message over TCP (upgraded on {@code /echo}), {@code wss} the same over TLS.
+ * binary WebSocket frame per message over TCP (upgraded on {@code /echo}), {@code wss} the same over TLS;
+ * {@code http} makes each message one HTTP/1.1 {@code POST /echo} request, answered 200 with the same body, up to
+ * {@code window} of them pipelined on one keep-alive connection per client (so a message's RTT includes its wait
+ * behind the responses before it, as in arknet), {@code https} the same over TLS.
  */
 public enum Protocol implements Labeled {
-    TCP, UDP, TCPS, WEBSOCKET, WSS;
+    TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS;
 
-    /** Whether this protocol's ends are built for the execution: WebSocket's on Netty loops, not virtual threads. */
+    /**
+     * Whether this protocol's ends are built for the execution: WebSocket's on Netty loops (netty and reactive), not
+     * virtual threads; HTTP's on Netty's own codec handlers (netty) only.
+     */
     public boolean runsOn(Execution execution) {
-        return !(this == WEBSOCKET || this == WSS) || execution != Execution.VIRTUAL_THREADS;
+        return switch (this) {
+            case TCP, UDP, TCPS -> true;
+            case WEBSOCKET, WSS -> execution != Execution.VIRTUAL_THREADS;
+            case HTTP, HTTPS -> execution == Execution.NETTY;
+        };
     }
 }

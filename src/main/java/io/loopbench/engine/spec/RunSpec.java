@@ -9,7 +9,8 @@ import java.util.List;
  * holds the effective value, so a stored or printed spec is always complete. Ranges are checked by
  * {@link #violations()}, not by the constructor, so that all broken rules can be reported at once.
  *
- * @param protocol          {@code tcp}, {@code udp} or {@code tcps} (TLS over TCP, TCP's framing)
+ * @param protocol          {@code tcp}, {@code udp}, {@code tcps} (TLS over TCP, TCP's framing), {@code websocket},
+ *                          {@code wss}, {@code http} or {@code https} (see {@link Protocol})
  * @param payloadBytes      bytes per message, 16-byte header included (16 … 65507)
  * @param clients           client connections (UDP: client sockets), 1 … 1024
  * @param window            messages in flight per client, 1 … 1024
@@ -38,11 +39,13 @@ import java.util.List;
  * @param datagramsPerRead  UDP only: datagrams one socket read may take, 1 … 64; 1 (default) reads one per system call
  *                          as arknet does, more reads a batch with {@code recvmmsg} (epoll transport, netty or
  *                          reactive execution)
- * @param certsDirectory    tcps only: a directory holding the server's {@code server.pem} (certificate chain),
- *                          {@code server-key.pem} (its PKCS#8 key) and the client's {@code ca.pem}; null (default): a
- *                          throw-away CA and a certificate for 127.0.0.1 and ::1, made once per JVM
- * @param tlsProvider       tcps only: {@code jdk} (default) or {@code openssl} (Netty's BoringSSL provider) for the
- *                          netty and reactive executions' ends; virtual threads' sockets are always the JDK's
+ * @param certsDirectory    tcps, wss and https only: a directory holding the server's {@code server.pem}
+ *                          (certificate chain), {@code server-key.pem} (its PKCS#8 key) and the client's
+ *                          {@code ca.pem}; null (default): a throw-away CA and a certificate for 127.0.0.1 and ::1,
+ *                          made once per JVM
+ * @param tlsProvider       tcps, wss and https only: {@code jdk} (default) or {@code openssl} (Netty's BoringSSL
+ *                          provider) for the netty and reactive executions' ends; virtual threads' sockets are always
+ *                          the JDK's
  */
 public record RunSpec(
         Protocol protocol,

@@ -40,7 +40,7 @@ final class SpecRules {
         range(v, "lossTimeoutMillis", s.lossTimeoutMillis(), 1, RunSpec.MAX_LOSS_TIMEOUT_MILLIS);
         datagramRules(s, v);
         tlsRules(s, v);
-        webSocketRules(s, v);
+        executionRules(s, v);
         if (s.target() != null) {
             if (Target.parse(s.target()).isEmpty()) {
                 v.add(new Violation("target", s.target(),
@@ -104,14 +104,15 @@ final class SpecRules {
     }
 
     /**
-     * TLS settings go with tcps and wss only; a certificates directory must load (read here, so that a run with a
-     * missing or mismatched file is refused before any load starts); the OpenSSL provider must load, on Netty's ends.
+     * TLS settings go with tcps, wss and https only; a certificates directory must load (read here, so that a run with
+     * a missing or mismatched file is refused before any load starts); the OpenSSL provider must load, on Netty's
+     * ends.
      */
     private static void tlsRules(RunSpec s, List<Violation> v) {
         if (s.certsDirectory() != null) {
             if (!tls(s.protocol())) {
                 v.add(new Violation("certsDirectory", s.certsDirectory(), "none with protocol " + s.protocol().label()
-                        + ": certificates are for tcps and wss"));
+                        + ": certificates are for tcps, wss and https"));
             } else {
                 try {
                     TlsMaterial.load(Path.of(s.certsDirectory()));
@@ -126,7 +127,7 @@ final class SpecRules {
             String value = s.tlsProvider().label();
             if (!tls(s.protocol())) {
                 v.add(new Violation("tlsProvider", value, "jdk with protocol " + s.protocol().label()
-                        + ": a TLS provider is for tcps and wss"));
+                        + ": a TLS provider is for tcps, wss and https"));
             } else if (s.execution() == Execution.VIRTUAL_THREADS) {
                 v.add(new Violation("tlsProvider", value, "jdk with virtual-threads execution: its blocking sockets "
                         + "are the JDK's own TLS sockets"));
@@ -138,15 +139,28 @@ final class SpecRules {
     }
 
     private static boolean tls(Protocol p) {
-        return p == Protocol.TCPS || p == Protocol.WSS;
+        return p == Protocol.TCPS || p == Protocol.WSS || p == Protocol.HTTPS;
     }
 
-    /** WebSocket runs on Netty loops only (netty and reactive): the JDK has no blocking WebSocket server. */
-    private static void webSocketRules(RunSpec s, List<Violation> v) {
-        if (!s.protocol().runsOn(s.execution())) {
-            v.add(new Violation("execution", s.execution().label(), "netty or reactive with protocol "
-                    + s.protocol().label() + ": the JDK has no blocking WebSocket server or client for virtual threads "
-                    + "to run"));
+    /**
+     * WebSocket runs on Netty loops only (netty and reactive): the JDK has no blocking WebSocket server. HTTP runs on
+     * Netty's own codec handlers (netty) only: the JDK has no HTTP/1.1 server with pipelining for virtual threads, and
+     * the reactive execution's HTTP ends are not built yet.
+     */
+    private static void executionRules(RunSpec s, List<Violation> v) {
+        if (s.protocol().runsOn(s.execution())) {
+            return;
+        }
+        boolean http = s.protocol() == Protocol.HTTP || s.protocol() == Protocol.HTTPS;
+        String allowed = http ? "netty" : "netty or reactive";
+        if (s.execution() == Execution.VIRTUAL_THREADS) {
+            v.add(new Violation("execution", s.execution().label(), allowed + " with protocol " + s.protocol().label()
+                    + ": the JDK has no blocking " + (http ? "HTTP/1.1 server with pipelining" : "WebSocket server or "
+                    + "client") + " for virtual threads to run"));
+        } else {
+            v.add(new Violation("execution", s.execution().label(), allowed + " with protocol " + s.protocol().label()
+                    + ": the reactive execution's HTTP ends (Reactor Netty's HttpServer and HttpClient) are not "
+                    + "built yet"));
         }
     }
 

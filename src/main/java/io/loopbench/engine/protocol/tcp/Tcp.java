@@ -3,12 +3,15 @@ package io.loopbench.engine.protocol.tcp;
 import io.loopbench.engine.protocol.BlockingServer;
 import io.loopbench.engine.protocol.BlockingSocket;
 import io.loopbench.engine.protocol.EchoProtocol;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.resolver.DefaultAddressResolverGroup;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
+import reactor.netty.NettyPipeline;
 import reactor.netty.tcp.TcpClient;
 import reactor.netty.tcp.TcpServer;
 import reactor.netty.transport.ClientTransport;
@@ -47,7 +50,7 @@ public final class Tcp implements EchoProtocol {
 
     /**
      * A server on these loops with TCP's options on every accepted connection, each joining {@code accepted}: this
-     * protocol's, and the base of every protocol layered on TCP (tcps, websocket, wss).
+     * protocol's, and the base of every protocol layered on TCP (tcps, websocket, wss, http, https).
      */
     public static TcpServer server(EventLoopGroup loops, InetSocketAddress address, ChannelGroup accepted) {
         return server(TcpServer.create(), loops, address, accepted);
@@ -77,6 +80,20 @@ public final class Tcp implements EchoProtocol {
                 .resolver(DefaultAddressResolverGroup.INSTANCE)
                 .runOn(loops)
                 .option(ChannelOption.TCP_NODELAY, true);
+    }
+
+    /**
+     * Adds a protocol's codec handlers at channel init, in order, before Reactor Netty's bridge (which Reactor Netty
+     * adds before calling channel-init hooks), so that an echo end added to the connection gets what they decode.
+     */
+    public static void addBeforeBridge(ChannelPipeline pipeline, ChannelHandler... handlers) {
+        for (ChannelHandler h : handlers) {
+            if (pipeline.get(NettyPipeline.ReactiveBridge) != null) {
+                pipeline.addBefore(NettyPipeline.ReactiveBridge, null, h);
+            } else {
+                pipeline.addLast(h);
+            }
+        }
     }
 
     /** A blocking socket connected with TCP's options; see {@link #server}. */

@@ -4,15 +4,14 @@ import io.loopbench.engine.protocol.BlockingServer;
 import io.loopbench.engine.protocol.BlockingSocket;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.ReactiveProtocol;
+import io.loopbench.engine.protocol.MessageFraming;
 import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tls.Tls;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -33,7 +32,6 @@ import reactor.core.Disposable;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
 import reactor.netty.NettyInbound;
-import reactor.netty.NettyPipeline;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.client.WebsocketClientSpec;
 import reactor.netty.http.server.HttpServer;
@@ -55,7 +53,7 @@ import java.util.function.Function;
 /**
  * WebSocket ({@code websocket}), or WebSocket over TLS ({@code wss}) with {@link Tls}'s material, contexts and session
  * record: TCP's options, an HTTP/1.1 upgrade on {@link #PATH}, then one binary frame per message each way
- * ({@link #framed()}); the client masks its frames, as RFC 6455 requires. A client is handed over only once its
+ * ({@link #framing}); the client masks its frames, as RFC 6455 requires. A client is handed over only once its
  * upgrade is done, so that no message's RTT includes it.
  *
  * <p>Two sets of ends speak it. The netty execution's ({@link EchoProtocol}): Netty's HTTP codec and WebSocket
@@ -88,8 +86,8 @@ public final class WebSocket implements EchoProtocol, ReactiveProtocol {
     }
 
     @Override
-    public boolean framed() {
-        return true;
+    public MessageFraming framing(InetSocketAddress server, int payloadBytes) {
+        return WebSocketFraming.INSTANCE;
     }
 
     @Override
@@ -111,7 +109,7 @@ public final class WebSocket implements EchoProtocol, ReactiveProtocol {
             server = tls.secure(server);
         }
         return server
-                .doOnChannelInit((observer, channel, remote) -> addBeforeBridge(channel.pipeline(),
+                .doOnChannelInit((observer, channel, remote) -> Tcp.addBeforeBridge(channel.pipeline(),
                         new HttpServerCodec(), new HttpObjectAggregator(MAX_HTTP_BYTES),
                         new WebSocketServerProtocolHandler(config), new NotFound()))
                 .doOnConnection(ends)
@@ -134,7 +132,7 @@ public final class WebSocket implements EchoProtocol, ReactiveProtocol {
         }
         long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
         Connection c = client
-                .doOnChannelInit((observer, channel, remote) -> addBeforeBridge(channel.pipeline(),
+                .doOnChannelInit((observer, channel, remote) -> Tcp.addBeforeBridge(channel.pipeline(),
                         new HttpClientCodec(), new HttpObjectAggregator(MAX_HTTP_BYTES),
                         new WebSocketClientProtocolHandler(config), new Upgrade(upgraded)))
                 // Reactor Netty reads on demand; the upgrade's response must be read before any echo end is added.
@@ -232,17 +230,6 @@ public final class WebSocket implements EchoProtocol, ReactiveProtocol {
                     null);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("no WebSocket URI for " + server, e);
-        }
-    }
-
-    /** Before Reactor Netty's bridge, which Reactor Netty adds before calling channel-init hooks. */
-    private static void addBeforeBridge(ChannelPipeline pipeline, ChannelHandler... handlers) {
-        for (ChannelHandler h : handlers) {
-            if (pipeline.get(NettyPipeline.ReactiveBridge) != null) {
-                pipeline.addBefore(NettyPipeline.ReactiveBridge, null, h);
-            } else {
-                pipeline.addLast(h);
-            }
         }
     }
 

@@ -8,13 +8,13 @@ import io.loopbench.engine.message.MessageFormat;
 import io.loopbench.engine.netty.HandlerEnds;
 import io.loopbench.engine.netty.NettyEnds;
 import io.loopbench.engine.protocol.EchoServerFixture;
+import io.loopbench.engine.protocol.RawReads;
 import io.loopbench.engine.reactive.ReactiveEnds;
 import io.loopbench.engine.server.ServerCheck;
 import io.loopbench.engine.server.ServerStats;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -72,21 +72,6 @@ class WebSocketPipelineTest {
 
     private final WebSocket webSocket = new WebSocket(null);
 
-    /** Copies every read (bytes on the wire, before any codec) and passes it on. */
-    static final class Raw extends ChannelInboundHandlerAdapter {
-        private final Queue<byte[]> reads;
-
-        Raw(Queue<byte[]> reads) {
-            this.reads = reads;
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            reads.add(ByteBufUtil.getBytes((ByteBuf) msg));
-            ctx.fireChannelRead(msg);
-        }
-    }
-
     @Test
     void oneBinaryFramePerMessageEachWayMaskedFromTheClientAfterTheUpgrade() throws Exception {
         Queue<byte[]> serverReads = new ConcurrentLinkedQueue<>();
@@ -95,7 +80,7 @@ class WebSocketPipelineTest {
         BlockingQueue<ByteBuf> echoes = new LinkedBlockingQueue<>();
         var pipelineAtAttach = new CompletableFuture<List<String>>();
         try (EchoServerFixture server = new EchoServerFixture(webSocket, PAYLOAD, end -> {
-            end.channel().pipeline().addFirst("raw", new Raw(serverReads));
+            end.channel().pipeline().addFirst("raw", new RawReads(serverReads));
             end.addHandlerLast("echo", new ChannelInboundHandlerAdapter() {
                 @Override
                 public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -109,7 +94,7 @@ class WebSocketPipelineTest {
         })) {
             Connection client = webSocket.connect(server.loops, server.address(), PAYLOAD, c -> {
                 pipelineAtAttach.complete(c.channel().pipeline().names());
-                c.channel().pipeline().addFirst("raw", new Raw(clientReads));
+                c.channel().pipeline().addFirst("raw", new RawReads(clientReads));
                 c.addHandlerLast("frames", new ChannelInboundHandlerAdapter() {
                     @Override
                     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -173,13 +158,13 @@ class WebSocketPipelineTest {
         Queue<byte[]> clientReads = new ConcurrentLinkedQueue<>();
         PhaseCounts counts;
         try (EchoServerFixture server = new EchoServerFixture((loops, accepted) -> serverEnds.bind(webSocket, loops,
-                ANY_PORT, PAYLOAD, accepted, end -> end.channel().pipeline().addFirst("raw", new Raw(serverReads))))) {
+                ANY_PORT, PAYLOAD, accepted, end -> end.channel().pipeline().addFirst("raw", new RawReads(serverReads))))) {
             EchoClient client = client();
             Connection c = ends(clientExecution, new ServerStats()).connect(webSocket, server.loops,
                     server.address(), PAYLOAD, client);
             try {
                 assertThat(client.awaitAttached(10, TimeUnit.SECONDS)).isTrue();
-                c.channel().pipeline().addFirst("raw", new Raw(clientReads));
+                c.channel().pipeline().addFirst("raw", new RawReads(clientReads));
 
                 counts = phase(client, 300);
             } finally {
@@ -234,8 +219,8 @@ class WebSocketPipelineTest {
                 client.disposeNow();
             }
         }
-        assertThat(stats.exceptions(MessageFormat.MEASURED_TAG)).isEqualTo(1);
-        assertThat(stats.firstError()).contains("unexpected TextWebSocketFrame");
+        assertThat(stats.contentErrors(MessageFormat.MEASURED_TAG)).isEqualTo(1);
+        assertThat(stats.firstError()).contains("refused a TextWebSocketFrame");
         assertThat(echoes).isEmpty();
     }
 
@@ -252,9 +237,9 @@ class WebSocketPipelineTest {
         });
 
         assertThat(counts.messages()).isZero();
-        assertThat(counts.exceptions()).isEqualTo(counts.messagesSent()).isPositive();
+        assertThat(counts.contentErrors()).isEqualTo(counts.messagesSent()).isPositive();
         assertThat(counts.unfinishedMessages()).isEqualTo(counts.messagesSent());
-        assertThat(counts.firstError()).contains("unexpected TextWebSocketFrame");
+        assertThat(counts.firstError()).contains("a TextWebSocketFrame instead of an echo");
     }
 
     /** A server closing the connection mid-phase: either execution's client counts one disconnection. */
@@ -330,7 +315,7 @@ class WebSocketPipelineTest {
     /** An execution's ends, its servers counting into {@code stats}. */
     private static NettyEnds ends(String execution, ServerStats stats) {
         ServerCheck check = new ServerCheck(0, stats);
-        return execution.equals("netty") ? new HandlerEnds(PAYLOAD, check, null, true)
+        return execution.equals("netty") ? new HandlerEnds(PAYLOAD, check, null, new WebSocket(null))
                 : new ReactiveEnds(PAYLOAD, true, check);
     }
 

@@ -1,0 +1,228 @@
+package io.loopbench.engine;
+
+import io.loopbench.engine.protocol.tls.Tls;
+import io.loopbench.engine.protocol.tls.TlsMaterial;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.TlsProvider;
+import io.loopbench.engine.spec.Violation;
+import io.loopbench.engine.spec.WindowMode;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpVersion;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static io.loopbench.engine.EngineTestSupport.quick;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * http and https: every message one pipelined POST /echo, echoed and validated in both window modes on both layouts,
+ * also against an HTTP server of another make; the executions they refuse; TLS as tcps has it.
+ */
+class HttpEchoTest {
+
+    static List<Arguments> layouts() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Protocol p : List.of(Protocol.HTTP, Protocol.HTTPS)) {
+            for (IoModel m : IoModel.values()) {
+                for (WindowMode w : WindowMode.values()) {
+                    cases.add(Arguments.of(p, m, w));
+                }
+            }
+        }
+        return cases;
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("layouts")
+    void echoesAndValidatesEveryMessage(Protocol protocol, IoModel model, WindowMode mode) {
+        RunSpec spec = quick().protocol(protocol).ioModel(model).ioThreads(model == IoModel.SHARDED ? 2 : 1)
+                .windowMode(mode).build();
+
+        RepetitionResult r = validated(spec);
+
+        assertThat(r.tcpNoDelay()).isTrue();
+        assertThat(r.tls() != null).isEqualTo(protocol == Protocol.HTTPS);
+    }
+
+    /** arknet's largest message: more than one TLS record, read in pieces whenever a read ends inside a body. */
+    @ParameterizedTest
+    @EnumSource(value = Protocol.class, names = {"HTTP", "HTTPS"})
+    void largeMessagesInOneBodyEach(Protocol protocol) {
+        RepetitionResult r = validated(quick().protocol(protocol).payloadBytes(16384).build());
+
+        assertThat(r.payloadMibPerSecond()).isPositive();
+    }
+
+    @ParameterizedTest
+    @EnumSource(TlsProvider.class)
+    void httpsWithBothProvidersWhereTheyLoad(TlsProvider provider) {
+        Assumptions.assumeTrue(provider == TlsProvider.JDK || Tls.openSslUnavailable() == null,
+                () -> "Netty's OpenSSL provider does not load here: " + Tls.openSslUnavailable());
+
+        RepetitionResult r = validated(quick().protocol(Protocol.HTTPS).tlsProvider(provider).build());
+
+        assertThat(r.tls().provider()).isEqualTo(provider.label());
+        assertThat(r.tls().protocol()).isEqualTo("TLSv1.3");
+    }
+
+    @Test
+    void httpsWithTheUsersOwnCertificates(@TempDir Path dir) throws Exception {
+        TlsEchoTest.write(dir, TlsMaterial.generate(InetAddress.getByName("127.0.0.1")));
+
+        RepetitionResult r = validated(quick().protocol(Protocol.HTTPS).certsDirectory(dir.toString()).build());
+
+        assertThat(r.tls()).isNotNull();
+    }
+
+    @Test
+    void aCertificateForAnotherHostIsRefusedByTheClient(@TempDir Path dir) throws Exception {
+        TlsEchoTest.write(dir, TlsMaterial.generate(InetAddress.getByName("10.9.9.9")));
+        RunSpec spec = quick().protocol(Protocol.HTTPS).certsDirectory(dir.toString()).build();
+
+        RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+
+        assertThat(r.ok()).isFalse();
+        assertThat(r.error()).startsWith("set-up failed").containsIgnoringCase("certificate");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Protocol.class, names = {"HTTP", "HTTPS"})
+    void virtualThreadsAndReactiveAreRefusedNamingTheExecution(Protocol protocol) {
+        for (Execution e : List.of(Execution.VIRTUAL_THREADS, Execution.REACTIVE)) {
+            RunSpec spec = quick(e).protocol(protocol).build();
+
+            assertThat(spec.violations()).singleElement().satisfies(v -> {
+                assertThat(v.field()).isEqualTo("execution");
+                assertThat(v.value()).isEqualTo(e.label());
+                assertThat(v.message()).contains("netty with protocol " + protocol.label())
+                        .contains(e == Execution.VIRTUAL_THREADS ? "no blocking HTTP/1.1 server with pipelining"
+                                : "reactive execution's HTTP ends");
+            });
+        }
+    }
+
+    @Test
+    void tlsFieldsGoWithHttpsButNotHttp(@TempDir Path dir) throws Exception {
+        RunSpec http = RunSpec.builder().protocol(Protocol.HTTP).certsDirectory(dir.toString())
+                .tlsProvider(TlsProvider.OPENSSL).build();
+
+        assertThat(http.violations()).extracting(Violation::field).containsExactly("certsDirectory", "tlsProvider");
+        assertThat(http.violations()).allSatisfy(v -> assertThat(v.message()).contains("https"));
+
+        TlsEchoTest.write(dir, TlsMaterial.generate(InetAddress.getByName("127.0.0.1")));
+        assertThat(http.toBuilder().protocol(Protocol.HTTPS).tlsProvider(TlsProvider.JDK).build().violations())
+                .isEmpty();
+    }
+
+    /** A target: the client alone, pipelining its window against an HTTP server of another make. */
+    @ParameterizedTest
+    @EnumSource(WindowMode.class)
+    void aTargetHttpServer(WindowMode mode) {
+        try (TargetServer server = new TargetServer(HttpResponseStatus.OK)) {
+            RepetitionResult r = validated(quick().protocol(Protocol.HTTP).window(16).windowMode(mode)
+                    .target("127.0.0.1:" + server.port()).build());
+
+            assertThat(r.serverAddress()).endsWith(":" + server.port());
+        }
+    }
+
+    /** A status other than 200 is counted, with its words, as an echo that did not come: no crash, no echo. */
+    @Test
+    void aTargetAnsweringAnotherStatusFailsTheRunNamingIt() {
+        try (TargetServer server = new TargetServer(HttpResponseStatus.NOT_FOUND)) {
+            RunSpec spec = quick().protocol(Protocol.HTTP).warmupSeconds(0.0).target("127.0.0.1:" + server.port())
+                    .build();
+
+            RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+
+            assertThat(r.ok()).isFalse();
+            assertThat(r.messages()).isZero();
+            assertThat(r.errors().contentErrors()).isEqualTo(4L * 4);
+            assertThat(r.error()).contains("a response 404 Not Found instead of an echo");
+        }
+    }
+
+    private static RepetitionResult validated(RunSpec spec) {
+        MeasurementResult result = Measurement.of(spec).run();
+        RepetitionResult r = result.repetitions().getFirst();
+        assertThat(r.ok() || r.error() != null && r.error().startsWith("unfair: ")).as(r.error()).isTrue();
+        assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
+        assertThat(r.errors().total()).isZero();
+        return r;
+    }
+
+    /**
+     * A plain Netty HTTP server — codec, aggregator, one handler — answering every request with {@code status} and,
+     * for 200, the request's body; bound on a loop of its own at 127.0.0.1, port 0, closed with its connections.
+     */
+    private static final class TargetServer implements AutoCloseable {
+        private final EventLoopGroup loops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        private final Channel server;
+
+        TargetServer(HttpResponseStatus status) {
+            server = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 16),
+                                    new SimpleChannelInboundHandler<FullHttpRequest>() {
+                                        @Override
+                                        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+                                            var body = status == HttpResponseStatus.OK
+                                                    ? req.content().retain() : ctx.alloc().buffer(0);
+                                            var response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                                                    body);
+                                            response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH,
+                                                    body.readableBytes());
+                                            ctx.writeAndFlush(response);
+                                        }
+                                    });
+                        }
+                    })
+                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).syncUninterruptibly().channel();
+        }
+
+        int port() {
+            return ((InetSocketAddress) server.localAddress()).getPort();
+        }
+
+        @Override
+        public void close() {
+            server.close().syncUninterruptibly();
+            // shutting the loop down closes the accepted connections too
+            loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+}
