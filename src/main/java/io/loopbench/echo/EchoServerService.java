@@ -2,7 +2,6 @@ package io.loopbench.echo;
 
 import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.spec.IoModel;
-import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.StandingEchoServer;
 import io.loopbench.engine.spec.Transport;
@@ -77,18 +76,6 @@ public class EchoServerService implements DisposableBean {
             v.add(new Violation("echoServers", String.valueOf(servers.size()), "at most " + MAX_SERVERS
                     + " standing echo servers at once; stop one first"));
         }
-        if (r.protocol() == Protocol.TCPS) {
-            v.add(new Violation("protocol", r.protocol().label(), "tcp or udp: a standing echo server does not speak "
-                    + "TLS yet (run tcps against a TLS echo server of your own, with certsDirectory holding its CA)"));
-        } else if (r.protocol() == Protocol.WEBSOCKET || r.protocol() == Protocol.WSS) {
-            v.add(new Violation("protocol", r.protocol().label(), "tcp or udp: a standing echo server does not speak "
-                    + "WebSocket yet (run " + r.protocol().label() + " against a WebSocket echo server of your own "
-                    + "that upgrades on /echo)"));
-        } else if (r.protocol() == Protocol.HTTP || r.protocol() == Protocol.HTTPS) {
-            v.add(new Violation("protocol", r.protocol().label(), "tcp or udp: a standing echo server does not speak "
-                    + "HTTP yet (run " + r.protocol().label() + " against an HTTP server of your own that answers "
-                    + "POST /echo with the request's body)"));
-        }
         if (r.ioModel() != IoModel.SHARED) {
             v.add(new Violation("ioModel", r.ioModel().label(), "shared: one listening socket is served by one "
                     + "group; several single-thread loops on one port would need SO_REUSEPORT"));
@@ -113,13 +100,15 @@ public class EchoServerService implements DisposableBean {
         if (bind.violation() != null) {
             v.add(bind.violation());
         }
+        StandingEchoServer.Config config = new StandingEchoServer.Config(r.protocol(), bind.address(), r.port(),
+                r.ioThreads(), r.transport(), r.work(), r.payloadBytes(), r.certsDirectory(), r.tlsProvider());
+        v.addAll(config.violations());
         if (!v.isEmpty()) {
             throw new InvalidSpecException(v);
         }
         StandingEchoServer server;
         try {
-            server = StandingEchoServer.start(new StandingEchoServer.Config(r.protocol(), bind.address(), r.port(),
-                    r.ioThreads(), r.transport(), r.work(), r.payloadBytes()));
+            server = StandingEchoServer.start(config);
         } catch (RuntimeException e) {
             throw new InvalidSpecException(List.of(new Violation("port", r.bindAddress() + ":" + r.port(),
                     "an address that can be bound here (" + e.getMessage() + ")")));

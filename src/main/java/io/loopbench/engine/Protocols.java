@@ -6,7 +6,6 @@ import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tls.Tls;
 import io.loopbench.engine.protocol.udp.Udp;
 import io.loopbench.engine.protocol.websocket.WebSocket;
-import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.TlsProvider;
 import io.netty.handler.ssl.SslProvider;
@@ -33,18 +32,24 @@ final class Protocols {
         };
     }
 
-    /** A standing echo server's protocol: one datagram per read; TLS, WebSocket and HTTP are refused before here. */
-    static EchoProtocol standing(Protocol protocol) {
-        return switch (protocol) {
+    /** A standing echo server's protocol: one datagram per read. */
+    static EchoProtocol standing(StandingEchoServer.Config config) {
+        return switch (config.protocol()) {
             case TCP -> new Tcp();
             case UDP -> new Udp(1);
-            case TCPS, WEBSOCKET, WSS, HTTP, HTTPS ->
-                    throw new IllegalArgumentException("a standing echo server speaks tcp or udp");
+            case TCPS -> tls(config.certsDirectory(), config.tlsProvider());
+            case WEBSOCKET -> new WebSocket(null);
+            case WSS -> new WebSocket(tls(config.certsDirectory(), config.tlsProvider()));
+            case HTTP -> new Http(null);
+            case HTTPS -> new Http(tls(config.certsDirectory(), config.tlsProvider()));
         };
     }
 
     private static Tls tls(RunSpec spec) {
-        return new Tls(spec.certsDirectory(),
-                spec.tlsProvider() == TlsProvider.OPENSSL ? SslProvider.OPENSSL : SslProvider.JDK);
+        return tls(spec.certsDirectory(), spec.tlsProvider());
+    }
+
+    private static Tls tls(String certsDirectory, TlsProvider provider) {
+        return new Tls(certsDirectory, provider == TlsProvider.OPENSSL ? SslProvider.OPENSSL : SslProvider.JDK);
     }
 }

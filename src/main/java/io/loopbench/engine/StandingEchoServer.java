@@ -2,16 +2,18 @@ package io.loopbench.engine;
 
 import io.loopbench.engine.loop.LoopLayout;
 import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.netty.HandlerEnds;
 import io.loopbench.engine.protocol.EchoProtocol;
-import io.loopbench.engine.server.EchoServerHandler;
 import io.loopbench.engine.server.RawEchoHandler;
 import io.loopbench.engine.server.ServerCheck;
 import io.loopbench.engine.server.ServerStats;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
-import io.netty.channel.ChannelHandler;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.Violation;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.ImmediateEventExecutor;
@@ -20,6 +22,8 @@ import reactor.netty.DisposableChannel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -32,10 +36,29 @@ import java.util.concurrent.atomic.LongAdder;
 public final class StandingEchoServer implements AutoCloseable {
 
     /**
-     * @param payloadBytes the clients' message size, needed to run work per message; null echoes raw bytes
+     * @param payloadBytes   the clients' message size, needed to run work per message and by a framed protocol (see
+     *                       {@link Protocol#framed()}); null echoes raw bytes
+     * @param certsDirectory a TLS protocol's server.pem and server-key.pem (with ca.pem); null for the throw-away
+     *                       certificate for 127.0.0.1 and ::1, which only this JVM's clients trust
+     * @param tlsProvider    a TLS protocol's provider
      */
     public record Config(Protocol protocol, InetAddress bindAddress, int port, int ioThreads, Transport transport,
-                         int work, Integer payloadBytes) {
+                         int work, Integer payloadBytes, String certsDirectory, TlsProvider tlsProvider) {
+
+        /**
+         * What the engine refuses of a standing echo server, beyond each field's range: TLS settings as a run's, and a
+         * framed protocol without a message size.
+         */
+        public List<Violation> violations() {
+            List<Violation> v = new ArrayList<>(RunSpec.tlsViolations(protocol, certsDirectory, tlsProvider,
+                    Execution.NETTY));
+            if (protocol.framed() && payloadBytes == null) {
+                v.add(new Violation("payloadBytes", "none", "16 … 65,507 with protocol " + protocol.label()
+                        + ": each message is one " + (protocol == Protocol.WEBSOCKET || protocol == Protocol.WSS
+                        ? "WebSocket frame" : "HTTP request") + ", checked and answered whole"));
+            }
+            return v;
+        }
     }
 
     /**
@@ -61,10 +84,16 @@ public final class StandingEchoServer implements AutoCloseable {
         this.transport = Transports.resolve(config.transport());
         this.layout = new LoopLayout(IoModel.SHARED, config.ioThreads(), transport);
         try {
-            EchoProtocol protocol = Protocols.standing(config.protocol());
+            EchoProtocol protocol = Protocols.standing(config);
             this.server = protocol.bind(layout.group(0), new InetSocketAddress(config.bindAddress(), config.port()),
                     config.payloadBytes() != null ? config.payloadBytes() : RunSpec.MAX_PAYLOAD, accepted, end -> {
-                        end.addHandlerLast("echo", handler());
+                        // Raw bytes back, or — told the message size — a repetition's netty server end.
+                        if (config.payloadBytes() == null) {
+                            end.addHandlerLast("echo", new RawEchoHandler(counts));
+                        } else {
+                            new HandlerEnds(config.payloadBytes(), new ServerCheck(config.work(), stats), null,
+                                    protocol).server(end);
+                        }
                         if (protocol.stream()) {
                             connections.increment();
                         }
@@ -78,12 +107,6 @@ public final class StandingEchoServer implements AutoCloseable {
     /** Binds and starts a server; throws when the address cannot be bound (the loops are released then). */
     public static StandingEchoServer start(Config config) {
         return new StandingEchoServer(config);
-    }
-
-    private ChannelHandler handler() {
-        return config.payloadBytes() == null ? new RawEchoHandler(counts)
-                : new EchoServerHandler(config.payloadBytes(), new ServerCheck(config.work(), stats), null,
-                        null);
     }
 
     /** The port it listens on (the one given, or the ephemeral one chosen for port 0). */

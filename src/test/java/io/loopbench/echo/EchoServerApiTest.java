@@ -66,6 +66,11 @@ class EchoServerApiTest extends ServiceHttpTest {
         assertThat(problem.at("/violations/2/field").asString()).isEqualTo("bindAddress");
         assertThat(json.readTree(send(at("/api/echo-servers")).body()).size()).isZero();
 
+        HttpResponse<String> framed = post("/api/echo-servers", "{\"protocol\":\"https\",\"certsDirectory\":\"/nowhere\"}");
+        assertThat(framed.statusCode()).isEqualTo(400);
+        assertThat(json.readTree(framed.body()).at("/violations").findValuesAsString("field"))
+                .containsExactly("certsDirectory", "payloadBytes");
+
         HttpResponse<String> privileged = post("/api/echo-servers", "{\"port\":80}");
         assertThat(privileged.statusCode()).isEqualTo(400);
         assertThat(json.readTree(privileged.body()).at("/violations/0/allowed").asString()).contains("1024");

@@ -3,6 +3,7 @@ package io.loopbench.runs;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.StandingEchoServer;
+import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.WorkerProcess;
@@ -141,7 +142,7 @@ class RunHardeningTest {
     void aTargetIsResolvedOnceAndTheRunConnectsToTheCheckedAddressWhateverTheNameResolvesToLater()
             throws Exception {
         StandingEchoServer echo = StandingEchoServer.start(new StandingEchoServer.Config(Protocol.TCP,
-                InetAddress.getLoopbackAddress(), 0, 1, Transport.NIO, 0, null));
+                InetAddress.getLoopbackAddress(), 0, 1, Transport.NIO, 0, null, null, TlsProvider.JDK));
         closeables.add(echo::close);
         AtomicInteger lookups = new AtomicInteger();
         // a rebinding name: loopback when checked, a documentation address (not allowed) ever after

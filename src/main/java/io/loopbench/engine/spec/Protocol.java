@@ -10,6 +10,19 @@ package io.loopbench.engine.spec;
 public enum Protocol implements Labeled {
     TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS;
 
+    /** Whether it runs over TLS (tcps, wss, https): it then takes certsDirectory and tlsProvider. */
+    public boolean secure() {
+        return this == TCPS || this == WSS || this == HTTPS;
+    }
+
+    /**
+     * Whether each message travels as one protocol object (a WebSocket frame, an HTTP request and its response), so
+     * that an echo server must know the message size to answer it: it cannot echo bytes verbatim.
+     */
+    public boolean framed() {
+        return this == WEBSOCKET || this == WSS || this == HTTP || this == HTTPS;
+    }
+
     /**
      * Whether this protocol's ends are built for the execution: WebSocket's on Netty loops (netty and reactive), not
      * virtual threads; HTTP's on Netty's own codec handlers (netty) only.

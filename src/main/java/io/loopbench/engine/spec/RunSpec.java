@@ -115,6 +115,15 @@ public record RunSpec(
     }
 
     /** The specification with every field at its default. */
+    /**
+     * The violations of a protocol's TLS settings, as a run's: certificates and a provider only for tcps, wss and https,
+     * a certificates directory that loads, a provider that loads (and none but the JDK's for virtual threads).
+     */
+    public static List<Violation> tlsViolations(Protocol protocol, String certsDirectory, TlsProvider provider,
+                                                Execution execution) {
+        return SpecRules.tlsViolations(protocol, certsDirectory, provider, execution);
+    }
+
     public static RunSpec defaults() {
         return builder().build();
     }

@@ -103,32 +103,38 @@ final class SpecRules {
         }
     }
 
+    private static void tlsRules(RunSpec s, List<Violation> v) {
+        v.addAll(tlsViolations(s.protocol(), s.certsDirectory(), s.tlsProvider(), s.execution()));
+    }
+
     /**
      * TLS settings go with tcps, wss and https only; a certificates directory must load (read here, so that a run with
      * a missing or mismatched file is refused before any load starts); the OpenSSL provider must load, on Netty's
      * ends.
      */
-    private static void tlsRules(RunSpec s, List<Violation> v) {
-        if (s.certsDirectory() != null) {
-            if (!tls(s.protocol())) {
-                v.add(new Violation("certsDirectory", s.certsDirectory(), "none with protocol " + s.protocol().label()
+    static List<Violation> tlsViolations(Protocol protocol, String certsDirectory, TlsProvider provider,
+                                         Execution execution) {
+        List<Violation> v = new ArrayList<>();
+        if (certsDirectory != null) {
+            if (!protocol.secure()) {
+                v.add(new Violation("certsDirectory", certsDirectory, "none with protocol " + protocol.label()
                         + ": certificates are for tcps, wss and https"));
             } else {
                 try {
-                    TlsMaterial.load(Path.of(s.certsDirectory()));
+                    TlsMaterial.load(Path.of(certsDirectory));
                 } catch (IllegalArgumentException e) { // a bad path (InvalidPathException) among them
-                    v.add(new Violation("certsDirectory", s.certsDirectory(), "a directory with " + TlsMaterial.SERVER_PEM
+                    v.add(new Violation("certsDirectory", certsDirectory, "a directory with " + TlsMaterial.SERVER_PEM
                             + ", " + TlsMaterial.SERVER_KEY_PEM + " (PKCS#8) and " + TlsMaterial.CA_PEM + " that "
                             + "match: " + e.getMessage()));
                 }
             }
         }
-        if (s.tlsProvider() == TlsProvider.OPENSSL) {
-            String value = s.tlsProvider().label();
-            if (!tls(s.protocol())) {
-                v.add(new Violation("tlsProvider", value, "jdk with protocol " + s.protocol().label()
+        if (provider == TlsProvider.OPENSSL) {
+            String value = provider.label();
+            if (!protocol.secure()) {
+                v.add(new Violation("tlsProvider", value, "jdk with protocol " + protocol.label()
                         + ": a TLS provider is for tcps, wss and https"));
-            } else if (s.execution() == Execution.VIRTUAL_THREADS) {
+            } else if (execution == Execution.VIRTUAL_THREADS) {
                 v.add(new Violation("tlsProvider", value, "jdk with virtual-threads execution: its blocking sockets "
                         + "are the JDK's own TLS sockets"));
             } else if (Tls.openSslUnavailable() != null) {
@@ -136,10 +142,7 @@ final class SpecRules {
                         + Tls.openSslUnavailable() + ")"));
             }
         }
-    }
-
-    private static boolean tls(Protocol p) {
-        return p == Protocol.TCPS || p == Protocol.WSS || p == Protocol.HTTPS;
+        return v;
     }
 
     /**
