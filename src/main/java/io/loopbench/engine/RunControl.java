@@ -30,9 +30,15 @@ public final class RunControl {
 
     /** Sleeps until {@code deadline} ({@link System#nanoTime()}) unless cancelled first. */
     void sleepUntil(long deadline) {
+        sleepUntil(deadline, () -> { });
+    }
+
+    /** {@link #sleepUntil(long)}, running {@code meanwhile} at each look at the clock (every {@link #POLL_NANOS}). */
+    void sleepUntil(long deadline, Runnable meanwhile) {
         for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
             throwIfCancelled();
             LockSupport.parkNanos(Math.min(left, POLL_NANOS));
+            meanwhile.run();
         }
         throwIfCancelled();
     }
