@@ -137,7 +137,9 @@ public final class MeasureCommand implements Callable<Integer> {
             description = "The timeline's interval, 10 … 10000 ms, at least the longest phase ÷ 10,000 (default 100, "
                     + "or that least length).")
     Integer timelineIntervalMillis;
-    @Option(names = "--timeline", description = "Add each repetition's timeline (warm-up and measured phase in "
+    /** The flag that adds each repetition's timeline to the JSON (the service's workers always give it). */
+    public static final String TIMELINE = "--timeline";
+    @Option(names = TIMELINE, description = "Add each repetition's timeline (warm-up and measured phase in "
             + "intervals, with GC and JIT events) to the JSON.")
     boolean timeline;
     @Option(names = "--histogram-log", paramLabel = "FILE", description = "Write every interval's RTT histogram to "

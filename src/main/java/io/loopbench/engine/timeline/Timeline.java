@@ -106,6 +106,21 @@ public record Timeline(int intervalMillis, int warmupIntervals, List<Double> sta
                 open ? column(all, TimelineInterval::droppedMessages) : null);
     }
 
+    /**
+     * A running repetition's timeline so far, from its intervals as they closed: without the process's marks, which
+     * the flight recorder hands over only later (their columns are zeros), and without late and dropped messages.
+     */
+    public static Timeline live(int intervalMillis, List<TimelineInterval> intervals) {
+        int warmupIntervals = (int) intervals.stream().filter(i -> i.phase().equals("warmup")).count();
+        List<Integer> none = java.util.Collections.nCopies(intervals.size(), 0);
+        List<Double> noTime = java.util.Collections.nCopies(intervals.size(), 0.0);
+        return new Timeline(intervalMillis, warmupIntervals, column(intervals, TimelineInterval::startSeconds),
+                column(intervals, TimelineInterval::seconds), column(intervals, TimelineInterval::roundTrips),
+                column(intervals, TimelineInterval::roundTripsPerSecond), column(intervals, TimelineInterval::p50Us),
+                column(intervals, TimelineInterval::p99Us), column(intervals, TimelineInterval::maxUs), none, noTime,
+                none, noTime, none, null, null);
+    }
+
     /** How many intervals it has. */
     public int size() {
         return startSeconds.size();
