@@ -152,6 +152,11 @@ public final class ReportRenderer {
                 + "compilations, deoptimizations; under open load, late or dropped messages). Then the case's "
                 + "latency by percentile, each repetition's and pooled, on a scale where each further nine of the "
                 + "tail takes the same width.\n\n");
+        if (s.cases().stream().noneMatch(c -> c.medianTimelineRepetition().isPresent()
+                || !Spectra.of(c).series().isEmpty())) {
+            md.append("Not recorded: these repetitions were stored before timelines and histograms were.\n\n");
+            return;
+        }
         for (int c = 1; c <= s.cases().size(); c++) {
             CaseResult kase = s.cases().get(c - 1);
             int caseIndex = c;

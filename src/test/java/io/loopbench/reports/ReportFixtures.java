@@ -106,4 +106,29 @@ final class ReportFixtures {
                 null, null, false, 1, null, null, null, null, 1.0, 10L, 8L, 8.0, null, null, new CpuUsage(5, 1.0, 500),
                 null, null, null, null, null, null, null, null, null, List.of(), null, null);
     }
+
+    /**
+     * A passed repetition of one measured second with {@code roundTrips} echoes, its RTT histogram (every echo at
+     * {@code rttMicros}, one at ten times that) and a timeline of a 0.2 s warm-up and a 1 s measured phase in 0.1 s
+     * intervals, with one GC pause in its fifth measured interval.
+     */
+    static RepetitionResult withTimeline(int index, long roundTrips, long rttMicros) {
+        org.HdrHistogram.Histogram h = io.loopbench.engine.latency.LatencyHistograms.create();
+        h.recordValueWithCount(rttMicros * 1000, roundTrips - 1);
+        h.recordValue(rttMicros * 10_000);
+        int n = 12;
+        List<Double> start = java.util.stream.IntStream.range(0, n).mapToObj(i -> i / 10.0).toList();
+        List<Double> tenth = java.util.Collections.nCopies(n, 0.1);
+        List<Long> perInterval = java.util.Collections.nCopies(n, roundTrips / 10);
+        List<Double> rate = java.util.Collections.nCopies(n, roundTrips * 1.0);
+        List<Double> rtt = java.util.Collections.nCopies(n, (double) rttMicros);
+        List<Integer> none = java.util.Collections.nCopies(n, 0);
+        List<Integer> gc = java.util.stream.IntStream.range(0, n).map(i -> i == 6 ? 1 : 0).boxed().toList();
+        var timeline = new io.loopbench.engine.timeline.Timeline(100, 2, start, tenth, perInterval, rate, rtt, rtt,
+                rtt, gc, gc.stream().map(Integer::doubleValue).toList(), none, tenth, none, null, null);
+        return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null,
+                null, null, null, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
+                new CpuUsage(1, 1.0, 100), null, null, null, null, null, null, QUIET, null, null,
+                List.of(), io.loopbench.engine.latency.LatencyHistograms.encode(h), timeline);
+    }
 }
