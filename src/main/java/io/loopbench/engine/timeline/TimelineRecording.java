@@ -61,8 +61,9 @@ public final class TimelineRecording {
     private final TreeMap<Long, Share> open = new TreeMap<>();
     private final List<TimelineInterval> intervals = new ArrayList<>();
     private final Histogram total = LatencyHistograms.create();
-    /** The next interval to close. */
+    /** The next interval to close, and when {@link #collect} next looks whether it can ({@link System#nanoTime()}). */
     private long next;
+    private long nextLook;
 
     /**
      * A phase's recording, its intervals counted from now.
@@ -82,14 +83,17 @@ public final class TimelineRecording {
         this.intervalNanos = intervalNanos;
         this.fixedLast = seconds > 0 ? Math.max(0, (long) Math.ceil(seconds * 1e9 / intervalNanos - 1e-6) - 1) : -1;
         this.listener = listener;
+        this.nextLook = closableFrom(0);
     }
 
     /** The recorder of one client thread, made on first use; before the phase's first round only. */
     public IntervalRecorder recorder(Object owner) {
         return recorders.computeIfAbsent(owner, k -> {
-            // two spares per thread: one to swap in while the collector still holds the last
-            spare.add(newHistogram());
-            spare.add(newHistogram());
+            // three spares per thread, made before the phase: one to swap in while the last waits to be collected,
+            // one for its share of the interval being merged, one for the interval after
+            for (int i = 0; i < 3; i++) {
+                spare.add(newHistogram());
+            }
             return new IntervalRecorder(this);
         });
     }
@@ -98,17 +102,35 @@ public final class TimelineRecording {
         return recorders;
     }
 
-    /** Closes the intervals every thread has moved past (all but the phase's last). */
+    /**
+     * Closes the intervals every thread has moved past (all but the phase's last). Called often; it works only once
+     * the next interval can have closed, so that its code runs as often in the measured phase as in the warm-up, about
+     * once per interval, and the JIT compiles it where it compiles the rest.
+     */
     public void collect() {
+        long now = System.nanoTime();
+        if (now - nextLook < 0) {
+            return;
+        }
         long complete = Long.MAX_VALUE;
         for (IntervalRecorder r : recorders.values()) {
             complete = Math.min(complete, r.index()); // read before draining: what they handed over is then queued
         }
         drain();
-        long below = Math.min(complete, fixedLast >= 0 ? fixedLast : indexOf(System.nanoTime()) - 1);
+        long below = Math.min(complete, fixedLast >= 0 ? fixedLast : indexOf(now) - 1);
         while (next < below) {
             close(next, intervalNanos);
         }
+        // a thread yet to move on (a stall) is looked at again a quarter of an interval later
+        nextLook = Math.max(closableFrom(next), now + intervalNanos / 4);
+    }
+
+    /**
+     * When interval {@code index} can first be closed: at its end, or for the warm-up, whose last two intervals wait
+     * for its end, at the next one's.
+     */
+    private long closableFrom(long index) {
+        return endOf(fixedLast >= 0 ? index : index + 1);
     }
 
     /**
@@ -122,7 +144,7 @@ public final class TimelineRecording {
         drain();
         long last = fixedLast >= 0 ? fixedLast : Math.max(0, Math.round((double) (end - origin) / intervalNanos) - 1);
         last = Math.max(last, next);
-        Share tail = open.computeIfAbsent(last, k -> new Share(newHistogram()));
+        Share tail = open.computeIfAbsent(last, k -> new Share(spareHistogram()));
         for (Share later : List.copyOf(open.tailMap(last, false).values())) {
             tail.add(later);
             recycle(later.rtt);
@@ -167,7 +189,7 @@ public final class TimelineRecording {
 
     private void drain() {
         for (IntervalRecorder.Closed c = closed.poll(); c != null; c = closed.poll()) {
-            Share s = open.computeIfAbsent(c.index(), k -> new Share(newHistogram()));
+            Share s = open.computeIfAbsent(c.index(), k -> new Share(spareHistogram()));
             s.add(c);
             recycle(c.rtt());
         }
