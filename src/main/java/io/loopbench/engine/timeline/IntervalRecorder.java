@@ -9,7 +9,7 @@ import org.HdrHistogram.AbstractHistogram;
  * stops). Intervals are cut by each event's own time, so a value lands in the interval it happened in, however late
  * the thread gets to it; an interval in which nothing happened on this thread is never handed over (it is empty).
  *
- * <p>Thread ownership: written only by its client thread ({@link io.loopbench.engine.client.ClientIo#histogramOwner()})
+ * <p>Thread ownership: written only by its client thread (an event loop, or a virtual-threads client's own thread)
  * during a phase; the repetition's thread reads {@link #index()} at any time (volatile) and takes the open interval
  * ({@link #takeOpen()}) only after the phase's barrier has run on that thread.
  */

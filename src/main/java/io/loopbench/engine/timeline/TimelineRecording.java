@@ -98,8 +98,9 @@ public final class TimelineRecording {
         });
     }
 
+    /** Every client thread's recorder, by thread (read-only). */
     public Map<Object, IntervalRecorder> recorders() {
-        return recorders;
+        return java.util.Collections.unmodifiableMap(recorders);
     }
 
     /**
