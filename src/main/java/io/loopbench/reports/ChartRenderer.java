@@ -301,6 +301,7 @@ public final class ChartRenderer {
 
     private static XYLineAndShapeRenderer lines(Color color) {
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
+        r.setDrawSeriesLineAsPath(true); // one SVG path per line, not one element per segment
         r.setSeriesPaint(0, color);
         r.setSeriesStroke(0, new BasicStroke(2f));
         return r;
