@@ -470,9 +470,10 @@ class WebPageBrowserTest {
         String id = json.readTree(posted.body()).get("id").asString();
         long deadline = System.nanoTime() + RUN.toNanos();
         while (System.nanoTime() < deadline) {
-            String status = json.readTree(get("/api/runs/" + id)).get("status").asString();
+            JsonNode run = json.readTree(get("/api/runs/" + id));
+            String status = run.get("status").asString();
             if (FINISHED.contains(status)) {
-                assertThat(status).as("run %s", id).isEqualTo("succeeded");
+                assertThat(status).as("run %s: %s", id, run.get("error")).isEqualTo("succeeded");
                 return id;
             }
             Thread.sleep(200);
