@@ -3,7 +3,7 @@
 import {h, fill, table, notice} from './dom.js';
 import {getJson} from './api.js';
 import * as fmt from './format.js';
-import {heading, errorNotice} from './view.js';
+import {heading, errorNotice, chart} from './view.js';
 
 const RATIO_KEYS = new Set(['throughputRatio', 'p99Ratio', 'throughputRangesOverlap', 'p99RangesOverlap',
   'verdict', 'warnings']);
@@ -103,7 +103,10 @@ export function compareView(root, params) {
         ratioCell(c.p99Ratio, c.p99RangesOverlap, false), ...(hasVerdict ? [c.verdict ?? ''] : []),
         ...(hasWarnings ? [warningsCell(c)] : [])]),
       {className: 'compare', caption: 'Candidate ÷ baseline per case; a ratio whose sides carry warnings is not '
-        + 'clean'})), others);
+        + 'clean'})), others,
+    cases.length === 1 ? h('div', {class: 'charts'}, chart(`/api/compare/spectrum.svg?${new URLSearchParams(
+      {baseline: baseline.value, candidate: candidate.value})}`, 'Latency by percentile, pooled: both runs overlaid',
+    'compare-spectrum')) : null);
   }
 
   formEl.addEventListener('submit', ev => {

@@ -26,14 +26,17 @@ export function runView(root, params, id) {
   const specBox = h('section', {id: 'run-spec'});
   const summaryBox = h('section', {id: 'run-summary'});
   const chartsBox = h('section', {id: 'run-charts'});
+  const timelineBox = h('section', {id: 'run-timeline'});
   const reportBox = h('section', {id: 'run-report'});
   const repsBox = h('section', {id: 'run-repetitions'});
   const envBox = h('section', {id: 'run-environment'});
-  fill(root, title, actions, progressBox, errorBox, specBox, summaryBox, chartsBox, reportBox, repsBox, envBox);
+  fill(root, title, actions, progressBox, errorBox, specBox, summaryBox, chartsBox, timelineBox, reportBox, repsBox,
+    envBox);
   root.dataset.progressSeen = '0';
 
   let lastRepetitions = -1;
   let finishedShown = false;
+  let liveIntervals = '';
 
   function render(r) {
     if (live.disposed) return;
@@ -51,6 +54,7 @@ export function runView(root, params, id) {
         h('progress', {max: '1', value: String(total > 0 ? Math.min(1, p.elapsedSeconds / total) : 0),
           'aria-label': 'Share of the estimated time elapsed'}));
       if (r.status === 'running' && p) root.dataset.progressSeen = String(Number(root.dataset.progressSeen) + 1);
+      renderLiveTimeline(p?.timeline);
     } else {
       progressBox.hidden = true;
     }
@@ -66,6 +70,7 @@ export function runView(root, params, id) {
       finishedShown = true;
       renderSummary(r);
       renderCharts(r);
+      renderTimelines(r);
       renderReport(r);
     }
   }
@@ -147,6 +152,47 @@ export function runView(root, params, id) {
     fill(chartsBox, h('h2', {}, 'Charts'), h('div', {class: 'charts'},
       chart(`${base}/charts/throughput.svg`, 'Round trips/s: median, whisker min–max', 'chart-throughput'),
       chart(`${base}/charts/p99.svg`, 'RTT p99: median, whisker min–max', 'chart-p99')));
+  }
+
+  // The running repetition's timeline, redrawn by the service whenever an interval has closed since the last look.
+  function renderLiveTimeline(t) {
+    if (!t) return;
+    const key = `${t.repetition}/${t.intervals}`;
+    if (key === liveIntervals) return;
+    liveIntervals = key;
+    const l = t.latest;
+    fill(timelineBox, h('h2', {}, 'Over time (live)'),
+      h('p', {id: 'run-timeline-live-text', 'data-intervals': String(t.intervals)},
+        `Repetition ${t.repetition}: ${t.intervals} interval${t.intervals === 1 ? '' : 's'} so far; the latest `
+        + `(${l.phase}) ${fmt.int(l.roundTripsPerSecond)} round trips/s, p99 ${fmt.us(l.p99Us)}.`),
+      chart(`${base}/live/timeline.svg?intervals=${encodeURIComponent(key)}`,
+        'Throughput and p99 per interval so far; GC and JIT marks come when the repetition ends',
+        'chart-timeline-live'));
+  }
+
+  // Each repetition over time (the median by throughput first) and the run's latency by percentile.
+  function renderTimelines(r) {
+    const withTimeline = r.repetitions.filter(x => x.timeline);
+    const spectrum = r.repetitions.some(x => x.ok && x.latencyHistogram)
+      ? chart(`${base}/charts/spectrum-1.svg`, 'Latency by percentile: each repetition and pooled',
+        'chart-spectrum') : null;
+    if (!withTimeline.length) {
+      fill(timelineBox, spectrum ? [h('h2', {}, 'By percentile'), h('div', {class: 'charts'}, spectrum)] : null);
+      return;
+    }
+    const byThroughput = withTimeline.filter(x => x.ok).sort((a, b) => a.roundTripsPerSecond - b.roundTripsPerSecond);
+    const median = byThroughput.length ? byThroughput[Math.floor((byThroughput.length - 1) / 2)] : withTimeline[0];
+    const figure = h('div', {id: 'run-timeline-chart'});
+    const show = n => fill(figure, chart(`${base}/charts/timeline-1-${n}.svg`, `Repetition ${n} over time: `
+      + 'throughput, p99, the measured phase\'s start, GC and JIT marks', 'chart-timeline'));
+    const chooser = h('select', {id: 'run-timeline-repetition', onchange: () => show(chooser.value)},
+      withTimeline.map(x => h('option', {value: String(x.repetition)}, `Repetition ${x.repetition}`
+        + (x === median ? ' (median throughput)' : '') + (x.ok ? '' : ' (failed)'))));
+    chooser.value = String(median.repetition);
+    show(median.repetition);
+    fill(timelineBox, h('h2', {}, 'Over time and by percentile'),
+      h('p', {}, h('label', {for: 'run-timeline-repetition'}, 'Repetition '), chooser),
+      h('div', {class: 'charts'}, figure, spectrum));
   }
 
   function renderReport(r) {

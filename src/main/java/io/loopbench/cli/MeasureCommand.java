@@ -19,11 +19,20 @@ import io.loopbench.engine.spec.WindowMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import io.loopbench.engine.timeline.TimelineInterval;
+import org.HdrHistogram.AbstractHistogram;
+import org.HdrHistogram.HistogramLogWriter;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
+import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Locale;
@@ -54,11 +63,13 @@ public final class MeasureCommand implements Callable<Integer> {
             Map.entry("warmupMaxSeconds", "--warmup-max"),
             Map.entry("datagramsPerRead", "--datagrams-per-read"),
             Map.entry("certsDirectory", "--certs"),
-            Map.entry("tlsProvider", "--tls-provider"));
+            Map.entry("tlsProvider", "--tls-provider"),
+            Map.entry("timelineIntervalMillis", "--timeline-interval-ms"));
 
     /** The result's writer; in a holder so that Jackson loads when the result is written, not before the first echo. */
     static final class Json {
         static final ObjectMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+        static final ObjectWriter COMPACT = MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT);
 
         private Json() {
         }
@@ -125,6 +136,19 @@ public final class MeasureCommand implements Callable<Integer> {
             description = "tcps, wss, https: the JDK's TLS or Netty's OpenSSL (BoringSSL) provider on Netty's ends "
                     + "(default jdk).")
     TlsProvider tlsProvider;
+    @Option(names = "--timeline-interval-ms", paramLabel = "MILLIS",
+            description = "The timeline's interval, 10 … 10000 ms, at least the longest phase ÷ 10,000 (default 100, "
+                    + "or that least length).")
+    Integer timelineIntervalMillis;
+    /** The flag that adds each repetition's timeline to the JSON (the service's workers always give it). */
+    public static final String TIMELINE = "--timeline";
+    @Option(names = TIMELINE, description = "Add each repetition's timeline (warm-up and measured phase in "
+            + "intervals, with GC and JIT events) to the JSON.")
+    boolean timeline;
+    @Option(names = "--histogram-log", paramLabel = "FILE", description = "Write every interval's RTT histogram to "
+            + "FILE in HdrHistogram's interval log format (nanoseconds; warm-up intervals tagged warmup), readable by "
+            + "HdrHistogram's HistogramLogReader and HistogramLogProcessor.")
+    Path histogramLog;
     @Option(names = "--load", paramLabel = "closed|open",
             description = "closed: a new message when one returns; open: messages at --rate (default closed).")
     LoadModel load;
@@ -135,6 +159,14 @@ public final class MeasureCommand implements Callable<Integer> {
             description = "netty handlers, Reactor Netty pipelines per message, or blocking sockets on virtual "
                     + "threads over --io-threads carriers (default netty).")
     Execution execution;
+    /** The service's flag for its forked workers: a line per closed interval on stderr, its live timeline. */
+    public static final String INTERVAL_LINES = "--interval-lines";
+    /** What starts such a line, after the repetition's {@code [i/n] }. */
+    public static final String INTERVAL_LINE = "interval ";
+
+    @Option(names = INTERVAL_LINES, hidden = true, description = "Print each timeline interval as it closes on "
+            + "stderr, as JSON after '[i/n] interval ', for the service's live timeline.")
+    boolean intervalLines;
     @Option(names = EXIT_WITH_PARENT, hidden = true, description = "Exit when stdin closes: the service that forked "
             + "this worker holds its other end, so a worker never outlives it, even when it is killed outright.")
     boolean exitWithParent;
@@ -163,7 +195,8 @@ public final class MeasureCommand implements Callable<Integer> {
         all.addAll(List.of("--load", s.load().label(), "--execution", s.execution().label(),
                 "--warmup-mode", s.warmupMode().label(), "--warmup-max", String.valueOf(s.warmupMaxSeconds()),
                 "--datagrams-per-read", String.valueOf(s.datagramsPerRead()),
-                "--tls-provider", s.tlsProvider().label()));
+                "--tls-provider", s.tlsProvider().label(),
+                "--timeline-interval-ms", String.valueOf(s.timelineIntervalMillis())));
         if (s.certsDirectory() != null) {
             all.addAll(List.of("--certs", s.certsDirectory()));
         }
@@ -180,7 +213,7 @@ public final class MeasureCommand implements Callable<Integer> {
     RunSpec spec() {
         return new RunSpec(protocol, payload, clients, window, windowMode, ioModel, ioThreads, transport, work,
                 warmup, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
-                execution, warmupMode, warmupMax, datagramsPerRead, certsDirectory, tlsProvider);
+                execution, warmupMode, warmupMax, datagramsPerRead, certsDirectory, tlsProvider, timelineIntervalMillis);
     }
 
     @CommandLine.Spec
@@ -204,8 +237,20 @@ public final class MeasureCommand implements Callable<Integer> {
             err.flush();
             return 2;
         }
-        MeasurementResult result = measurement.progress(new StderrProgress(err, spec.repetitions(),
-                spec.warmupMode() == WarmupMode.AUTO)).run();
+        MeasurementResult result;
+        try (IntervalLog log = histogramLog == null ? null : new IntervalLog(histogramLog)) {
+            result = measurement.progress(new StderrProgress(err, spec.repetitions(),
+                    spec.warmupMode() == WarmupMode.AUTO, intervalLines, log)).run();
+        } catch (IOException e) {
+            err.println("loopbench: --histogram-log " + histogramLog + ": " + e.getMessage());
+            err.flush();
+            return 2;
+        }
+        if (!timeline) {
+            result = new MeasurementResult(result.spec(), result.transport(), result.environment(),
+                    result.repetitions().stream().map(RepetitionResult::withoutTimeline).toList(), result.summary(),
+                    result.ok(), result.error(), result.cancelled());
+        }
         out.println(Json.MAPPER.writeValueAsString(result));
         out.flush();
         if (!result.ok()) {
@@ -235,9 +280,60 @@ public final class MeasureCommand implements Callable<Integer> {
         });
     }
 
-    /** One line per phase and per finished repetition, the latter with its warm-up, failure and warnings. */
-    private record StderrProgress(PrintWriter err, int repetitions, boolean auto)
-            implements io.loopbench.engine.ProgressListener {
+    /**
+     * HdrHistogram's interval log of every repetition's intervals (RTTs in nanoseconds, shown in ms; the warm-up's
+     * tagged {@code warmup}, so that HdrHistogram's tools leave them out unless asked), written as they close. Used by
+     * the measuring thread only.
+     */
+    private static final class IntervalLog implements AutoCloseable {
+        private final PrintStream out;
+        private final HistogramLogWriter writer;
+
+        IntervalLog(Path file) throws IOException {
+            out = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8);
+            writer = new HistogramLogWriter(out);
+            long now = System.currentTimeMillis();
+            writer.outputComment("loopbench measure: RTT in nanoseconds, one histogram per timeline interval");
+            writer.outputLogFormatVersion();
+            writer.outputStartTime(now);
+            writer.setBaseTime(now);
+            writer.outputLegend();
+        }
+
+        void interval(TimelineInterval interval, AbstractHistogram rtt) {
+            if (interval.phase().equals("warmup")) {
+                rtt.setTag("warmup");
+            }
+            writer.outputIntervalHistogram(rtt);
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.close();
+            if (out.checkError()) {
+                throw new IOException("could not write the histogram log");
+            }
+        }
+    }
+
+    /**
+     * One line per phase and per finished repetition, the latter with its warm-up, failure and warnings; with
+     * {@code intervalLines}, one per closed interval; with a {@code log}, each interval's histogram there.
+     */
+    private record StderrProgress(PrintWriter err, int repetitions, boolean auto, boolean intervalLines,
+                                  IntervalLog log) implements io.loopbench.engine.ProgressListener {
+        @Override
+        public void intervalRecorded(int repetition, TimelineInterval interval, AbstractHistogram rtt) {
+            if (intervalLines) {
+                err.printf(Locale.ROOT, "[%d/%d] %s%s%n", repetition, repetitions, INTERVAL_LINE,
+                        Json.COMPACT.writeValueAsString(interval));
+                err.flush();
+            }
+            if (log != null) {
+                log.interval(interval, rtt);
+            }
+        }
+
         @Override
         public void phaseStarted(int repetition, String phase, double seconds) {
             err.printf(Locale.ROOT, "[%d/%d] %s %s%.3g s (JVM up %d ms)%n", repetition, repetitions, phase,

@@ -5,6 +5,7 @@ import io.loopbench.engine.client.LoopPacer;
 import io.loopbench.engine.client.PhaseContext;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.process.ProcessMetrics;
+import io.loopbench.engine.timeline.TimelineRecording;
 import org.HdrHistogram.Histogram;
 
 import java.time.Instant;
@@ -22,8 +23,9 @@ import java.util.concurrent.TimeoutException;
  * arknet's phase, over a repetition's clients: start every client (and, under open load, each loop's pacer), sleep
  * to the deadline, tell the clients to stop, wait at most 2 s for them to drain, then run a barrier task on each
  * client's thread that force-finishes it. Elapsed time and CPU cover the phase, the drain and the barrier. Every phase
- * records into histograms of its own, warm-up rounds too, so that the measured phase runs no code path the warm-up
- * did not. Used by the repetition's thread; each client runs on its own.
+ * records into a timeline of its own (all of a warm-up's rounds into one), so that the measured phase runs no code
+ * path the warm-up did not; while it sleeps, the runner closes the timeline's finished intervals. Used by the
+ * repetition's thread; each client runs on its own.
  */
 final class PhaseRunner {
 
@@ -42,23 +44,22 @@ final class PhaseRunner {
     }
 
     /**
-     * One phase's figures: its span (wall clock, for the JIT events; nanoTime, for elapsed), CPU, GC, whether it
-     * drained, why it stopped, and its histograms (one per client thread).
+     * One phase's figures: its span (wall clock, for the JIT events; nanoTime, for elapsed and for its end), CPU, GC,
+     * whether it drained, why it stopped, and open load's histograms (one per client thread; the RTTs are in the
+     * phase's timeline).
      */
-    record Outcome(Instant from, Instant to, long elapsedNanos, long cpuNanos, long gcCollections,
+    record Outcome(Instant from, Instant to, long elapsedNanos, long endNanos, long cpuNanos, long gcCollections,
                    long gcMillis, boolean drainTimedOut, String stoppedBecause,
-                   Map<Object, Histogram> histograms, Map<Object, Histogram> uncorrected,
-                   Map<Object, Histogram> sendLag) {
+                   Map<Object, Histogram> uncorrected, Map<Object, Histogram> sendLag) {
     }
 
-    /** Runs one phase of {@code seconds} whose messages carry {@code tag}. */
-    Outcome run(byte tag, double seconds) throws Exception {
-        Map<Object, Histogram> histograms = new HashMap<>();
+    /** Runs one phase of {@code seconds} whose messages carry {@code tag}, recording into {@code timeline}. */
+    Outcome run(byte tag, double seconds, TimelineRecording timeline) throws Exception {
         Map<Object, Histogram> uncorrected = new HashMap<>();
         Map<Object, Histogram> sendLag = new HashMap<>();
         Map<Object, LoopPacer> pacers = new HashMap<>();
         for (EchoClient c : clients) {
-            histograms.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
+            timeline.recorder(c.histogramOwner());
             if (open) {
                 uncorrected.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
                 sendLag.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
@@ -71,7 +72,8 @@ final class PhaseRunner {
         Instant from = Instant.now();
         long started = System.nanoTime();
         long deadline = started + (long) (seconds * 1e9);
-        PhaseContext phase = new PhaseContext(tag, started, deadline, drained, histograms, uncorrected, sendLag);
+        PhaseContext phase = new PhaseContext(tag, started, deadline, drained, timeline.recorders(), uncorrected,
+                sendLag);
         for (EchoClient c : clients) {
             c.executor().execute(() -> c.begin(phase));
         }
@@ -80,7 +82,7 @@ final class PhaseRunner {
         }
         long stoppedAt;
         try {
-            control.sleepUntil(deadline);
+            control.sleepUntil(deadline, timeline::collect);
         } finally {
             stoppedAt = System.nanoTime();
             for (EchoClient c : clients) {
@@ -104,10 +106,10 @@ final class PhaseRunner {
                 throw new IllegalStateException("client IO barrier timed out", e);
             }
         }
-        long elapsed = System.nanoTime() - started;
+        long end = System.nanoTime();
         long cpu1 = ProcessMetrics.cpuNanos();
         long[] gc1 = ProcessMetrics.gc();
-        return new Outcome(from, Instant.now(), elapsed, cpu1 - cpu0, gc1[0] - gc0[0], gc1[1] - gc0[1],
-                drainTimedOut, WarmupResult.TIME, histograms, uncorrected, sendLag);
+        return new Outcome(from, Instant.now(), end - started, end, cpu1 - cpu0, gc1[0] - gc0[0], gc1[1] - gc0[1],
+                drainTimedOut, WarmupResult.TIME, uncorrected, sendLag);
     }
 }

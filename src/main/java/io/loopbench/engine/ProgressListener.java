@@ -1,5 +1,8 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.timeline.TimelineInterval;
+import org.HdrHistogram.AbstractHistogram;
+
 /** Told where a measurement is; called on the thread that runs the measurement. */
 public interface ProgressListener {
 
@@ -8,6 +11,14 @@ public interface ProgressListener {
 
     /** A phase ({@code warmup} or {@code measured}) of repetition {@code repetition} (1-based) has begun. */
     default void phaseStarted(int repetition, String phase, double seconds) {
+    }
+
+    /**
+     * An interval of repetition {@code repetition}'s timeline has closed, within a few of its lengths of its end (a
+     * phase's last interval at the phase's end); {@code rtt} holds its RTTs in nanoseconds, with its start and end
+     * time stamps, and is reused after the call.
+     */
+    default void intervalRecorded(int repetition, TimelineInterval interval, AbstractHistogram rtt) {
     }
 
     default void repetitionFinished(RepetitionResult result) {

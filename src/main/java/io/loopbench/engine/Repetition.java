@@ -13,7 +13,7 @@ import io.loopbench.engine.netty.NettyEchoPair;
 import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
 import io.loopbench.engine.process.JitActivity;
-import io.loopbench.engine.process.JitMonitor;
+import io.loopbench.engine.process.JvmEvents;
 import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.process.ProcessMetrics;
 import io.loopbench.engine.protocol.EchoProtocol;
@@ -26,6 +26,8 @@ import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.WindowMode;
+import io.loopbench.engine.timeline.Timeline;
+import io.loopbench.engine.timeline.TimelineRecording;
 import io.loopbench.engine.virtualthreads.BlockingEchoPair;
 import org.HdrHistogram.Histogram;
 
@@ -64,7 +66,7 @@ final class Repetition {
     }
 
     RepetitionResult run() {
-        JitMonitor.startInBackground(); // while the pair opens and warms up, not before the first echo
+        JvmEvents.startInBackground(); // while the pair opens and warms up, not before the first echo
         ServerCheck check = new ServerCheck(spec.work(), serverStats);
         EchoProtocol protocol = Protocols.of(spec);
         Runnable checkpoint = control::throwIfCancelled;
@@ -88,19 +90,31 @@ final class Repetition {
     }
 
     private RepetitionResult measure(EchoPair pair, EchoProtocol protocol, PhaseRunner phases) throws Exception {
+        long intervalNanos = spec.timelineIntervalMillis() * 1_000_000L;
+        TimelineRecording.Listener toProgress = (interval, rtt) -> progress.intervalRecorded(index, interval, rtt);
         PhaseRunner.Outcome warmup = null;
+        TimelineRecording warmupRecording = null;
+        TimelineRecording.Result warmupTimeline = null;
         if (spec.warmupSeconds() > 0) {
             progress.phaseStarted(index, "warmup", spec.warmupLimitSeconds());
-            warmup = warmUp(phases);
+            warmupRecording = new TimelineRecording("warmup", null, intervalNanos, 0, toProgress);
+            warmup = warmUp(phases, warmupRecording);
+            warmupTimeline = warmupRecording.finish(warmup.endNanos());
         }
         // Waits, if need be, for the monitor started in the background: the measured phase's events must all be seen.
         // A fresh JVM's warm-up activity counts only what the monitor saw: it may miss the first round's start.
-        JitMonitor jit = JitMonitor.get();
+        JvmEvents jit = JvmEvents.get();
         progress.phaseStarted(index, "measured", spec.seconds());
-        PhaseRunner.Outcome measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds());
+        TimelineRecording measuredRecording = new TimelineRecording("measured", warmupRecording, intervalNanos,
+                spec.seconds(), toProgress);
+        PhaseRunner.Outcome measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds(), measuredRecording);
+        TimelineRecording.Result measuredTimeline = measuredRecording.finish(measured.endNanos());
         MemoryUsage memory = ProcessMetrics.memory();
         jit.awaitEvents();
         JitActivity measuredJit = jit.activity(measured.from(), measured.to());
+        Timeline timeline = Timeline.of(spec.timelineIntervalMillis(), warmupTimeline, measuredTimeline,
+                jit.eventsIn(warmup != null ? warmup.from() : measured.from(), measured.to()),
+                spec.load() == LoadModel.OPEN);
 
         PhaseCounts m = sum(MessageFormat.MEASURED_TAG);
         ErrorCounts errors = errors(m, MessageFormat.MEASURED_TAG, measured.drainTimedOut());
@@ -130,7 +144,7 @@ final class Repetition {
         }
         boolean open = spec.load() == LoadModel.OPEN;
         boolean batchRtt = spec.windowMode() == WindowMode.BATCH && spec.window() > 1;
-        Histogram all = LatencyHistograms.merged(measured.histograms().values());
+        Histogram all = measuredTimeline.rtt();
         Latency latency = LatencyHistograms.latency(batchRtt ? LatencyMode.BATCH : LatencyMode.MESSAGE, all);
         Latency uncorrectedLatency = open ? LatencyHistograms.latency(LatencyMode.MESSAGE,
                 LatencyHistograms.merged(measured.uncorrected().values())) : null;
@@ -167,7 +181,7 @@ final class Repetition {
                 latency, new CpuUsage(cpuSeconds, elapsed, cpuSeconds / elapsed * 100), memory,
                 new GcActivity(measured.gcCollections(), measured.gcMillis()), errors, warmupResult,
                 uncorrectedLatency, openLoad, measuredJit, fairness, littlesLaw, warnings,
-                LatencyHistograms.encode(all));
+                LatencyHistograms.encode(all), timeline);
     }
 
     /**
@@ -192,12 +206,12 @@ final class Repetition {
     }
 
     /**
-     * The warm-up: rounds of {@link #ROUND_SECONDS}, each a whole phase — begin, run, stop, drain, finish, fresh
-     * histograms — so that every path the measured phase takes, its start and its end included, has run (and been
-     * compiled) before it. A fixed warm-up runs rounds for warmupSeconds. An auto warm-up runs at least that long,
+     * The warm-up: rounds of {@link #ROUND_SECONDS}, each a whole phase — begin, run, stop, drain, finish — all
+     * recording into the warm-up's timeline, so that every path the measured phase takes, its start and its end and
+     * the timeline's change of interval included, has run (and been compiled) before it. A fixed warm-up runs rounds for warmupSeconds. An auto warm-up runs at least that long,
      * then stops once steady ({@link #steady}) or at warmupMaxSeconds.
      */
-    private PhaseRunner.Outcome warmUp(PhaseRunner phases) throws Exception {
+    private PhaseRunner.Outcome warmUp(PhaseRunner phases, TimelineRecording timeline) throws Exception {
         boolean auto = spec.warmupMode() == WarmupMode.AUTO;
         long started = System.nanoTime();
         long least = started + (long) (spec.warmupSeconds() * 1e9);
@@ -214,7 +228,7 @@ final class Repetition {
         String stoppedBecause;
         for (int round = 0; ; round++) {
             long left = cap - System.nanoTime();
-            last = phases.run(MessageFormat.WARMUP_TAG, Math.min(ROUND_SECONDS, Math.max(left, 1) / 1e9));
+            last = phases.run(MessageFormat.WARMUP_TAG, Math.min(ROUND_SECONDS, Math.max(left, 1) / 1e9), timeline);
             first = first == null ? last : first;
             cpu += last.cpuNanos();
             gcCollections += last.gcCollections();
@@ -222,7 +236,7 @@ final class Repetition {
             drainTimedOut |= last.drainTimedOut();
             long total = sum(MessageFormat.WARMUP_TAG).messages();
             rates[round % rates.length] = (total - done) / (last.elapsedNanos() / 1e9);
-            compileMillis[round % rates.length] = JitMonitor.compileMillis();
+            compileMillis[round % rates.length] = JvmEvents.compileMillis();
             done = total;
             long now = System.nanoTime();
             if (!auto && now - least >= 0) {
@@ -238,8 +252,8 @@ final class Repetition {
                 break;
             }
         }
-        return new PhaseRunner.Outcome(first.from(), last.to(), System.nanoTime() - started, cpu, gcCollections,
-                gcMillis, drainTimedOut, stoppedBecause, Map.of(), Map.of(), Map.of());
+        return new PhaseRunner.Outcome(first.from(), last.to(), System.nanoTime() - started, last.endNanos(), cpu,
+                gcCollections, gcMillis, drainTimedOut, stoppedBecause, Map.of(), Map.of());
     }
 
     static final double ROUND_SECONDS = 0.2;

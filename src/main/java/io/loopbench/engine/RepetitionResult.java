@@ -8,6 +8,7 @@ import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.protocol.UdpBuffers;
 import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.timeline.Timeline;
 
 import java.util.List;
 
@@ -56,6 +57,8 @@ import java.util.List;
  * @param latencyHistogram      every RTT of {@code latency}, in nanoseconds: an HdrHistogram in its compressed
  *                              encoding, Base64 (as in HdrHistogram's log format), so that repetitions, runs and
  *                              hosts can be merged exactly
+ * @param timeline              the repetition over time: warm-up and measured phase in intervals, with the process's
+ *                              GC and JIT events (absent in records stored before timelines existed)
  */
 public record RepetitionResult(
         int repetition,
@@ -89,7 +92,8 @@ public record RepetitionResult(
         Fairness fairness,
         LittlesLaw littlesLaw,
         List<String> warnings,
-        String latencyHistogram) {
+        String latencyHistogram,
+        Timeline timeline) {
 
     public RepetitionResult {
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
@@ -101,7 +105,16 @@ public record RepetitionResult(
                 clientAddress, remote, eventLoops,
                 connectionsOnOneThread, tcpNoDelay, udpBuffers, tls, elapsedSeconds, messagesSent, messages,
                 roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup, uncorrectedLatency,
-                openLoad, jit, fairness, littlesLaw, warnings, latencyHistogram);
+                openLoad, jit, fairness, littlesLaw, warnings, latencyHistogram, timeline);
+    }
+
+    /** The same result without its timeline, for output that leaves it out. */
+    public RepetitionResult withoutTimeline() {
+        return new RepetitionResult(repetition, ok, error, transport, serverChannel, clientChannel, serverAddress,
+                clientAddress, remote, eventLoops,
+                connectionsOnOneThread, tcpNoDelay, udpBuffers, tls, elapsedSeconds, messagesSent, messages,
+                roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup, uncorrectedLatency,
+                openLoad, jit, fairness, littlesLaw, warnings, latencyHistogram, null);
     }
 
     /** A repetition that produced no figures, e.g. a forked worker that died or was killed. */
@@ -112,6 +125,6 @@ public record RepetitionResult(
     static RepetitionResult setupFailed(int repetition, Transport transport, int eventLoops, String error) {
         return new RepetitionResult(repetition, false, error, transport, null, null, null, null, false, eventLoops,
                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, List.of(), null);
+                null, null, null, null, List.of(), null, null);
     }
 }

@@ -28,11 +28,15 @@ public final class RunControl {
         }
     }
 
-    /** Sleeps until {@code deadline} ({@link System#nanoTime()}) unless cancelled first. */
-    void sleepUntil(long deadline) {
+    /**
+     * Sleeps until {@code deadline} ({@link System#nanoTime()}) unless cancelled first, running {@code meanwhile} at
+     * each look at the clock (every {@link #POLL_NANOS}).
+     */
+    void sleepUntil(long deadline, Runnable meanwhile) {
         for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
             throwIfCancelled();
             LockSupport.parkNanos(Math.min(left, POLL_NANOS));
+            meanwhile.run();
         }
         throwIfCancelled();
     }

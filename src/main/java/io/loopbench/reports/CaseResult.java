@@ -67,6 +67,18 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
         return !r.ok() && r.error() != null && r.error().startsWith("unfair:");
     }
 
+    /**
+     * The repetition of median throughput among those that passed with a timeline (of an even number, the lower of
+     * the middle two): the one a report shows over time.
+     */
+    public java.util.Optional<RepetitionResult> medianTimelineRepetition() {
+        List<RepetitionResult> withTimeline = repetitions.stream()
+                .filter(r -> r.ok() && r.timeline() != null && r.roundTripsPerSecond() != null)
+                .sorted(java.util.Comparator.comparingDouble(RepetitionResult::roundTripsPerSecond)).toList();
+        return withTimeline.isEmpty() ? java.util.Optional.empty()
+                : java.util.Optional.of(withTimeline.get((withTimeline.size() - 1) / 2));
+    }
+
     /** The IO profile as the charts name it: {@code shared 2}, {@code sharded 4}. */
     public String ioLabel() {
         return spec.ioModel().label() + " " + spec.ioThreads();

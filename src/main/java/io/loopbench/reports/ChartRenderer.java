@@ -4,6 +4,8 @@ import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.CategoryLabelPositions;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.util.ShapeUtils;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.DatasetRenderingOrder;
@@ -19,6 +21,8 @@ import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
+import io.loopbench.engine.latency.Spectrum;
+import io.loopbench.engine.timeline.Timeline;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -32,7 +36,8 @@ import java.util.Map;
 import javax.swing.Icon;
 
 /**
- * Bar charts of medians with min–max whiskers, drawn by JFreeChart onto an SVG canvas (JFreeSVG). Colours are
+ * Bar charts of medians with min–max whiskers, line charts, a repetition's timeline and percentile spectra, drawn by
+ * JFreeChart onto an SVG canvas (JFreeSVG). Colours are
  * chosen to read on light and dark backgrounds alike: a transparent background, mid-grey text and axes, and a
  * saturated blue bar with an orange whisker. Stateless and thread-safe.
  */
@@ -168,6 +173,156 @@ public final class ChartRenderer {
         JFreeChart chart = new JFreeChart(null, plot);
         chart.removeLegend();
         return render(chart, title, "bar: median over repetitions; whisker: min–max");
+    }
+
+    /**
+     * A repetition over time: throughput (left axis) and p99 (right axis, log scale; an interval without RTTs has no
+     * point) per interval, at each interval's middle, the start of the measured phase as a vertical line, and the
+     * process's marks along the bottom: GC pauses, JIT compilations, deoptimizations and, under open load, late or
+     * dropped messages.
+     */
+    public static String timelineChart(String title, Timeline t) {
+        XYSeries throughput = new XYSeries("round trips/s", false);
+        XYSeries p99 = new XYSeries("p99 RTT (µs)", false);
+        XYSeries gc = new XYSeries("GC pause", false);
+        XYSeries compiled = new XYSeries("JIT compilation", false);
+        XYSeries deoptimized = new XYSeries("deoptimization", false);
+        XYSeries lateOrDropped = new XYSeries("late or dropped", false);
+        for (int i = 0; i < t.size(); i++) {
+            double x = t.startSeconds().get(i) + t.seconds().get(i) / 2;
+            throughput.add(x, t.roundTripsPerSecond().get(i));
+            if (t.p99Us().get(i) > 0) {
+                p99.add(x, t.p99Us().get(i));
+            }
+            if (t.gcCollections().get(i) > 0) {
+                gc.add(x, 0);
+            }
+            if (t.compilations().get(i) > 0) {
+                compiled.add(x, 0);
+            }
+            if (t.deoptimizations().get(i) > 0) {
+                deoptimized.add(x, 0);
+            }
+            if (t.lateMessages() != null && t.lateMessages().get(i) + t.droppedMessages().get(i) > 0) {
+                lateOrDropped.add(x, 0);
+            }
+        }
+        NumberAxis seconds = new NumberAxis("seconds since the repetition's first phase began");
+        NumberAxis rate = new NumberAxis("round trips per second");
+        LogAxis rtt = new LogAxis("p99 RTT (µs)");
+        rtt.setSmallestValue(1);
+        XYPlot plot = new XYPlot(new XYSeriesCollection(throughput), seconds, rate, lines(BAR));
+        plot.setRangeAxis(1, rtt);
+        plot.setDataset(1, new XYSeriesCollection(p99));
+        plot.setRenderer(1, lines(WHISKER));
+        plot.mapDatasetToRangeAxis(1, 1);
+        XYSeriesCollection marks = new XYSeriesCollection();
+        XYLineAndShapeRenderer markRenderer = new XYLineAndShapeRenderer(false, true);
+        Color[] markColors = {PALETTE[2], PALETTE[1], PALETTE[3], PALETTE[4]};
+        java.awt.Shape[] shapes = {new java.awt.geom.Rectangle2D.Double(-4, -4, 8, 8),
+            new java.awt.geom.Ellipse2D.Double(-3, -3, 6, 6), ShapeUtils.createDownTriangle(5),
+            ShapeUtils.createDiamond(4)};
+        int k = 0;
+        for (XYSeries s : List.of(gc, compiled, deoptimized, lateOrDropped)) {
+            if (s.getItemCount() > 0) {
+                marks.addSeries(s);
+                markRenderer.setSeriesPaint(k, markColors[List.of(gc, compiled, deoptimized, lateOrDropped)
+                        .indexOf(s)]);
+                markRenderer.setSeriesShape(k, shapes[List.of(gc, compiled, deoptimized, lateOrDropped).indexOf(s)]);
+                k++;
+            }
+        }
+        plot.setDataset(2, marks);
+        plot.setRenderer(2, markRenderer);
+        if (t.warmupIntervals() > 0 && t.warmupIntervals() < t.size()) {
+            ValueMarker measured = new ValueMarker(t.startSeconds().get(t.warmupIntervals()), TEXT,
+                    new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {6f, 4f}, 0f));
+            measured.setLabel("measured →");
+            measured.setLabelPaint(TEXT);
+            measured.setLabelAnchor(org.jfree.chart.ui.RectangleAnchor.TOP_RIGHT);
+            measured.setLabelTextAnchor(org.jfree.chart.ui.TextAnchor.TOP_LEFT);
+            plot.addDomainMarker(measured);
+        }
+        style(plot, List.of(seconds, rate, rtt));
+        JFreeChart chart = new JFreeChart(null, JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+        styleLegend(chart);
+        return render(chart, title, "one point per " + t.intervalMillis() + " ms interval; marks: what the process "
+                + "did in the interval");
+    }
+
+    /**
+     * Percentile spectra overlaid: RTT (µs) against 1 ÷ (1 − p) on a log scale, labelled as percentiles; the largest
+     * RTT is drawn a decade right of the last percentile.
+     *
+     * @param series per series name, its spectrum
+     */
+    public static String spectrumChart(String title, Map<String, Spectrum> series) {
+        XYSeriesCollection data = new XYSeriesCollection();
+        series.forEach((name, s) -> {
+            XYSeries xy = new XYSeries(name, false);
+            int n = s.percentiles().size();
+            for (int i = 0; i < n; i++) {
+                double p = s.percentiles().get(i);
+                double x = p < 100 ? 100 / (100 - p) : 10 * 100 / (100 - s.percentiles().get(Math.max(0, n - 2)));
+                xy.add(x, s.us().get(i));
+            }
+            data.addSeries(xy);
+        });
+        LogAxis percentile = new LogAxis("percentile (1 ÷ (1 − p), log scale); the last point of each line: max");
+        percentile.setSmallestValue(1);
+        percentile.setNumberFormatOverride(new java.text.NumberFormat() {
+            @Override
+            public StringBuffer format(double x, StringBuffer b, java.text.FieldPosition pos) {
+                return b.append(Format.percentile(100 - 100 / x));
+            }
+
+            @Override
+            public StringBuffer format(long x, StringBuffer b, java.text.FieldPosition pos) {
+                return format((double) x, b, pos);
+            }
+
+            @Override
+            public Number parse(String source, java.text.ParsePosition pos) {
+                return null;
+            }
+        });
+        NumberAxis rtt = new NumberAxis("RTT (µs)");
+        XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+        for (int i = 0; i < series.size(); i++) {
+            renderer.setSeriesPaint(i, PALETTE[i % PALETTE.length]);
+            renderer.setSeriesStroke(i, new BasicStroke(2f));
+        }
+        XYPlot plot = new XYPlot(data, percentile, rtt, renderer);
+        style(plot, List.of(percentile, rtt));
+        JFreeChart chart = new JFreeChart(null, JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+        styleLegend(chart);
+        return render(chart, title, "latency by percentile: each step right is one more nine of the tail");
+    }
+
+    private static XYLineAndShapeRenderer lines(Color color) {
+        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
+        r.setDrawSeriesLineAsPath(true); // one SVG path per line, not one element per segment
+        r.setSeriesPaint(0, color);
+        r.setSeriesStroke(0, new BasicStroke(2f));
+        return r;
+    }
+
+    private static void style(XYPlot plot, List<? extends org.jfree.chart.axis.Axis> axes) {
+        plot.setBackgroundPaint(TRANSPARENT);
+        plot.setOutlineVisible(false);
+        plot.setRangeGridlinePaint(GRID);
+        plot.setDomainGridlinePaint(GRID);
+        for (var axis : axes) {
+            axis.setLabelPaint(TEXT);
+            axis.setTickLabelPaint(TEXT);
+            axis.setAxisLinePaint(TEXT);
+            axis.setTickMarkPaint(TEXT);
+        }
+    }
+
+    private static void styleLegend(JFreeChart chart) {
+        chart.getLegend().setItemPaint(TEXT);
+        chart.getLegend().setBackgroundPaint(TRANSPARENT);
     }
 
     private static String render(JFreeChart chart, String title, String subtitle) {

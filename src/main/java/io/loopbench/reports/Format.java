@@ -36,6 +36,13 @@ final class Format {
         return String.format(Locale.ROOT, "%,.1f", bytes / (1 << 20));
     }
 
+    /** A percentile such as 99.9, with as many decimals as it has (at most five) and a per cent sign: "99.9 %". */
+    static String percentile(double p) {
+        java.math.BigDecimal d = java.math.BigDecimal.valueOf(p).setScale(5, java.math.RoundingMode.HALF_UP)
+                .stripTrailingZeros();
+        return (d.scale() < 0 ? d.setScale(0) : d).toPlainString() + " %";
+    }
+
     /** A fraction as a percentage with two decimals: 0.005 → "0.50 %". */
     static String percent(double fraction) {
         return String.format(Locale.ROOT, "%.2f %%", fraction * 100);

@@ -5,6 +5,7 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import io.loopbench.engine.latency.Spectrum;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 
@@ -16,6 +17,9 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import static org.springframework.http.HttpStatus.NOT_FOUND;
 
@@ -43,11 +47,42 @@ public class ReportController {
     }
 
     @GetMapping(path = "/api/runs/{id}/charts/{name}.svg", produces = "image/svg+xml")
-    @Operation(summary = "A run's chart: throughput or p99 (median with min–max whiskers)")
+    @Operation(summary = "A run's chart: throughput or p99 (median with min–max whiskers), timeline-1-R (repetition "
+            + "R over time), spectrum-1 (latency by percentile)")
     public ResponseEntity<String> runChart(@PathVariable String id,
-            @Parameter(description = "throughput or p99 (or throughput-N / p99-N for group N)") @PathVariable
+            @Parameter(description = "throughput or p99 (or throughput-N / p99-N for group N), timeline-1-R, spectrum-1")
+            @PathVariable
             String name) {
         return chart(sources.run(id), name);
+    }
+
+    @GetMapping(path = "/api/runs/{id}/spectrum", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "A run's latency by percentile: each passed repetition's spectrum and the pooled one",
+            description = "From the stored histograms: the RTT (µs) at 0, 50, 75, 90, 95, 99, 99.5, 99.9 % … as far "
+                    + "as the observations resolve (1 ÷ (1 − p) at most their count), then at 100 %, the largest. "
+                    + "Its chart: /api/runs/{id}/charts/spectrum-1.svg.")
+    public Spectra runSpectrum(@PathVariable String id) {
+        return Spectra.of(sources.run(id).cases().getFirst());
+    }
+
+    @GetMapping(path = "/api/compare/spectrum.svg", produces = "image/svg+xml")
+    @Operation(summary = "Two runs' pooled latency by percentile, overlaid",
+            responses = @ApiResponse(responseCode = "404", description = "Unknown id, not a run, or a run without "
+                    + "stored histograms", content = @Content(mediaType = "application/problem+json")))
+    public ResponseEntity<String> compareSpectrum(@RequestParam String baseline, @RequestParam String candidate) {
+        Map<String, Spectrum> series = new LinkedHashMap<>();
+        series.put("baseline " + baseline, pooled(baseline));
+        series.put("candidate " + candidate, pooled(candidate));
+        return ResponseEntity.ok().contentType(SVG).body(ChartRenderer.spectrumChart(
+                "Latency by percentile, pooled: candidate against baseline", series));
+    }
+
+    private Spectrum pooled(String runId) {
+        Spectrum s = Spectra.of(sources.run(runId).cases().getFirst()).pooled();
+        if (s == null) {
+            throw new ResponseStatusException(NOT_FOUND, "run " + runId + " has no stored histograms");
+        }
+        return s;
     }
 
     @GetMapping(path = "/api/matrices/{id}/report", produces = {"text/markdown", "text/html"})
@@ -61,7 +96,8 @@ public class ReportController {
     }
 
     @GetMapping(path = "/api/matrices/{id}/charts/{name}.svg", produces = "image/svg+xml")
-    @Operation(summary = "A matrix chart: throughput-N or p99-N for case group N (medians with min–max whiskers)")
+    @Operation(summary = "A matrix chart: throughput-N or p99-N for case group N (medians with min–max whiskers), "
+            + "rate-N, timeline-C-R (case C's repetition R over time), spectrum-C (case C's latency by percentile)")
     public ResponseEntity<String> matrixChart(@PathVariable String id, @PathVariable String name) {
         return chart(sources.matrix(id), name);
     }

@@ -1,8 +1,10 @@
 package io.loopbench.reports;
 
 import io.loopbench.engine.Fairness;
+import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.Summary;
 import io.loopbench.engine.latency.LatencyMode;
+import io.loopbench.engine.latency.Spectrum;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.Protocol;
@@ -13,6 +15,7 @@ import org.commonmark.ext.gfm.tables.TablesExtension;
 import org.commonmark.parser.Parser;
 import org.commonmark.renderer.html.HtmlRenderer;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,12 +44,54 @@ public final class ReportRenderer {
     private ReportRenderer() {
     }
 
-    /** Chart names of a source: {@code throughput-N} and {@code p99-N} per group N, {@code rate-N} per rate curve. */
+    /**
+     * Chart names of a source: {@code throughput-N} and {@code p99-N} per group N, {@code rate-N} per rate curve,
+     * {@code timeline-C-R} per repetition R of case C (1-based, in the source's order) with a timeline, and
+     * {@code spectrum-C} per case C with stored histograms.
+     */
     public static List<String> chartNames(ReportSource source) {
-        return java.util.stream.Stream.concat(CaseGroups.of(source.cases()).stream()
+        List<String> names = new ArrayList<>(java.util.stream.Stream.concat(CaseGroups.of(source.cases()).stream()
                         .flatMap(g -> g.succeeded().isEmpty() ? java.util.stream.Stream.<String>empty()
                                 : java.util.stream.Stream.of("throughput-" + g.index(), "p99-" + g.index())),
-                RateCurves.of(source.cases()).stream().map(c -> "rate-" + c.index())).toList();
+                RateCurves.of(source.cases()).stream().map(c -> "rate-" + c.index())).toList());
+        for (int c = 1; c <= source.cases().size(); c++) {
+            CaseResult kase = source.cases().get(c - 1);
+            for (RepetitionResult r : kase.repetitions()) {
+                if (r.timeline() != null) {
+                    names.add("timeline-" + c + "-" + r.repetition());
+                }
+            }
+            if (!Spectra.of(kase).series().isEmpty()) {
+                names.add("spectrum-" + c);
+            }
+        }
+        return names;
+    }
+
+    /** A repetition's timeline chart ({@code timeline-C-R}) or a case's spectra ({@code spectrum-C}), if it has it. */
+    private static Optional<String> overTime(ReportSource source, String name) {
+        String[] parts = name.split("-");
+        try {
+            int c = Integer.parseInt(parts[1]);
+            if (c < 1 || c > source.cases().size()) {
+                return Optional.empty();
+            }
+            CaseResult kase = source.cases().get(c - 1);
+            if (parts[0].equals("spectrum") && parts.length == 2) {
+                Map<String, Spectrum> series = new LinkedHashMap<>();
+                Spectra.of(kase).series().forEach(s -> series.put(s.name(), s.spectrum()));
+                return series.isEmpty() ? Optional.empty()
+                        : Optional.of(ChartRenderer.spectrumChart("Latency by percentile — " + kase.groupTitle()
+                                + " / " + kase.ioLabel(), series));
+            }
+            int rep = Integer.parseInt(parts[2]);
+            return parts.length != 3 ? Optional.empty() : kase.repetitions().stream()
+                    .filter(r -> r.repetition() == rep && r.timeline() != null).findFirst()
+                    .map(r -> ChartRenderer.timelineChart("Repetition " + rep + " over time — "
+                            + kase.groupTitle() + " / " + kase.ioLabel(), r.timeline()));
+        } catch (RuntimeException e) { // not a number, or too few parts: no such chart
+            return Optional.empty();
+        }
     }
 
     /**
@@ -54,6 +99,9 @@ public final class ReportRenderer {
      * run has one group).
      */
     public static Optional<String> chart(ReportSource source, String name) {
+        if (name.startsWith("timeline-") || name.startsWith("spectrum-")) {
+            return overTime(source, name);
+        }
         String[] parts = name.split("-", 2);
         int index;
         try {
@@ -95,6 +143,54 @@ public final class ReportRenderer {
     }
 
     /**
+     * Each passed case over time: its median repetition's timeline (the others one link away) and its repetitions'
+     * percentile spectra, pooled too; a case without timelines or histograms (stored before them) says so.
+     */
+    private static void overTime(StringBuilder md, ReportSource s, String chartBase) {
+        md.append("## Over time and by percentile\n\n");
+        md.append("Each case's median repetition (by throughput) over time, in intervals: throughput and p99, the "
+                + "start of the measured phase, and what the process did in each interval (GC pauses, JIT "
+                + "compilations, deoptimizations; under open load, late or dropped messages). Then the case's "
+                + "latency by percentile, each repetition's and pooled, on a scale where each further nine of the "
+                + "tail takes the same width.\n\n");
+        if (s.cases().stream().noneMatch(c -> c.medianTimelineRepetition().isPresent()
+                || !Spectra.of(c).series().isEmpty())) {
+            md.append("Not recorded: these repetitions were stored before timelines and histograms were.\n\n");
+            return;
+        }
+        for (int c = 1; c <= s.cases().size(); c++) {
+            CaseResult kase = s.cases().get(c - 1);
+            int caseIndex = c;
+            if (!kase.ok()) {
+                continue;
+            }
+            String title = kase.groupTitle() + " / " + kase.ioLabel();
+            md.append("### ").append(title).append("\n\n");
+            Optional<RepetitionResult> median = kase.medianTimelineRepetition();
+            if (median.isEmpty()) {
+                md.append("Timeline not recorded (stored before timelines existed).\n\n");
+            } else {
+                int m = median.get().repetition();
+                md.append("![Repetition ").append(m).append(" over time, ").append(title).append("](")
+                        .append(chartBase).append("timeline-").append(c).append('-').append(m).append(".svg)\n\n");
+                List<String> others = kase.repetitions().stream()
+                        .filter(r -> r.timeline() != null && r.repetition() != m)
+                        .map(r -> "[repetition " + r.repetition() + "](" + chartBase + "timeline-" + caseIndex + "-"
+                                + r.repetition() + ".svg)").toList();
+                md.append("Repetition ").append(m).append(" is the median by throughput")
+                        .append(others.isEmpty() ? "." : "; the others: " + String.join(", ", others) + ".")
+                        .append("\n\n");
+            }
+            if (Spectra.of(kase).series().isEmpty()) {
+                md.append("Latency by percentile not available (histograms not stored).\n\n");
+            } else {
+                md.append("![Latency by percentile, ").append(title).append("](").append(chartBase)
+                        .append("spectrum-").append(c).append(".svg)\n\n");
+            }
+        }
+    }
+
+    /**
      * @param chartBase prefix of chart links, e.g. {@code "charts/"} next to the report's URL
      */
     public static String markdown(ReportSource s, String chartBase) {
@@ -132,6 +228,8 @@ public final class ReportRenderer {
                     .append("![p99 round-trip time, ").append(g.title()).append("](").append(chartBase)
                     .append("p99-").append(g.index()).append(".svg)\n\n");
         }
+
+        overTime(md, s, chartBase);
 
         List<RateCurves> curves = RateCurves.of(s.cases());
         if (!curves.isEmpty()) {

@@ -31,7 +31,8 @@ import java.util.jar.JarFile;
 /**
  * Runs one repetition in a fresh JVM: the {@code measure} entry point with the run's spec and one repetition, the
  * service's own java and classpath, and the configured JVM flags. The worker's stdout is its result JSON; its
- * stderr (progress lines, errors) is kept with the run, its last 64 KiB. A worker past its time limit, or whose run
+ * stderr (progress lines, errors; not its timeline's interval lines, which go to the caller only) is kept with the run,
+ * its last 64 KiB. A worker past its time limit, or whose run
  * is cancelled, is terminated and then killed, so that no process outlives its repetition; and since the service
  * itself may be killed outright, the worker holds the read end of a pipe from the service (its stdin) and exits
  * when that pipe closes, and the record stores its pid for the next start-up to check. A worker starts from the
@@ -110,7 +111,9 @@ public final class ForkedWorker {
             throw e;
         }
         Thread errReader = Thread.ofVirtual().start(() -> readLines(process.getErrorStream(), line -> {
-            stderr.add(line);
+            if (!isIntervalLine(line)) { // many, and in the result: they would push the log's end out
+                stderr.add(line);
+            }
             progressLine.accept(line);
         }));
         Tail stdout = new Tail(STDOUT_LIMIT);
@@ -184,6 +187,8 @@ public final class ForkedWorker {
             cmd.addAll(List.of("-cp", start.classpath(), LoopbenchCli.class.getName()));
         }
         cmd.addAll(MeasureCommand.arguments(one));
+        cmd.add(MeasureCommand.TIMELINE);
+        cmd.add(MeasureCommand.INTERVAL_LINES);
         cmd.add(MeasureCommand.EXIT_WITH_PARENT);
         return cmd;
     }
@@ -192,6 +197,12 @@ public final class ForkedWorker {
     static String javaCommand() {
         return ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    }
+
+    /** A worker's line {@code [i/n] interval {…}}: a closed interval of its timeline. */
+    static boolean isIntervalLine(String line) {
+        int end = line.indexOf("] ");
+        return line.startsWith("[") && end > 0 && line.startsWith(MeasureCommand.INTERVAL_LINE, end + 2);
     }
 
     private static boolean isBootJar(String classpath) {

@@ -80,7 +80,7 @@ public record RunRecord(
     RunRecord started(Instant now, Transport resolved) {
         return new RunRecord(schemaVersion, id, RunStatus.RUNNING, isolation, spec, targetAddress,
                 estimatedSeconds, createdAt, now,
-                null, new RunProgress(0, spec.repetitions(), "starting", 0, estimatedSeconds), resolved, repetitions,
+                null, new RunProgress(0, spec.repetitions(), "starting", 0, estimatedSeconds, null), resolved, repetitions,
                 null, null, null, system, workerEnvironment, workerLogs, null);
     }
 
@@ -122,7 +122,7 @@ public record RunRecord(
         }
         double elapsed = Duration.between(startedAt, now).toMillis() / 1000.0;
         return withProgress(new RunProgress(progress.repetition(), progress.repetitions(), progress.phase(), elapsed,
-                Math.max(0, estimatedSeconds - elapsed)));
+                Math.max(0, estimatedSeconds - elapsed), null));
     }
 
     RunRecord finished(RunStatus outcome, Instant now, Summary summary, String error) {

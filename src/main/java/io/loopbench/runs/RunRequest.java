@@ -109,6 +109,11 @@ public record RunRequest(
                 + "BoringSSL-based native provider (refused where it does not load, and with virtual-threads "
                 + "execution, whose sockets are the JDK's).", defaultValue = "jdk", allowableValues = {"jdk", "openssl"})
         TlsProvider tlsProvider,
+        @Schema(description = "The timeline's interval, ms: each repetition's warm-up and measured phase are recorded "
+                + "in intervals this long (round trips, throughput, p50, p99 and max RTT, GC and JIT events). At "
+                + "least the longest phase ÷ 10,000 (a phase has at most 10,000 intervals); omitted: 100, or that "
+                + "least length for longer phases.", minimum = "10", maximum = "10000", defaultValue = "100")
+        Integer timelineIntervalMillis,
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
                 allowableValues = {"forked", "in-process"})
@@ -123,7 +128,8 @@ public record RunRequest(
     public RunSpec spec() {
         return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport, work,
                 warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
-                execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider);
+                execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider,
+                timelineIntervalMillis);
     }
 
     public Isolation isolationOrDefault() {

@@ -2,7 +2,10 @@ package io.loopbench.runs;
 
 import io.loopbench.jobs.RunExceptions;
 import io.loopbench.jobs.RunStatus;
+import io.loopbench.cli.MeasureCommand;
 import io.loopbench.cli.TrainCommand;
+import io.loopbench.engine.timeline.TimelineInterval;
+import org.HdrHistogram.AbstractHistogram;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
@@ -48,6 +51,7 @@ public class RunService extends QueuedService<RunRecord> {
     static final double IN_PROCESS_OVERHEAD_SECONDS = 0.5;
 
     private static final Pattern PROGRESS_LINE = Pattern.compile("\\[\\d+/\\d+] (warmup|measured) ");
+    private static final Pattern INTERVAL_LINE = Pattern.compile("\\[\\d+/\\d+] " + MeasureCommand.INTERVAL_LINE);
     private static final String INTERRUPTED = "the service stopped while this run was running; ";
 
     private final RunsProperties properties;
@@ -56,14 +60,22 @@ public class RunService extends QueuedService<RunRecord> {
     private final SystemInfo system = SystemInfo.current();
     private final List<Cidr> allowedTargets;
     private final Resolver resolver;
+    private final ObjectMapper json;
+    private final LiveTimelines live;
 
     public RunService(RunStore store, RunsProperties properties, ObjectMapper json, List<RunListener> listeners,
                       JobQueue jobs) {
-        this(store, properties, json, listeners, jobs, InetAddress::getAllByName);
+        this(store, properties, json, listeners, jobs, InetAddress::getAllByName, new LiveTimelines());
     }
 
     public RunService(RunStore store, RunsProperties properties, ObjectMapper json, List<RunListener> listeners,
                       JobQueue jobs, Resolver resolver) {
+        this(store, properties, json, listeners, jobs, resolver, new LiveTimelines());
+    }
+
+    /** @param live where the running repetition's timeline is kept as its intervals close */
+    public RunService(RunStore store, RunsProperties properties, ObjectMapper json, List<RunListener> listeners,
+                      JobQueue jobs, Resolver resolver, LiveTimelines live) {
         super(store, jobs, "run", RunRecord::id, RunRecord::status, RunRecord::estimatedSeconds,
                 RunRecord::createdAt);
         this.properties = properties;
@@ -74,6 +86,8 @@ public class RunService extends QueuedService<RunRecord> {
                         TrainCommand.DEFAULT_SECONDS)
                 : WorkerAotCache.off("loopbench.worker.aot-cache is false"));
         this.resolver = resolver;
+        this.json = json;
+        this.live = live;
         this.allowedTargets = properties.network().allowedCidrs().stream().map(text -> {
             try {
                 return Cidr.parse(text);
@@ -251,6 +265,7 @@ public class RunService extends QueuedService<RunRecord> {
         String failure = null;
         try {
             for (int i = 1; i <= r.spec().repetitions() && !stopRequested(); i++) {
+                live.started(id, i);
                 progress(id, i, "starting");
                 ForkedWorker.Outcome done = r.isolation() == Isolation.FORKED
                         ? forked(r, i) : inProcess(r, i, control);
@@ -262,6 +277,8 @@ public class RunService extends QueuedService<RunRecord> {
         } catch (RuntimeException e) {
             log.error("Run {} failed unexpectedly", id, e);
             failure = "internal error: " + e;
+        } finally {
+            live.ended(id);
         }
         String stoppedEarly = failure;
         end(id, x -> judge(x, stoppedEarly));
@@ -288,7 +305,10 @@ public class RunService extends QueuedService<RunRecord> {
 
     private ForkedWorker.Outcome forked(RunRecord r, int index) {
         return worker.run(r.executedSpec(), index, r.transport(),
-                line -> phaseFrom(line).ifPresent(phase -> progress(r.id(), index, phase)),
+                line -> {
+                    phaseFrom(line).ifPresent(phase -> progress(r.id(), index, phase));
+                    intervalFrom(line).ifPresent(interval -> live.add(r.id(), index, interval));
+                },
                 w -> update(r.id(), x -> x.withWorker(w)), this::stopRequested);
     }
 
@@ -299,6 +319,11 @@ public class RunService extends QueuedService<RunRecord> {
                 @Override
                 public void phaseStarted(int repetition, String phase, double seconds) {
                     progress(r.id(), index, phase);
+                }
+
+                @Override
+                public void intervalRecorded(int repetition, TimelineInterval interval, AbstractHistogram rtt) {
+                    live.add(r.id(), index, interval);
                 }
             }).runRepetition(index);
             return new ForkedWorker.Outcome(result, Environment.current(), null);
@@ -324,7 +349,7 @@ public class RunService extends QueuedService<RunRecord> {
 
     private RunRecord progress(String id, int repetition, String phase) {
         return update(id, x -> x.status() != RunStatus.RUNNING ? x
-                : x.withProgress(new RunProgress(repetition, x.spec().repetitions(), phase, 0, 0)));
+                : x.withProgress(new RunProgress(repetition, x.spec().repetitions(), phase, 0, 0, null)));
     }
 
     @Override
@@ -342,6 +367,20 @@ public class RunService extends QueuedService<RunRecord> {
     public static Optional<String> phaseFrom(String line) {
         Matcher m = PROGRESS_LINE.matcher(line);
         return m.lookingAt() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    /** The interval a worker's interval line ({@code [1/1] interval {…}}) carries, if it is one. */
+    private Optional<TimelineInterval> intervalFrom(String line) {
+        Matcher m = INTERVAL_LINE.matcher(line);
+        if (!m.lookingAt()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(json.readValue(line.substring(m.end()), TimelineInterval.class));
+        } catch (RuntimeException e) {
+            log.warn("Unreadable interval line from a worker: {}", line, e);
+            return Optional.empty();
+        }
     }
 
     public static double estimate(RunSpec spec, Isolation isolation) {

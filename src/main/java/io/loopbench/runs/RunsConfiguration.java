@@ -11,6 +11,7 @@ import org.springframework.context.annotation.DependsOn;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.ObjectMapper;
 
+import java.net.InetAddress;
 import java.util.List;
 
 /** Wires the run feature: its store, SSE events, meters and the service that executes runs. */
@@ -36,9 +37,15 @@ class RunsConfiguration {
         return new EventStreams.Slots(settings.maxSubscribers());
     }
 
+    @Bean
+    LiveTimelines liveTimelines() {
+        return new LiveTimelines();
+    }
+
     @Bean(destroyMethod = "close")
-    RunEvents runEvents(EventStreamsProperties settings, EventStreams.Slots slots, RunStore store) {
-        return new RunEvents(settings, slots, store::find);
+    RunEvents runEvents(EventStreamsProperties settings, EventStreams.Slots slots, RunStore store,
+                        LiveTimelines live) {
+        return new RunEvents(settings, slots, store::find, live);
     }
 
     @Bean
@@ -53,7 +60,8 @@ class RunsConfiguration {
 
     @Bean
     RunService runService(RunStore store, RunsProperties properties, ObjectMapper json, RunEvents events,
-                          RunMetrics metrics, JobQueue jobs) {
-        return new RunService(store, properties, json, List.of(events, metrics), jobs);
+                          RunMetrics metrics, JobQueue jobs, LiveTimelines live) {
+        return new RunService(store, properties, json, List.of(events, metrics), jobs, InetAddress::getAllByName,
+                live);
     }
 }

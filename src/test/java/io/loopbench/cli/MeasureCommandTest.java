@@ -6,11 +6,19 @@ import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WindowMode;
+import io.loopbench.engine.latency.LatencyHistograms;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import tools.jackson.databind.JsonNode;
 
+import java.io.FileNotFoundException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.io.StringWriter;
 import java.util.List;
 
@@ -41,8 +49,42 @@ class MeasureCommandTest {
         assertThat(json.get("repetitions").size()).isEqualTo(2);
         assertThat(json.at("/summary/roundTripsPerSecond/median").asDouble()).isPositive();
         assertThat(json.at("/repetitions/0/latency/mode").asString()).isEqualTo("message");
+        assertThat(json.at("/repetitions/0/timeline").isNull()).as("the timeline only with --timeline").isTrue();
         assertThat(err.toString().lines().filter(l -> l.contains("] warmup ") || l.contains("] measured ")))
                 .hasSize(4);
+    }
+
+    @Test
+    void theHistogramLogReadsBackWithHdrHistogramsOwnReaderIntervalByInterval(@TempDir Path dir)
+            throws FileNotFoundException {
+        Path log = dir.resolve("rtt.hlog");
+        int code = run("measure", "--clients", "2", "--window", "2", "--io-threads", "1", "--warmup", "0.3",
+                "--warmup-mode", "fixed", "--seconds", "0.6", "--repetitions", "1", "--timeline",
+                "--timeline-interval-ms", "50", "--histogram-log", log.toString());
+
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode rep = MeasureCommand.Json.MAPPER.readTree(out.toString()).at("/repetitions/0");
+        JsonNode timeline = rep.get("timeline");
+        int warmupIntervals = timeline.get("warmupIntervals").asInt();
+        assertThat(timeline.get("intervalMillis").asInt()).isEqualTo(50);
+        HistogramLogReader reader = new HistogramLogReader(log.toFile());
+        List<Histogram> warmup = new ArrayList<>();
+        List<Histogram> measured = new ArrayList<>();
+        for (EncodableHistogram h = reader.nextIntervalHistogram(); h != null; h = reader.nextIntervalHistogram()) {
+            ("warmup".equals(h.getTag()) ? warmup : measured).add((Histogram) h);
+        }
+        assertThat(warmup).hasSize(warmupIntervals);
+        assertThat(measured).hasSize(timeline.get("roundTrips").size() - warmupIntervals).hasSize(12);
+        Histogram all = LatencyHistograms.create();
+        for (int i = 0; i < measured.size(); i++) {
+            Histogram h = measured.get(i);
+            all.add(h);
+            assertThat(h.getTotalCount()).isEqualTo(timeline.get("roundTrips").get(warmupIntervals + i).asLong());
+            assertThat(h.getMaxValue() / 1000.0).isEqualTo(timeline.get("maxUs").get(warmupIntervals + i).asDouble());
+        }
+        // the intervals together are the repetition's histogram, exactly
+        assertThat(all).isEqualTo(LatencyHistograms.decode(rep.get("latencyHistogram").asString()));
+        assertThat(all.getTotalCount()).isEqualTo(rep.get("messages").asLong());
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.loopbench.engine;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.process.JitActivity;
-import io.loopbench.engine.process.JitMonitor;
+import io.loopbench.engine.process.JvmEvents;
 import io.loopbench.engine.server.ServerFault;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.RunSpec;
@@ -84,7 +84,7 @@ class SelfChecksTest {
 
     @Test
     void compilationsInASpanAreCountedAndNamed() {
-        JitMonitor jit = JitMonitor.get();
+        JvmEvents jit = JvmEvents.get();
         Instant from = Instant.now();
         long sink = 0;
         for (int i = 0; i < 200_000; i++) {
@@ -149,9 +149,9 @@ class SelfChecksTest {
         assertThat(r.jit().compilations()).isPositive();
         assertThat(r.jit().quiet()).isFalse();
         assertThat(r.warnings()).anyMatch(w -> w.startsWith("measured phase not JIT-quiet"));
-        JitMonitor.get().awaitEvents();
-        assertThat(JitMonitor.get().eventsIn(measuredAt.get(), measuredAt.get().plusMillis(1200)))
-                .extracting(JitMonitor.Event::description)
+        JvmEvents.get().awaitEvents();
+        assertThat(JvmEvents.get().eventsIn(measuredAt.get(), measuredAt.get().plusMillis(1200)))
+                .extracting(JvmEvents.Event::description)
                 .anyMatch(e -> e.startsWith("compiled") && e.contains(MidPhaseCode.class.getName() + "::work"));
     }
 

@@ -44,7 +44,8 @@ final class ReportFixtures {
         OpenLoad load = new OpenLoad(spec.rate(), 100_000, 0, Math.round(droppedFraction * 100_000), 100, null);
         RepetitionResult r = new RepetitionResult(1, true, null, Transport.EPOLL, null, null, null, null, false, 1,
                 null, null, null, null, 1.0, 100_000L, 100_000L, roundTrips.median(), null, null, null, null, null, null,
-                null, null, load, QUIET, new Fairness(16, 6000, 6500, 0.999), null, List.of(), null);
+                null, null, load, QUIET, new Fairness(16, 6000, 6500, 0.999), null, List.of(), null,
+                null);
         return new CaseResult(spec, Transport.EPOLL, summary(roundTrips, p99, null, null, null, List.of()), List.of(r),
                 null);
     }
@@ -72,7 +73,7 @@ final class ReportFixtures {
         return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, null, 1.0, 1000L, 1000L, 1000.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
                 new WarmupResult(WarmupMode.AUTO, warmupSeconds, 5000, null, stoppedBecause, QUIET), null, null, jit,
-                fairness, new LittlesLaw(256, 256 * littlesLawRatio, littlesLawRatio), List.of(warnings), null);
+                fairness, new LittlesLaw(256, 256 * littlesLawRatio, littlesLawRatio), List.of(warnings), null, null);
     }
 
     /** A repetition that validated every echo but failed as unfair, worded as the engine words it. */
@@ -80,7 +81,7 @@ final class ReportFixtures {
         return new RepetitionResult(index, false, "unfair: client 3 completed 12 validated echoes, under a tenth of "
                 + "the mean 1,000.0 (Jain's index 0.940)", Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, null, 1.0, 16_012L, 16_012L, 16_012.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
-                null, null, null, QUIET, new Fairness(16, 12, 1100, 0.94), null, List.of(), null);
+                null, null, null, QUIET, new Fairness(16, 12, 1100, 0.94), null, List.of(), null, null);
     }
 
     static CaseResult failed(Protocol p, IoModel model, int threads, String error) {
@@ -103,13 +104,38 @@ final class ReportFixtures {
         return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, tls, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
                 new CpuUsage(cpuPercent / 100, 1.0, cpuPercent), null, null, null, null, null, null, null, null, null,
-                List.of(), null);
+                List.of(), null, null);
     }
 
     /** A repetition that failed, with figures that must not be used. */
     static RepetitionResult failedRepetition(int index) {
         return new RepetitionResult(index, false, "measured phase: unfinishedMessages=2", Transport.EPOLL, null, null,
                 null, null, false, 1, null, null, null, null, 1.0, 10L, 8L, 8.0, null, null, new CpuUsage(5, 1.0, 500),
-                null, null, null, null, null, null, null, null, null, List.of(), null);
+                null, null, null, null, null, null, null, null, null, List.of(), null, null);
+    }
+
+    /**
+     * A passed repetition of one measured second with {@code roundTrips} echoes, its RTT histogram (every echo at
+     * {@code rttMicros}, one at ten times that) and a timeline of a 0.2 s warm-up and a 1 s measured phase in 0.1 s
+     * intervals, with one GC pause in its fifth measured interval.
+     */
+    static RepetitionResult withTimeline(int index, long roundTrips, long rttMicros) {
+        org.HdrHistogram.Histogram h = io.loopbench.engine.latency.LatencyHistograms.create();
+        h.recordValueWithCount(rttMicros * 1000, roundTrips - 1);
+        h.recordValue(rttMicros * 10_000);
+        int n = 12;
+        List<Double> start = java.util.stream.IntStream.range(0, n).mapToObj(i -> i / 10.0).toList();
+        List<Double> tenth = java.util.Collections.nCopies(n, 0.1);
+        List<Long> perInterval = java.util.Collections.nCopies(n, roundTrips / 10);
+        List<Double> rate = java.util.Collections.nCopies(n, roundTrips * 1.0);
+        List<Double> rtt = java.util.Collections.nCopies(n, (double) rttMicros);
+        List<Integer> none = java.util.Collections.nCopies(n, 0);
+        List<Integer> gc = java.util.stream.IntStream.range(0, n).map(i -> i == 6 ? 1 : 0).boxed().toList();
+        var timeline = new io.loopbench.engine.timeline.Timeline(100, 2, start, tenth, perInterval, rate, rtt, rtt,
+                rtt, gc, gc.stream().map(Integer::doubleValue).toList(), none, tenth, none, null, null);
+        return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null,
+                null, null, null, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
+                new CpuUsage(1, 1.0, 100), null, null, null, null, null, null, QUIET, null, null,
+                List.of(), io.loopbench.engine.latency.LatencyHistograms.encode(h), timeline);
     }
 }

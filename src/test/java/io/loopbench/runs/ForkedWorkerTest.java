@@ -45,6 +45,22 @@ class ForkedWorkerTest {
     }
 
     @Test
+    void aWorkersTimelineComesWithItsResultAndIntervalByIntervalToItsCallerButNotIntoItsLog() {
+        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, List.of(), 30, NO_CACHE);
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        ForkedWorker.Outcome o = worker.run(SHORT, 1, Transport.NIO, lines::add, w -> { }, () -> false);
+
+        assertMeasured(o);
+        var timeline = o.repetition().timeline();
+        assertThat(timeline).as(o.stderr()).isNotNull();
+        List<String> intervals = lines.stream().filter(ForkedWorker::isIntervalLine).toList();
+        assertThat(intervals).hasSize(timeline.size());
+        assertThat(intervals.getLast()).startsWith("[1/1] interval {\"phase\":\"measured\"");
+        assertThat(o.stderr()).doesNotContain("] interval ").contains("[1/1] measured");
+    }
+
+    @Test
     void aWorkerPastItsTimeLimitIsKilledAndItsRepetitionFailsWithTheReasonAndItsStderr() {
         // The JVM waits for a debugger forever: a worker that hangs, deterministically.
         ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON,

@@ -34,6 +34,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 /** The run API's contract and every error path, with the service replaced by a mock. */
 @WebMvcTest(RunController.class)
+@org.springframework.context.annotation.Import(LiveTimelines.class)
 class RunControllerTest {
 
     @Autowired

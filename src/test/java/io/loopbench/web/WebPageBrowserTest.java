@@ -315,6 +315,62 @@ class WebPageBrowserTest {
     }
 
     @Test
+    void aRunsTimelineGrowsLiveThenEachRepetitionsTimelineAndTheSpectrumAreShown() throws Exception {
+        HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(url("/api/runs")))
+                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
+                .POST(HttpRequest.BodyPublishers.ofString("""
+                        {"clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0.3,"warmupMode":"fixed",
+                         "seconds":2.5,"repetitions":2,"isolation":"in-process"}""")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
+        String id = json.readTree(posted.body()).get("id").asString();
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/runs/" + id));
+
+        // while it runs: the live timeline's interval count, as the page shows it, and its chart each time
+        List<Integer> counts = new ArrayList<>();
+        String status = wait(browser, RUN).pollingEvery(Duration.ofMillis(50)).until(d -> {
+            List<WebElement> text = d.findElements(By.id("run-timeline-live-text"));
+            if (!text.isEmpty() && text.getFirst().isDisplayed()) {
+                int n = Integer.parseInt(text.getFirst().getDomAttribute("data-intervals"));
+                if (counts.isEmpty() || counts.getLast() != n) {
+                    counts.add(n);
+                    assertThat(d.findElement(By.id("chart-timeline-live")).getDomAttribute("src"))
+                            .startsWith("/api/runs/" + id + "/live/timeline.svg");
+                }
+            }
+            String s = d.findElement(By.cssSelector("main .view")).getDomAttribute("data-status");
+            return s != null && FINISHED.contains(s) ? s : null;
+        });
+        assertThat(status).as("run %s; page says: %s", id, errorText(browser)).isEqualTo("succeeded");
+        assertThat(counts).as("the live timeline grew as the run went").hasSizeGreaterThanOrEqualTo(3);
+        assertThat(counts.stream().distinct().count()).isGreaterThanOrEqualTo(3);
+
+        // finished: a chooser of repetitions, the median by throughput first, each one's timeline drawn
+        JsonNode reps = json.readTree(get("/api/runs/" + id)).get("repetitions");
+        int median = reps.get(0).get("roundTripsPerSecond").asDouble() <= reps.get(1).get("roundTripsPerSecond")
+                .asDouble() ? 1 : 2;
+        Select chooser = new Select(wait(browser, UI).until(d -> d.findElement(By.id("run-timeline-repetition"))));
+        assertThat(chooser.getOptions()).hasSize(2);
+        assertThat(chooser.getFirstSelectedOption().getText()).isEqualTo("Repetition " + median
+                + " (median throughput)");
+        for (int rep : List.of(median, 3 - median)) {
+            chooser.selectByValue(String.valueOf(rep));
+            WebElement img = wait(browser, UI).until(d -> d.findElement(By.id("chart-timeline")));
+            assertThat(img.getDomAttribute("src")).isEqualTo("/api/runs/" + id + "/charts/timeline-1-" + rep
+                    + ".svg");
+            wait(browser, UI).until(d -> Boolean.TRUE.equals(js(d).executeScript(
+                    "return arguments[0].complete && arguments[0].naturalWidth > 0", img)));
+        }
+        WebElement spectrum = browser.findElement(By.id("chart-spectrum"));
+        assertThat(spectrum.getDomAttribute("src")).isEqualTo("/api/runs/" + id + "/charts/spectrum-1.svg");
+        wait(browser, UI).until(d -> Boolean.TRUE.equals(js(d).executeScript(
+                "return arguments[0].complete && arguments[0].naturalWidth > 0", spectrum)));
+        assertThat(get("/api/runs/" + id + "/charts/timeline-1-1.svg")).contains("measured →", "round trips");
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
     void twoRunsAreComparedWithTheirRatiosAndVerdict() throws Exception {
         String baseline = succeededRun();
         String candidate = succeededRun();
@@ -343,6 +399,10 @@ class WebPageBrowserTest {
         List<String> warnings = c.get("warnings").valueStream().map(JsonNode::asString).toList();
         assertThat(cells.get(5).getText()).isEqualTo(warnings.isEmpty() ? "none" : String.join("\n", warnings));
         assertThat(browser.getCurrentUrl()).endsWith("#/compare?baseline=" + baseline + "&candidate=" + candidate);
+        // and their latency by percentile, overlaid
+        WebElement spectrum = wait(browser, UI).until(d -> d.findElement(By.id("compare-spectrum")));
+        wait(browser, UI).until(d -> Boolean.TRUE.equals(js(d).executeScript(
+                "return arguments[0].complete && arguments[0].naturalWidth > 0", spectrum)));
         assertThat(pageErrors(browser)).isEmpty();
     }
 
@@ -410,9 +470,10 @@ class WebPageBrowserTest {
         String id = json.readTree(posted.body()).get("id").asString();
         long deadline = System.nanoTime() + RUN.toNanos();
         while (System.nanoTime() < deadline) {
-            String status = json.readTree(get("/api/runs/" + id)).get("status").asString();
+            JsonNode run = json.readTree(get("/api/runs/" + id));
+            String status = run.get("status").asString();
             if (FINISHED.contains(status)) {
-                assertThat(status).as("run %s", id).isEqualTo("succeeded");
+                assertThat(status).as("run %s: %s", id, run.get("error")).isEqualTo("succeeded");
                 return id;
             }
             Thread.sleep(200);

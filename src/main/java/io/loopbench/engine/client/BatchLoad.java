@@ -1,7 +1,6 @@
 package io.loopbench.engine.client;
 
-import io.loopbench.engine.latency.LatencyHistograms;
-import org.HdrHistogram.Histogram;
+import io.loopbench.engine.timeline.IntervalRecorder;
 
 /**
  * Closed load, batch mode: writes the whole window at once and reads all of it back, then starts the next batch,
@@ -12,7 +11,7 @@ final class BatchLoad implements Load {
 
     private final EchoClient client;
     private final int size;
-    private Histogram rtt;
+    private IntervalRecorder intervals;
     private long startedAt;
     private int pending;
     private boolean clean;
@@ -24,7 +23,7 @@ final class BatchLoad implements Load {
 
     @Override
     public void begin(PhaseContext phase, Object histogramOwner) {
-        rtt = phase.histograms().get(histogramOwner);
+        intervals = phase.recorders().get(histogramOwner);
         start();
     }
 
@@ -49,7 +48,7 @@ final class BatchLoad implements Load {
 
     private void complete(long now) {
         if (clean) {
-            LatencyHistograms.record(rtt, now - startedAt);
+            intervals.record(now - startedAt);
         }
         if (client.mayStillSend(now)) {
             start();

@@ -5,6 +5,7 @@ import io.loopbench.engine.process.Startup;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.WindowMode;
+import io.loopbench.engine.timeline.IntervalRecorder;
 import io.netty.buffer.ByteBuf;
 
 import java.util.concurrent.CountDownLatch;
@@ -44,6 +45,8 @@ public final class EchoClient {
     private Outgoing outgoing;
     private PhaseContext phase;
     private PhaseCounters current;
+    /** Its thread's timeline recorder of the phase running. */
+    private IntervalRecorder intervals;
     private boolean stopping;
     private boolean finished = true;
     private boolean signalled = true;
@@ -112,6 +115,7 @@ public final class EchoClient {
     public void begin(PhaseContext p) {
         phase = p;
         current = counters[p.tag()];
+        intervals = p.recorders().get(io.histogramOwner());
         stopping = false;
         finished = false;
         signalled = false;
@@ -196,6 +200,7 @@ public final class EchoClient {
     void returned(int slot, boolean valid, long now) {
         if (valid) {
             current.messages++;
+            intervals.echoed(now);
             // Every echo, not each phase's first: a branch taken once per phase would be compiled as never taken and
             // deoptimise at the measured phase's first echo; this one is taken once per JVM, before any compilation.
             Startup.echoed();

@@ -2,6 +2,7 @@ package io.loopbench.engine.client;
 
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.timeline.IntervalRecorder;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -27,7 +28,7 @@ final class PacedLoad implements Load {
     private int backlogHead;
     private int backlogSize;
     private long nextIntended;
-    private Histogram rtt;
+    private IntervalRecorder intervals;
     private Histogram uncorrected;
     private Histogram sendLag;
 
@@ -44,7 +45,7 @@ final class PacedLoad implements Load {
     /** Its loop's pacer sends from here on. */
     @Override
     public void begin(PhaseContext phase, Object histogramOwner) {
-        rtt = phase.histograms().get(histogramOwner);
+        intervals = phase.recorders().get(histogramOwner);
         uncorrected = phase.uncorrectedHistograms().get(histogramOwner);
         sendLag = phase.sendLagHistograms().get(histogramOwner);
         nextIntended = phase.started() + offsetNanos;
@@ -74,6 +75,7 @@ final class PacedLoad implements Load {
                 backlog[(backlogHead + backlogSize++) % backlog.length] = nextIntended;
             } else {
                 counters.droppedMessages++;
+                intervals.dropped(now, 1);
             }
             nextIntended += intervalNanos;
         }
@@ -85,7 +87,7 @@ final class PacedLoad implements Load {
     @Override
     public void freed(int slot, boolean valid, long now) {
         if (valid) {
-            LatencyHistograms.record(rtt, now - window.intendedAt(slot));
+            intervals.record(now - window.intendedAt(slot));
             LatencyHistograms.record(uncorrected, now - window.sentAt(slot));
         }
         if (backlogSize > 0 && !client.finished()) {
@@ -114,6 +116,9 @@ final class PacedLoad implements Load {
     @Override
     public void finish() {
         client.current().droppedMessages += backlogSize;
+        if (backlogSize > 0) {
+            intervals.dropped(System.nanoTime(), backlogSize);
+        }
         backlogSize = 0;
     }
 
@@ -129,6 +134,7 @@ final class PacedLoad implements Load {
         LatencyHistograms.record(sendLag, Math.max(lag, 0));
         if (lag > LoopPacer.LATE_THRESHOLD_NANOS) {
             client.current().lateMessages++;
+            intervals.late(sentAt);
         }
         window.intended(slot, intended);
         client.send(slot, sentAt);

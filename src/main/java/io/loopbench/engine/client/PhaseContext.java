@@ -1,5 +1,6 @@
 package io.loopbench.engine.client;
 
+import io.loopbench.engine.timeline.IntervalRecorder;
 import org.HdrHistogram.Histogram;
 
 import java.util.Map;
@@ -13,13 +14,14 @@ import java.util.concurrent.CountDownLatch;
  * @param deadline   {@link System#nanoTime()} after which no new message is sent
  * @param drained    counted down once by each client when it has nothing in flight after the deadline
  * @param started    {@link System#nanoTime()} when the phase began: open load's first intended send
- * @param histograms one RTT histogram per client thread ({@link ClientIo#histogramOwner()}), written only by
- *                   that thread (warm-up too, into its own, so both phases run the same code). For open load,
- *                   RTT from each message's intended send time
+ * @param recorders  one timeline recorder per client thread ({@link ClientIo#histogramOwner()}), written only by
+ *                   that thread (warm-up too, into its own, so both phases run the same code): each validated echo,
+ *                   its RTT — for open load, from its message's intended send time — and open load's late and
+ *                   dropped messages, in intervals
  * @param uncorrectedHistograms open load: RTT from each message's actual send time, per thread; else empty
  * @param sendLagHistograms open load: actual minus intended send time, per thread; else empty
  */
 public record PhaseContext(byte tag, long started, long deadline, CountDownLatch drained,
-                    Map<Object, Histogram> histograms, Map<Object, Histogram> uncorrectedHistograms,
+                    Map<Object, IntervalRecorder> recorders, Map<Object, Histogram> uncorrectedHistograms,
                     Map<Object, Histogram> sendLagHistograms) {
 }

@@ -1,7 +1,6 @@
 package io.loopbench.engine.client;
 
-import io.loopbench.engine.latency.LatencyHistograms;
-import org.HdrHistogram.Histogram;
+import io.loopbench.engine.timeline.IntervalRecorder;
 
 /**
  * Closed load, sliding window: a phase begins by filling the window, and each freed slot takes the next message at
@@ -12,7 +11,7 @@ final class SlidingLoad implements Load {
 
     private final EchoClient client;
     private final Window window;
-    private Histogram rtt;
+    private IntervalRecorder intervals;
 
     SlidingLoad(EchoClient client, Window window) {
         this.client = client;
@@ -21,14 +20,14 @@ final class SlidingLoad implements Load {
 
     @Override
     public void begin(PhaseContext phase, Object histogramOwner) {
-        rtt = phase.histograms().get(histogramOwner);
+        intervals = phase.recorders().get(histogramOwner);
         client.fillWindow();
     }
 
     @Override
     public void freed(int slot, boolean valid, long now) {
         if (valid) {
-            LatencyHistograms.record(rtt, now - window.sentAt(slot));
+            intervals.record(now - window.sentAt(slot));
         }
         if (client.mayStillSend(now)) {
             client.send(slot, now);

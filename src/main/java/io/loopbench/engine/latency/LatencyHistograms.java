@@ -1,5 +1,6 @@
 package io.loopbench.engine.latency;
 
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 
 import java.nio.ByteBuffer;
@@ -26,7 +27,7 @@ public final class LatencyHistograms {
     }
 
     /** Records one RTT, clamped to what a histogram tracks. */
-    public static void record(Histogram h, long rttNanos) {
+    public static void record(AbstractHistogram h, long rttNanos) {
         h.recordValue(Math.min(Math.max(rttNanos, 1), MAX_TRACKED_NANOS));
     }
 

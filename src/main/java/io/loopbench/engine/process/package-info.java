@@ -1,8 +1,8 @@
 /**
- * The process and what it runs on: CPU, memory and GC readings, the JIT's activity from the flight recorder, and the
+ * The process and what it runs on: CPU, memory and GC readings, the JIT's and the collector's events from the flight recorder, and the
  * {@link io.loopbench.engine.process.Environment} recorded with every result.
  *
- * <p>Threads: the readings are stateless and the JIT monitor thread-safe, so any thread may use them; the records
+ * <p>Threads: the readings are stateless and JvmEvents thread-safe, so any thread may use them; the records
  * are immutable.
  */
 package io.loopbench.engine.process;

@@ -46,6 +46,10 @@ import java.util.List;
  * @param tlsProvider       tcps, wss and https only: {@code jdk} (default) or {@code openssl} (Netty's BoringSSL
  *                          provider) for the netty and reactive executions' ends; virtual threads' sockets are always
  *                          the JDK's
+ * @param timelineIntervalMillis the timeline's interval, ms, 10 … 10000, and long enough that a phase has at most
+ *                          {@value #MAX_TIMELINE_INTERVALS} intervals; default 100, or that least length for longer
+ *                          phases. One longer than the warm-up leaves the change of interval to the measured phase,
+ *                          where its first compilation may then show
  */
 public record RunSpec(
         Protocol protocol,
@@ -70,7 +74,8 @@ public record RunSpec(
         Double warmupMaxSeconds,
         Integer datagramsPerRead,
         String certsDirectory,
-        TlsProvider tlsProvider) {
+        TlsProvider tlsProvider,
+        Integer timelineIntervalMillis) {
 
     public static final int MIN_PAYLOAD = MessageFormat.HEADER_BYTES;
     public static final int MAX_PAYLOAD = MessageFormat.MAX_BYTES;
@@ -90,6 +95,11 @@ public record RunSpec(
     public static final double DEFAULT_WARMUP_MAX_SECONDS = 10;
     /** The most datagrams one batched read may take. */
     public static final int MAX_DATAGRAMS_PER_READ = 64;
+    /** The timeline's interval: its default and range, ms, and the most intervals one phase may have. */
+    public static final int DEFAULT_TIMELINE_INTERVAL_MILLIS = 100;
+    public static final int MIN_TIMELINE_INTERVAL_MILLIS = 10;
+    public static final int MAX_TIMELINE_INTERVAL_MILLIS = 10_000;
+    public static final int MAX_TIMELINE_INTERVALS = 10_000;
 
     public RunSpec {
         protocol = orDefault(protocol, Protocol.TCP);
@@ -112,6 +122,10 @@ public record RunSpec(
         warmupMaxSeconds = orDefault(warmupMaxSeconds, Math.max(DEFAULT_WARMUP_MAX_SECONDS, warmupSeconds));
         datagramsPerRead = orDefault(datagramsPerRead, 1);
         tlsProvider = orDefault(tlsProvider, TlsProvider.JDK);
+        timelineIntervalMillis = orDefault(timelineIntervalMillis,
+                Math.max(DEFAULT_TIMELINE_INTERVAL_MILLIS, leastTimelineIntervalMillis(
+                        warmupMode == WarmupMode.AUTO && warmupSeconds > 0 ? warmupMaxSeconds : warmupSeconds,
+                        seconds)));
     }
 
     /** The specification with every field at its default. */
@@ -164,6 +178,12 @@ public record RunSpec(
         return warmupMode == WarmupMode.AUTO && warmupSeconds > 0 ? warmupMaxSeconds : warmupSeconds;
     }
 
+    /** The shortest interval that gives each phase at most {@link #MAX_TIMELINE_INTERVALS} intervals, ms. */
+    static int leastTimelineIntervalMillis(double warmupLimitSeconds, double seconds) {
+        double longest = Math.max(warmupLimitSeconds, seconds);
+        return (int) Math.min(Integer.MAX_VALUE, Math.ceil(longest * 1000 / MAX_TIMELINE_INTERVALS));
+    }
+
     private static <T> T orDefault(T value, T fallback) {
         return value != null ? value : fallback;
     }
@@ -193,6 +213,7 @@ public record RunSpec(
         private Integer datagramsPerRead;
         private String certsDirectory;
         private TlsProvider tlsProvider;
+        private Integer timelineIntervalMillis;
 
         private Builder() {
         }
@@ -221,6 +242,7 @@ public record RunSpec(
             datagramsPerRead = s.datagramsPerRead;
             certsDirectory = s.certsDirectory;
             tlsProvider = s.tlsProvider;
+            timelineIntervalMillis = s.timelineIntervalMillis;
         }
 
         public Builder protocol(Protocol v) { protocol = v; return this; }
@@ -246,11 +268,13 @@ public record RunSpec(
         public Builder datagramsPerRead(Integer v) { datagramsPerRead = v; return this; }
         public Builder certsDirectory(String v) { certsDirectory = v; return this; }
         public Builder tlsProvider(TlsProvider v) { tlsProvider = v; return this; }
+        public Builder timelineIntervalMillis(Integer v) { timelineIntervalMillis = v; return this; }
 
         public RunSpec build() {
             return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport,
                     work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
-                    execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider);
+                    execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider,
+                    timelineIntervalMillis);
         }
     }
 }

@@ -38,6 +38,15 @@ final class SpecRules {
         }
         range(v, "repetitions", s.repetitions(), 1, RunSpec.MAX_REPETITIONS);
         range(v, "lossTimeoutMillis", s.lossTimeoutMillis(), 1, RunSpec.MAX_LOSS_TIMEOUT_MILLIS);
+        int leastInterval = Math.max(RunSpec.MIN_TIMELINE_INTERVAL_MILLIS,
+                RunSpec.leastTimelineIntervalMillis(s.warmupLimitSeconds(), s.seconds()));
+        if (!(s.timelineIntervalMillis() >= leastInterval
+                && s.timelineIntervalMillis() <= RunSpec.MAX_TIMELINE_INTERVAL_MILLIS)) {
+            v.add(new Violation("timelineIntervalMillis", String.valueOf(s.timelineIntervalMillis()),
+                    leastInterval + " … " + RunSpec.MAX_TIMELINE_INTERVAL_MILLIS + (leastInterval
+                            > RunSpec.MIN_TIMELINE_INTERVAL_MILLIS ? " (a phase has at most "
+                            + RunSpec.MAX_TIMELINE_INTERVALS + " intervals)" : "")));
+        }
         datagramRules(s, v);
         tlsRules(s, v);
         executionRules(s, v);

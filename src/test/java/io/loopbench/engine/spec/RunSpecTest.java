@@ -10,7 +10,7 @@ class RunSpecTest {
     @Test
     void omittedFieldsTakeTheIssuesDefaults() {
         RunSpec s = new RunSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null);
         assertThat(s).isEqualTo(RunSpec.defaults());
         assertThat(s.datagramsPerRead()).isEqualTo(1);
         assertThat(s.warmupMode()).isEqualTo(WarmupMode.AUTO);
@@ -109,5 +109,22 @@ class RunSpecTest {
         assertThat(IoModel.SHARDED.label()).isEqualTo("sharded");
         assertThatThrownBy(() -> Labeled.parse(Protocol.class, "sctp"))
                 .hasMessage("'sctp' is not one of tcp, udp, tcps, websocket, wss, http, https");
+    }
+
+    @Test
+    void theTimelineIntervalIsTenMillisecondsToTenSecondsAndGivesAPhaseAtMostTenThousandIntervals() {
+        assertThat(RunSpec.defaults().timelineIntervalMillis()).isEqualTo(100);
+        // a phase longer than 1000 s takes, by default, the least interval that keeps it to 10,000 intervals
+        assertThat(RunSpec.builder().seconds(3600.0).build().timelineIntervalMillis()).isEqualTo(360);
+        assertThat(RunSpec.builder().seconds(3600.0).build().violations()).isEmpty();
+
+        assertThat(RunSpec.builder().timelineIntervalMillis(9).build().violations())
+                .containsExactly(new Violation("timelineIntervalMillis", "9", "10 … 10000"));
+        assertThat(RunSpec.builder().timelineIntervalMillis(10_001).build().violations())
+                .containsExactly(new Violation("timelineIntervalMillis", "10001", "10 … 10000"));
+        assertThat(RunSpec.builder().seconds(3600.0).timelineIntervalMillis(100).build().violations())
+                .containsExactly(new Violation("timelineIntervalMillis", "100",
+                        "360 … 10000 (a phase has at most 10000 intervals)"));
+        assertThat(RunSpec.builder().timelineIntervalMillis(10).build().violations()).isEmpty();
     }
 }

@@ -3,7 +3,6 @@ package io.loopbench.engine.protocol.websocket;
 import io.loopbench.engine.client.EchoClient;
 import io.loopbench.engine.client.PhaseContext;
 import io.loopbench.engine.client.PhaseCounts;
-import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.message.MessageFormat;
 import io.loopbench.engine.netty.HandlerEnds;
 import io.loopbench.engine.netty.NettyEnds;
@@ -14,6 +13,7 @@ import io.loopbench.engine.server.ServerCheck;
 import io.loopbench.engine.server.ServerStats;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.timeline.TimelineRecording;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -358,9 +358,11 @@ class WebSocketPipelineTest {
     private static PhaseCounts phase(EchoClient client, long millis) throws Exception {
         CountDownLatch drained = new CountDownLatch(1);
         long started = System.nanoTime();
+        TimelineRecording timeline = new TimelineRecording("measured", null, TimeUnit.MILLISECONDS.toNanos(100),
+                millis / 1000.0, (interval, rtt) -> { });
+        timeline.recorder(client.histogramOwner());
         PhaseContext phase = new PhaseContext(MessageFormat.MEASURED_TAG, started,
-                started + TimeUnit.MILLISECONDS.toNanos(millis), drained,
-                Map.of(client.histogramOwner(), LatencyHistograms.create()), Map.of(), Map.of());
+                started + TimeUnit.MILLISECONDS.toNanos(millis), drained, timeline.recorders(), Map.of(), Map.of());
         client.executor().execute(() -> client.begin(phase));
         Thread.sleep(millis);
         client.executor().execute(client::stop);

@@ -20,9 +20,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Watches the JIT compiler for the whole JVM: one flight-recorder stream (started once, on first use, and kept for
- * the JVM's life) delivers every {@code jdk.Compilation} (threshold 0, so none is left out) and
- * {@code jdk.Deoptimization} event, and {@link #activity} counts those that started within a phase. The stream hands
+ * Watches the JIT compiler and the garbage collector for the whole JVM: one flight-recorder stream (started once, on
+ * first use, and kept for the JVM's life) delivers every {@code jdk.Compilation} (threshold 0, so none is left out),
+ * {@code jdk.Deoptimization} and {@code jdk.GarbageCollection} event; {@link #activity} counts the JIT's that started
+ * within a phase, and {@link #eventsIn} gives every kind, for the timeline's marks. The stream hands
  * events over about once a second, so {@link #awaitEvents} commits a mark event of its own and waits until the
  * flush that carried it has been handed over (every event committed before the mark is then in). {@link #compileMillis()}
  * (the JVM's management bean, updated as each compilation ends) answers at once, for the auto warm-up's "no
@@ -32,15 +33,26 @@ import java.util.concurrent.atomic.AtomicLong;
  * compiled code; measured on JDK 25 with a 256 MiB heap) and a few hundred milliseconds of start-up, which
  * {@link #startInBackground} takes off the first echo's path; a forked worker's RSS figures include it.
  */
-public final class JitMonitor {
+public final class JvmEvents {
 
     /** Longest wait for the stream to hand over a phase's last events. */
     private static final long FLUSH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
     /** Events older than this are forgotten; no phase lasts longer. */
     private static final Duration KEPT = Duration.ofSeconds((long) (RunSpec.MAX_SECONDS * 2 + 60));
 
-    /** One compilation or deoptimization; {@code jdk}: of the JDK's own code, listed after the application's. */
-    public record Event(Instant start, boolean deoptimization, long durationNanos, String description, boolean jdk) {
+    /**
+     * One compilation, deoptimization or garbage collection; {@code durationNanos}: a compilation's time, a
+     * collection's pauses summed; {@code jdk}: of the JDK's own code, listed after the application's.
+     */
+    public record Event(Instant start, Kind kind, long durationNanos, String description, boolean jdk) {
+        boolean deoptimization() {
+            return kind == Kind.DEOPTIMIZATION;
+        }
+    }
+
+    /** What an {@link Event} was. */
+    public enum Kind {
+        COMPILATION, DEOPTIMIZATION, GC
     }
 
     /** Committed by {@link #awaitEvents}: once it has been handed over, so has everything committed before it. */
@@ -51,7 +63,7 @@ public final class JitMonitor {
         long id;
     }
 
-    private static volatile JitMonitor instance;
+    private static volatile JvmEvents instance;
 
     private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
     private final AtomicLong marks = new AtomicLong();
@@ -59,13 +71,15 @@ public final class JitMonitor {
     private volatile long receivedMark;
     private volatile long flushedMark;
 
-    private JitMonitor() {
+    private JvmEvents() {
         RecordingStream stream = new RecordingStream();
         stream.enable("jdk.Compilation").withThreshold(Duration.ZERO);
         stream.enable("jdk.Deoptimization").withoutStackTrace();
+        stream.enable("jdk.GarbageCollection");
         stream.enable(Mark.class);
         stream.onEvent("jdk.Compilation", e -> add(e, false));
         stream.onEvent("jdk.Deoptimization", e -> add(e, true));
+        stream.onEvent("jdk.GarbageCollection", this::addCollection);
         stream.onEvent("io.loopbench.JitMark", e -> receivedMark = Math.max(receivedMark, e.getLong("id")));
         stream.onFlush(() -> flushedMark = receivedMark);
         stream.setReuse(false);
@@ -74,13 +88,13 @@ public final class JitMonitor {
     }
 
     /** The JVM's monitor, started on first use. */
-    public static JitMonitor get() {
-        JitMonitor m = instance;
+    public static JvmEvents get() {
+        JvmEvents m = instance;
         if (m == null) {
-            synchronized (JitMonitor.class) {
+            synchronized (JvmEvents.class) {
                 m = instance;
                 if (m == null) {
-                    m = new JitMonitor();
+                    m = new JvmEvents();
                     instance = m;
                 }
             }
@@ -98,7 +112,15 @@ public final class JitMonitor {
         String what = deoptimization ? "deoptimized (" + e.getValue("reason") + "): " + method
                 : "compiled tier " + e.getValue("compileLevel") + (e.getBoolean("isOsr") ? " OSR: " : ": ") + method;
         boolean jdk = type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun.");
-        events.add(new Event(e.getStartTime(), deoptimization, e.getDuration().toNanos(), what, jdk));
+        events.add(new Event(e.getStartTime(), deoptimization ? Kind.DEOPTIMIZATION : Kind.COMPILATION,
+                e.getDuration().toNanos(), what, jdk));
+    }
+
+    private void addCollection(RecordedEvent e) {
+        Duration paused = e.getDuration("sumOfPauses");
+        events.add(new Event(e.getStartTime(), Kind.GC, paused.toNanos(), String.format(java.util.Locale.ROOT,
+                "GC %s (%s): %.1f ms paused", e.getString("name"), e.getString("cause"), paused.toNanos() / 1e6),
+                true));
     }
 
     /** The application's and its libraries' code before the JDK's; within each, deoptimizations first. */
@@ -125,7 +147,7 @@ public final class JitMonitor {
      */
     public static void startInBackground() {
         if (instance == null) {
-            Thread.ofPlatform().daemon().name("loopbench-jit-monitor-start").start(JitMonitor::get);
+            Thread.ofPlatform().daemon().name("loopbench-jit-monitor-start").start(JvmEvents::get);
         }
     }
 
@@ -147,16 +169,16 @@ public final class JitMonitor {
 
     /** What the JIT did between {@code from} and {@code to} (wall-clock instants), as far as handed over. */
     public JitActivity activity(Instant from, Instant to) {
-        List<Event> inSpan = eventsIn(from, to);
+        List<Event> inSpan = eventsIn(from, to).stream().filter(e -> e.kind() != Kind.GC).toList();
         long deoptimizations = inSpan.stream().filter(Event::deoptimization).count();
         double compileMillis = inSpan.stream().filter(e -> !e.deoptimization()).mapToLong(Event::durationNanos)
                 .sum() / 1e6;
-        List<String> examples = inSpan.stream().sorted(Comparator.comparingInt(JitMonitor::rank))
+        List<String> examples = inSpan.stream().sorted(Comparator.comparingInt(JvmEvents::rank))
                 .limit(JitActivity.EXAMPLES).map(Event::description).toList();
         return JitActivity.of(inSpan.size() - deoptimizations, deoptimizations, compileMillis, examples);
     }
 
-    /** Every event that started in the span, described; forgets those older than any phase can be. */
+    /** Every event (of every kind) that started in the span, described; forgets those older than any phase can be. */
     public List<Event> eventsIn(Instant from, Instant to) {
         List<Event> inSpan = new ArrayList<>();
         Instant forget = to.minus(KEPT);

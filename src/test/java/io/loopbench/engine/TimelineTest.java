@@ -1,0 +1,164 @@
+package io.loopbench.engine;
+
+import io.loopbench.engine.server.ServerFault;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.Labeled;
+import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.WarmupMode;
+import io.loopbench.engine.spec.WindowMode;
+import io.loopbench.engine.timeline.Timeline;
+import io.loopbench.engine.timeline.TimelineInterval;
+import org.HdrHistogram.AbstractHistogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
+
+import static io.loopbench.engine.EngineTestSupport.quick;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+/** The timeline: intervals that add up, and a known stall and a forced GC found in the intervals they happened in. */
+class TimelineTest {
+
+    @ParameterizedTest
+    @CsvSource({"netty,tcp,sliding", "netty,udp,sliding", "netty,tcp,batch", "reactive,tcp,sliding",
+            "virtual-threads,tcp,sliding"})
+    void theIntervalsCountsAddUpToTheRepetitionsMessages(String execution, String protocol, String windowMode) {
+        RunSpec spec = quick(Labeled.parse(Execution.class, execution)).protocol(Labeled.parse(Protocol.class, protocol))
+                .windowMode(Labeled.parse(WindowMode.class, windowMode)).build();
+        List<TimelineInterval> live = new CopyOnWriteArrayList<>();
+        ProgressListener progress = new ProgressListener() {
+            @Override
+            public void intervalRecorded(int repetition, TimelineInterval interval, AbstractHistogram rtt) {
+                live.add(interval);
+            }
+        };
+
+        RepetitionResult r = Measurement.of(spec).progress(progress).run().repetitions().getFirst();
+
+        assertThat(r.ok()).as(r.error()).isTrue();
+        Timeline t = r.timeline();
+        int w = t.warmupIntervals();
+        assertThat(t.intervalMillis()).isEqualTo(100);
+        // 0.6 s measured: six intervals, the last running on into the drain; the warm-up's 0.2 s and its drain and
+        // barrier, two or three (a last interval shorter than half an interval joins the one before)
+        assertThat(t.size() - w).isEqualTo(6);
+        assertThat(w).isEqualTo(Math.max(1, Math.round(r.warmup().elapsedSeconds() * 10)));
+        assertThat(sum(t.roundTrips(), w, t.size())).isEqualTo(r.messages());
+        assertThat(sum(t.roundTrips(), 0, w)).isEqualTo(r.warmup().messages());
+        assertThat(t.seconds().subList(w, t.size() - 1)).containsOnly(0.1);
+        assertThat(t.seconds().getLast()).isGreaterThanOrEqualTo(0.1);
+        assertThat(t.startSeconds()).isSorted();
+        assertThat(t.startSeconds().get(w)).isGreaterThanOrEqualTo(0.2);
+        IntStream.range(0, t.size()).forEach(i -> assertThat(t.roundTripsPerSecond().get(i))
+                .isCloseTo(t.roundTrips().get(i) / t.seconds().get(i), withPercentage(0.01)));
+        IntStream.range(w, t.size()).forEach(i -> assertThat(t.p50Us().get(i)).isPositive()
+                .isLessThanOrEqualTo(t.p99Us().get(i)).isLessThanOrEqualTo(t.maxUs().get(i)));
+        assertThat(t.lateMessages()).isNull();
+        // every interval was told as it closed, in order, with the stored figures
+        assertThat(live).hasSize(t.size());
+        assertThat(live).extracting(TimelineInterval::roundTrips).containsExactlyElementsOf(t.roundTrips());
+        assertThat(live.subList(0, w)).extracting(TimelineInterval::phase).containsOnly("warmup");
+        assertThat(live.subList(w, t.size())).extracting(TimelineInterval::phase).containsOnly("measured");
+    }
+
+    @Test
+    void aServerStallShowsInExactlyTheIntervalsItCovers() {
+        AtomicLong measuredFrom = new AtomicLong(Long.MAX_VALUE);
+        AtomicLong stalledAt = new AtomicLong();
+        long stallNanos = 200_000_000;
+        ServerFault stallOnce = new ServerFault() {
+            @Override
+            public long stallNanos() {
+                long now = System.nanoTime();
+                if (now - measuredFrom.get() > 1_050_000_000L && stalledAt.compareAndSet(0, now)) {
+                    return stallNanos;
+                }
+                return 0;
+            }
+        };
+        ProgressListener progress = measuredStart(measuredFrom);
+        // open load on one loop thread, as the coordinated-omission test: the stall stops the client too, and every
+        // message due during it waits for it
+        RunSpec spec = RunSpec.builder().clients(1).window(1024).payloadBytes(64).ioThreads(1)
+                .load(LoadModel.OPEN).rate(5000.0).warmupSeconds(0.5).warmupMode(WarmupMode.FIXED).seconds(2.0)
+                .repetitions(1).build();
+
+        RepetitionResult r = Measurement.of(spec).serverFault(stallOnce).progress(progress).run().repetitions()
+                .getFirst();
+
+        assertThat(r.ok()).as(r.error()).isTrue();
+        Timeline t = r.timeline();
+        int w = t.warmupIntervals();
+        int first = w + (int) ((stalledAt.get() - measuredFrom.get()) / 100_000_000L);
+        int last = w + (int) ((stalledAt.get() + stallNanos - measuredFrom.get()) / 100_000_000L);
+        assertThat(last - first).isEqualTo(2); // it starts 50 ms into an interval: it covers three
+        // nothing came back in the interval wholly inside it
+        assertThat(t.roundTrips().get(first + 1)).isZero();
+        // what waited for it came back as it ended: the largest RTT and a p99 near the stall, there only
+        assertThat(t.maxUs().get(last)).isGreaterThan(150_000);
+        assertThat(t.p99Us().get(last)).isGreaterThan(100_000);
+        assertThat(t.lateMessages().get(last)).isPositive();
+        for (int i = w; i < t.size(); i++) {
+            if (i < first || i > last) {
+                assertThat(t.maxUs().get(i)).as("max of interval %d", i).isLessThan(100_000);
+                assertThat(t.p99Us().get(i)).as("p99 of interval %d", i).isLessThan(50_000);
+            }
+        }
+        assertThat(t.p99Us().get(first)).isLessThan(50_000);
+        assertThat(sum(t.roundTrips(), w, t.size())).isEqualTo(r.messages());
+        assertThat(sum(t.lateMessages(), w, t.size())).isEqualTo(r.openLoad().lateMessages());
+        assertThat(sum(t.droppedMessages(), w, t.size())).isEqualTo(r.openLoad().droppedMessages());
+    }
+
+    @Test
+    void aForcedGcDuringTheMeasuredPhaseIsMarkedInItsInterval() {
+        AtomicLong measuredFrom = new AtomicLong(Long.MAX_VALUE);
+        AtomicLong collectedAt = new AtomicLong();
+        ServerFault collectOnce = new ServerFault() {
+            @Override
+            public long delayNanos() {
+                long now = System.nanoTime();
+                if (now - measuredFrom.get() > 550_000_000L && collectedAt.compareAndSet(0, now)) {
+                    System.gc();
+                }
+                return 0;
+            }
+        };
+        RunSpec spec = quick().clients(2).window(2).seconds(1.2).build();
+
+        RepetitionResult r = Measurement.of(spec).serverFault(collectOnce).progress(measuredStart(measuredFrom))
+                .run().repetitions().getFirst();
+
+        assertThat(r.ok()).as(r.error()).isTrue();
+        Timeline t = r.timeline();
+        int at = t.warmupIntervals() + (int) ((collectedAt.get() - measuredFrom.get()) / 100_000_000L);
+        assertThat(t.gcCollections().get(at)).as("collections in interval %d: %s", at, t.gcCollections())
+                .isPositive();
+        assertThat(t.gcPauseMillis().get(at)).isPositive();
+        assertThat(sum(t.gcCollections(), t.warmupIntervals(), t.size())).isLessThanOrEqualTo(r.gc().collections());
+    }
+
+    /** Notes when the measured phase begins. */
+    private static ProgressListener measuredStart(AtomicLong at) {
+        return new ProgressListener() {
+            @Override
+            public void phaseStarted(int repetition, String phase, double seconds) {
+                if (phase.equals("measured")) {
+                    at.set(System.nanoTime());
+                }
+            }
+        };
+    }
+
+    private static long sum(List<? extends Number> column, int from, int to) {
+        return column.subList(from, to).stream().mapToLong(Number::longValue).sum();
+    }
+}
