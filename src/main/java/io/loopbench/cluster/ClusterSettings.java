@@ -94,6 +94,14 @@ public record ClusterSettings(String name, String bindAddress, int bindPort, Lis
         return this;
     }
 
+    /** Without the secret, which must never reach a log. */
+    @Override
+    public String toString() {
+        return "ClusterSettings[name=" + name + ", bindAddress=" + bindAddress + ", bindPort=" + bindPort + ", hosts="
+                + hosts + ", dnsQuery=" + dnsQuery + ", secret=" + (secret == null ? "none" : "(hidden)")
+                + ", encrypt=" + encrypt + "]";
+    }
+
     /** The static host list as socket addresses (unresolved names are resolved by discovery, each time it runs). */
     public List<InetSocketAddress> hostAddresses() {
         return hosts.stream().map(h -> parseHost(h, bindPort)).toList();

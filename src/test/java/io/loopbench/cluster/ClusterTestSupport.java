@@ -29,8 +29,13 @@ public final class ClusterTestSupport {
 
     /** An agent's settings: a free port, discovering the cluster through the coordinator's transport. */
     public static ClusterSettings agentSettings(Coordinator coordinator, String secret, boolean encrypt) {
-        return new ClusterSettings(coordinator.clusterName(), "127.0.0.1", freePort(),
-                List.of("127.0.0.1:" + coordinator.transportAddress().getPort()), null, secret, encrypt);
+        return agentSettings(coordinator.clusterName(), coordinator.transportAddress().getPort(), secret, encrypt);
+    }
+
+    /** An agent's settings: a free port, discovering the cluster through a coordinator on this port of 127.0.0.1. */
+    public static ClusterSettings agentSettings(String cluster, int coordinatorPort, String secret, boolean encrypt) {
+        return new ClusterSettings(cluster, "127.0.0.1", freePort(), List.of("127.0.0.1:" + coordinatorPort), null,
+                secret, encrypt);
     }
 
     /**
