@@ -2,8 +2,6 @@ package io.loopbench.agents;
 
 import io.loopbench.cluster.Coordinator;
 
-import java.net.InetSocketAddress;
-
 /**
  * The service's side of the cluster: its {@link Coordinator} when {@code loopbench.cluster.enabled}, nothing
  * otherwise. Owns the coordinator and closes it (leaving the cluster) when the service stops.
@@ -24,9 +22,8 @@ public final class AgentDirectory implements AutoCloseable {
         if (coordinator == null) {
             return AgentsView.DISABLED;
         }
-        InetSocketAddress at = coordinator.transportAddress();
-        return new AgentsView(ClusterStatus.JOINED, coordinator.clusterName(),
-                at.getAddress().getHostAddress() + ":" + at.getPort(), coordinator.facts(), coordinator.agents());
+        return new AgentsView(ClusterStatus.JOINED, coordinator.clusterName(), coordinator.endpoint(),
+                coordinator.facts(), coordinator.agents());
     }
 
     @Override

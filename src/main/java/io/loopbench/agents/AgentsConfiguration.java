@@ -25,7 +25,7 @@ class AgentsConfiguration {
         }
         Coordinator coordinator = Coordinator.join(properties.settings(), "coordinator");
         log.info("Joined cluster '{}' as its coordinator at {} ({})", properties.name(),
-                coordinator.transportAddress(), properties.settings());
+                coordinator.endpoint(), properties.settings());
         return new AgentDirectory(coordinator);
     }
 }

@@ -66,6 +66,12 @@ abstract class ClusterMember implements AutoCloseable {
         return new InetSocketAddress(ip.getIpAddress(), ip.getPort());
     }
 
+    /** {@link #transportAddress()} as {@code ip:port}. */
+    public String endpoint() {
+        InetSocketAddress a = transportAddress();
+        return a.getAddress().getHostAddress() + ":" + a.getPort();
+    }
+
     /** The cluster's current members, this one included; empty once closed. */
     public List<Address> members() {
         View v = channel.getView();

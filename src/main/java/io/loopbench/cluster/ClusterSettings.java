@@ -39,6 +39,24 @@ public record ClusterSettings(String name, String bindAddress, int bindPort, Lis
     /** Shorter secrets are refused: the keys derived from it are only as strong as it is. */
     public static final int MIN_SECRET_LENGTH = 16;
 
+    /** The service's properties for these settings are {@code loopbench.cluster.<name>}. */
+    public static final String PROPERTY_PREFIX = "loopbench.cluster.";
+    /** The names of those properties (in Spring's kebab case), one per component, plus the service's switch. */
+    public static final List<String> PROPERTIES = List.of("enabled", "name", "bind-address", "bind-port", "hosts",
+            "dns-query", "secret", "encrypt");
+
+    /**
+     * The environment variable that sets property {@code name} (of {@link #PROPERTIES}) for the service (Spring's
+     * rule: dots to underscores, dashes dropped, upper case) and, by the same name, for {@code ./loopbench agent}:
+     * one set of variables configures both, in a shell or a container.
+     */
+    public static String environmentVariable(String name) {
+        if (!PROPERTIES.contains(name)) {
+            throw new IllegalArgumentException("no cluster property " + name);
+        }
+        return (PROPERTY_PREFIX + name).replace('.', '_').replace("-", "").toUpperCase(java.util.Locale.ROOT);
+    }
+
     public ClusterSettings {
         hosts = hosts == null ? List.of() : List.copyOf(hosts);
     }

@@ -32,7 +32,8 @@ public record MemberFacts(MemberRole role, String hostName, int logicalCpus, Str
                 resource("git.properties", "git.commit.id.abbrev"), env.nettyVersion());
     }
 
-    static String localHostName() {
+    /** This host's name (what an agent goes by unless told otherwise). */
+    public static String localHostName() {
         try {
             return InetAddress.getLocalHost().getHostName();
         } catch (UnknownHostException e) {
