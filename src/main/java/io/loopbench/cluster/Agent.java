@@ -5,10 +5,14 @@ import org.jgroups.BytesMessage;
 import org.jgroups.Message;
 import org.jgroups.View;
 import org.jgroups.blocks.RequestOptions;
+import org.jgroups.blocks.Response;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * An agent's member of the cluster ({@code ./loopbench agent}): it answers the coordinator's status request (which is
@@ -18,22 +22,35 @@ import java.util.concurrent.atomic.AtomicReference;
  * "coordinator lost" hook once, on a thread of its own, so that whatever load the coordinator had started stops
  * without it.
  *
- * <p>Threads: JGroups' threads deliver requests and views; the coordinator's address, the state and the sequence are
- * atomics, so {@link #state(AgentState)} may be called from any thread.
+ * <p>It also takes part in a distributed repetition's primitives: it answers clock probes with its own monotonic
+ * clock's readings, starts at the instant of its clock the coordinator names (sleeping, then spinning the last
+ * {@value #SPIN_NANOS} ns) and answers with the instant it actually started, and sends its part of a phase
+ * ({@link AgentPart}) when asked.
+ *
+ * <p>Threads: JGroups' threads deliver requests and views; a start barrier waits on a thread of its own, which runs
+ * the start action and answers. The coordinator's address, the state, the sequence, the start action and the part
+ * source are atomics or volatile, so every method may be called from any thread.
  */
 public final class Agent extends ClusterMember {
 
     private static final System.Logger LOG = System.getLogger(Agent.class.getName());
+    /** The last stretch before a start instant is spun rather than slept. */
+    static final long SPIN_NANOS = 2_000_000;
 
     private final MemberFacts facts = MemberFacts.current(MemberRole.AGENT);
     private final Runnable onCoordinatorLost;
     private final AtomicReference<Address> coordinator = new AtomicReference<>();
     private final AtomicReference<AgentState> state = new AtomicReference<>(AgentState.IDLE);
     private final AtomicLong sequence = new AtomicLong();
+    private final LongSupplier clock;
+    private volatile Runnable startAction = () -> { };
+    private volatile Supplier<AgentPart> part;
 
-    private Agent(ClusterSettings settings, String memberName, Runnable onCoordinatorLost) throws Exception {
+    private Agent(ClusterSettings settings, String memberName, Runnable onCoordinatorLost, LongSupplier clock)
+            throws Exception {
         super(settings, memberName);
         this.onCoordinatorLost = onCoordinatorLost;
+        this.clock = clock;
     }
 
     /**
@@ -42,9 +59,25 @@ public final class Agent extends ClusterMember {
      */
     public static Agent join(ClusterSettings settings, String memberName, Runnable onCoordinatorLost)
             throws Exception {
-        Agent a = new Agent(settings, memberName, onCoordinatorLost);
+        return join(settings, memberName, onCoordinatorLost, System::nanoTime);
+    }
+
+    /** As {@link #join(ClusterSettings, String, Runnable)}, on this monotonic clock (a test's, set apart). */
+    static Agent join(ClusterSettings settings, String memberName, Runnable onCoordinatorLost, LongSupplier clock)
+            throws Exception {
+        Agent a = new Agent(settings, memberName, onCoordinatorLost, clock);
         a.connect();
         return a;
+    }
+
+    /** What this agent does at the instant the coordinator's start barrier names (it must return quickly). */
+    public void onStart(Runnable action) {
+        this.startAction = action;
+    }
+
+    /** Where this agent's part of a phase comes from when the coordinator asks for it. */
+    public void partSource(Supplier<AgentPart> source) {
+        this.part = source;
     }
 
     public MemberFacts facts() {
@@ -83,15 +116,62 @@ public final class Agent extends ClusterMember {
     }
 
     @Override
-    protected Object handle(Message request) {
-        if (Wire.kind(request) == Wire.Kind.STATUS_REQUEST) {
-            Address from = request.getSrc();
-            if (!from.equals(coordinator.getAndSet(from))) {
-                LOG.log(System.Logger.Level.INFO, "coordinator {0} found", name(from));
+    protected Object answer(Message request) {
+        long received = clock.getAsLong();
+        return switch (Wire.kind(request)) {
+            case STATUS_REQUEST -> {
+                Address from = request.getSrc();
+                if (!from.equals(coordinator.getAndSet(from))) {
+                    LOG.log(System.Logger.Level.INFO, "coordinator {0} found", name(from));
+                }
+                yield Wire.reply(status());
             }
-            return Wire.reply(status());
+            case PROBE -> Wire.reply(new Wire.ProbeAnswer(received, clock.getAsLong()));
+            case PART_REQUEST -> {
+                Supplier<AgentPart> source = part;
+                if (source == null) {
+                    throw new IllegalStateException("agent " + name(address()) + " has no part to send");
+                }
+                yield Wire.reply(source.get());
+            }
+            default -> throw new IllegalArgumentException("an agent does not answer " + Wire.kind(request));
+        };
+    }
+
+    /** A start barrier is answered once this agent has started, from the thread that waited for the instant. */
+    @Override
+    protected void handle(Message request, Response response) throws Exception {
+        if (Wire.kind(request) != Wire.Kind.START_AT) {
+            super.handle(request, response);
+            return;
         }
-        throw new IllegalArgumentException("an agent does not answer " + Wire.kind(request));
+        long at = Wire.body(request, Wire.StartAt.class).agentNanos();
+        Runnable action = startAction;
+        Thread.ofPlatform().name("loopbench-start-barrier").daemon().start(() -> {
+            try {
+                long started = waitUntil(at);
+                action.run();
+                response.send(Wire.reply(new Wire.Started(started)), false);
+            } catch (RuntimeException | InterruptedException e) {
+                response.send(e, true);
+            }
+        });
+    }
+
+    /**
+     * Waits for an instant of this agent's clock: sleeps to within {@value #SPIN_NANOS} ns of it (a sleep may
+     * overshoot by the timer's slack), then spins; returns the clock's reading on waking, the actual start.
+     */
+    private long waitUntil(long at) throws InterruptedException {
+        long left;
+        while ((left = at - clock.getAsLong()) > SPIN_NANOS) {
+            Thread.sleep(Duration.ofNanos(left - SPIN_NANOS));
+        }
+        long now;
+        while ((now = clock.getAsLong()) < at) {
+            Thread.onSpinWait();
+        }
+        return now;
     }
 
     @Override

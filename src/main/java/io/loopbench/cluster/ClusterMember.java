@@ -8,6 +8,8 @@ import org.jgroups.PhysicalAddress;
 import org.jgroups.Receiver;
 import org.jgroups.View;
 import org.jgroups.blocks.MessageDispatcher;
+import org.jgroups.blocks.RequestHandler;
+import org.jgroups.blocks.Response;
 import org.jgroups.stack.IpAddress;
 import org.jgroups.util.NameCache;
 
@@ -18,7 +20,8 @@ import java.util.List;
  * What the coordinator and an agent share: a channel on the cluster's stack ({@link ClusterStack}) with a request
  * dispatcher on it, connected on construction and released by {@link #close()}.
  *
- * <p>Threads: JGroups calls {@link #handle} and {@link #viewAccepted} on its own threads, possibly several at once;
+ * <p>Threads: JGroups calls {@link #answer}, {@link #handle} and {@link #viewAccepted} on its own threads, possibly
+ * several at once;
  * subclasses keep their state in concurrent structures. {@link #close()} may be called from any thread, once.
  */
 abstract class ClusterMember implements AutoCloseable {
@@ -30,7 +33,19 @@ abstract class ClusterMember implements AutoCloseable {
     ClusterMember(ClusterSettings settings, String memberName) throws Exception {
         this.settings = settings.checked();
         this.channel = ClusterStack.open(settings, memberName);
-        this.dispatcher = new MessageDispatcher(channel, this::handle);
+        // Asynchronous dispatching, so that a request may be answered later from another thread (a start barrier's
+        // answer comes when the agent has started) without holding a JGroups thread meanwhile.
+        this.dispatcher = new MessageDispatcher(channel, new RequestHandler() {
+            @Override
+            public Object handle(Message request) throws Exception {
+                return answer(request);
+            }
+
+            @Override
+            public void handle(Message request, Response response) throws Exception {
+                ClusterMember.this.handle(request, response);
+            }
+        }).asyncDispatching(true);
         dispatcher.setReceiver(new Receiver() {
             @Override
             public void viewAccepted(View view) {
@@ -50,7 +65,18 @@ abstract class ClusterMember implements AutoCloseable {
     }
 
     /** A request from another member; what it returns is the answer (null for one-way requests). */
-    protected abstract Object handle(Message request) throws Exception;
+    protected abstract Object answer(Message request) throws Exception;
+
+    /**
+     * A request with its response handle (null for one-way requests): answered here, at once, by {@link #answer};
+     * a member that answers a kind of request later overrides this and calls {@code response.send} when it can.
+     */
+    protected void handle(Message request, Response response) throws Exception {
+        Object a = answer(request);
+        if (response != null) {
+            response.send(a, false);
+        }
+    }
 
     /** The cluster's membership changed (a member joined, left or was found dead). */
     protected abstract void viewAccepted(View view);

@@ -19,7 +19,25 @@ final class Wire {
         /** Coordinator to agent: "send your status"; the answer is an {@link AgentStatus}. Names the coordinator. */
         STATUS_REQUEST,
         /** Agent to coordinator, one way: its {@link AgentStatus} changed. */
-        STATUS
+        STATUS,
+        /** Coordinator to agent: a clock probe; the answer is a {@link ProbeAnswer}. */
+        PROBE,
+        /** Coordinator to agent: a {@link StartAt}; answered, with a {@link Started}, once the agent has started. */
+        START_AT,
+        /** Coordinator to agent: "send your part of the phase"; the answer is an {@link AgentPart}. */
+        PART_REQUEST
+    }
+
+    /** An agent's two timestamps of a clock probe ({@link ClockProbe}). */
+    record ProbeAnswer(long receivedNanos, long repliedNanos) {
+    }
+
+    /** Start at this instant of the agent's own monotonic clock (the coordinator converted it with the offset). */
+    record StartAt(long agentNanos) {
+    }
+
+    /** The instant of its own clock the agent actually started at. */
+    record Started(long agentNanos) {
     }
 
     private static final ObjectMapper JSON = JsonMapper.builder()
