@@ -44,6 +44,8 @@ public final class ClusterStack {
     static final long HEARTBEAT_INTERVAL_MILLIS = 1_000;
     static final long VERIFY_MILLIS = 1_000;
     static final long JOIN_TIMEOUT_MILLIS = 2_000;
+    static final long MERGE_MIN_INTERVAL_MILLIS = 2_000;
+    static final long MERGE_MAX_INTERVAL_MILLIS = 5_000;
 
     private ClusterStack() {
     }
@@ -60,7 +62,9 @@ public final class ClusterStack {
         tcp.setPortRange(0);
         stack.add(tcp);
         stack.add(discovery(settings));
-        stack.add(new MERGE3().setMinInterval(5_000).setMaxInterval(15_000));
+        // Partitions found and merged within seconds: an agent started before its coordinator forms a cluster of its
+        // own, which this merges into the coordinator's.
+        stack.add(new MERGE3().setMinInterval(MERGE_MIN_INTERVAL_MILLIS).setMaxInterval(MERGE_MAX_INTERVAL_MILLIS));
         stack.add(new FD_SOCK2().setBindAddress(bind));
         stack.add(new FD_ALL3().setTimeout(HEARTBEAT_TIMEOUT_MILLIS).setInterval(HEARTBEAT_INTERVAL_MILLIS));
         stack.add(new VERIFY_SUSPECT2().setTimeout(VERIFY_MILLIS));

@@ -91,6 +91,22 @@ class ClusterMembershipTest {
     }
 
     @Test
+    void anAgentStartedBeforeItsCoordinatorIsMergedIntoTheCoordinatorsCluster() throws Exception {
+        int port = ClusterTestSupport.freePort();
+        try (Agent early = Agent.join(agentSettings("merge", port, SECRET, false), "early", () -> { })) {
+            // nobody answered: it formed a cluster of its own
+            assertThat(early.members()).containsExactly(early.address());
+            try (Coordinator coordinator = Coordinator.join(new ClusterSettings("merge", "127.0.0.1", port,
+                    List.of(), null, SECRET, false), "coordinator")) {
+                Duration merged = await(Duration.ofSeconds(20), "early agent merged and listed idle", () ->
+                        coordinator.agents().size() == 1 && coordinator.agents().getFirst().state() == AgentState.IDLE);
+                assertThat(merged).isLessThan(Duration.ofMillis(3 * ClusterStack.MERGE_MAX_INTERVAL_MILLIS));
+                assertThat(early.coordinator()).contains(coordinator.address());
+            }
+        }
+    }
+
+    @Test
     void aMemberWithAnotherSecretIsRefusedAndNeverInTheView() throws Exception {
         try (Coordinator coordinator = Coordinator.join(coordinatorSettings("auth", false), "coordinator")) {
             assertThatThrownBy(() -> Agent.join(agentSettings(coordinator, "another-secret-0123456", false), "rogue",

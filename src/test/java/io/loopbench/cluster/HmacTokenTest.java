@@ -28,9 +28,11 @@ class HmacTokenTest {
         return received;
     }
 
-    private static HmacToken verifier() {
+    private final Address self = UUID.randomUUID();
+
+    private HmacToken verifier() {
         HmacToken t = new HmacToken(SECRET, "bench");
-        t.setAuth(new AUTH().setAddress(UUID.randomUUID()));
+        t.setAuth(new AUTH().setAddress(self));
         return t;
     }
 
@@ -54,6 +56,16 @@ class HmacTokenTest {
         assertThat(verifier.refusal(sent(SECRET, "bench", joiner), UUID.randomUUID(), now))
                 .contains("another member");
         assertThat(verifier.refusal(null, joiner, now)).contains("no loopbench token");
+    }
+
+    @Test
+    void aMembersOwnRequestDeliveredLocallyPassesAsItsConfiguredTokenFromItsOwnAddressOnly() {
+        HmacToken verifier = verifier();
+        // unwritten (a message to itself never leaves the JVM): the configured instance itself arrives
+        assertThat(verifier.refusal(verifier, self, System.currentTimeMillis())).isNull();
+        assertThat(verifier.refusal(verifier, joiner, System.currentTimeMillis())).contains("no loopbench token");
+        assertThat(verifier.refusal(new HmacToken(SECRET, "bench"), self,
+                System.currentTimeMillis())).contains("no loopbench token");
     }
 
     @Test
