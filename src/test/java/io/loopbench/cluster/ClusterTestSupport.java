@@ -3,6 +3,7 @@ package io.loopbench.cluster;
 import org.jgroups.protocols.DISCARD;
 import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.protocols.TP;
+import org.jgroups.protocols.pbcast.GMS;
 import org.jgroups.stack.ProtocolStack;
 
 import java.io.IOException;
@@ -69,6 +70,8 @@ public final class ClusterTestSupport {
         member.channel.getProtocolStack().insertProtocol(new DISCARD().discardAll(true),
                 ProtocolStack.Position.ABOVE, TP.class);
         member.channel.getProtocolStack().findProtocol(FD_SOCK2.class).stop();
+        // its test closes it later: no need to wait for an answer to a leave request that cannot go out
+        member.channel.getProtocolStack().<GMS>findProtocol(GMS.class).setLeaveTimeout(1);
     }
 
     /** Waits until the condition holds; how long it took, or an AssertionError after {@code limit}. */
