@@ -126,8 +126,12 @@ public final class Agent extends ClusterMember {
                 }
                 yield Wire.reply(status());
             }
-            case PROBE -> Wire.reply(new Wire.ProbeAnswer(received, clock.getAsLong()));
+            case PROBE -> {
+                fromCoordinator(request);
+                yield Wire.reply(new Wire.ProbeAnswer(received, clock.getAsLong()));
+            }
             case PART_REQUEST -> {
+                fromCoordinator(request);
                 Supplier<AgentPart> source = part;
                 if (source == null) {
                     throw new IllegalStateException("agent " + name(address()) + " has no part to send");
@@ -145,6 +149,7 @@ public final class Agent extends ClusterMember {
             super.handle(request, response);
             return;
         }
+        fromCoordinator(request);
         long at = Wire.body(request, Wire.StartAt.class).agentNanos();
         Runnable action = startAction;
         Thread.ofPlatform().name("loopbench-start-barrier").daemon().start(() -> {
@@ -156,6 +161,17 @@ public final class Agent extends ClusterMember {
                 response.send(e, true);
             }
         });
+    }
+
+    /**
+     * Refuses a repetition's request from any member but the coordinator this agent answers to: a second service
+     * joined to the same cluster by mistake must not start load here.
+     */
+    private void fromCoordinator(Message request) {
+        if (!request.getSrc().equals(coordinator.get())) {
+            throw new IllegalStateException("agent " + name(address()) + " takes " + Wire.kind(request)
+                    + " from its coordinator only, not from " + name(request.getSrc()));
+        }
     }
 
     /**
