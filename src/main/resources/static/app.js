@@ -9,6 +9,7 @@ import {runView} from './run.js';
 import {compareView} from './compare.js';
 import {matrixView} from './matrix.js';
 import {newRunView, newMatrixView} from './forms.js';
+import {agentsView} from './agents.js';
 
 const main = document.getElementById('main');
 
@@ -32,6 +33,7 @@ const routes = [
   [/^\/compare$/, compareView, 'Compare', 'compare'],
   [/^\/matrices\/new$/, newMatrixView, 'Start a matrix', 'new-matrix'],
   [/^\/matrices\/([^/]+)$/, matrixView, 'Matrix', 'runs'],
+  [/^\/agents$/, agentsView, 'Agents', 'agents'],
 ];
 
 let dispose = () => {};

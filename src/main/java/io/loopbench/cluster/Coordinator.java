@@ -1,0 +1,279 @@
+package io.loopbench.cluster;
+
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.Message;
+import org.jgroups.View;
+import org.jgroups.blocks.RequestOptions;
+
+import io.loopbench.engine.latency.LatencyMode;
+import org.jgroups.SuspectedException;
+import org.jgroups.util.Rsp;
+import org.jgroups.util.RspList;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The service's member of the cluster: it asks each member that joins for its status, keeps each agent's newest
+ * status, forgets a member when it leaves the view, and lists the agents ({@link #agents()}). For a repetition across
+ * hosts it has the primitives: estimate each agent's clock offset ({@link #clockOffsets}), start agents at one instant
+ * and measure the skew ({@link #startTogether}), and collect and merge their parts ({@link #collect}); each names the
+ * agent that failed it ({@link AgentFailure}).
+ *
+ * <p>Threads: JGroups' threads deliver views, answers and statuses; the statuses are a concurrent map updated
+ * atomically per member, so {@link #agents()} may be called from any thread and sees each agent's newest status.
+ * The primitives block their calling thread (one repetition's) until every agent answered or failed; probes run on
+ * virtual threads of their own.
+ */
+public final class Coordinator extends ClusterMember {
+
+    private static final System.Logger LOG = System.getLogger(Coordinator.class.getName());
+    /** How long a joining member has to answer the status request before it is asked again at the next view. */
+    static final long STATUS_TIMEOUT_MILLIS = 5_000;
+    static final long PROBE_TIMEOUT_MILLIS = 2_000;
+    /** How long past the start instant an agent has to say it started. */
+    static final long START_TIMEOUT_MILLIS = 5_000;
+    static final long PART_TIMEOUT_MILLIS = 10_000;
+
+    private final MemberFacts facts = MemberFacts.current(MemberRole.COORDINATOR);
+    private final Map<Address, AgentStatus> statuses = new ConcurrentHashMap<>();
+    private final Set<Address> asked = ConcurrentHashMap.newKeySet();
+
+    private Coordinator(ClusterSettings settings, String memberName) throws Exception {
+        super(settings, memberName);
+    }
+
+    /** Joins the cluster these settings name as its coordinator, under the name {@code memberName}. */
+    public static Coordinator join(ClusterSettings settings, String memberName) throws Exception {
+        Coordinator c = new Coordinator(settings, memberName);
+        c.connect();
+        return c;
+    }
+
+    /** The coordinator's own facts. */
+    public MemberFacts facts() {
+        return facts;
+    }
+
+    public String clusterName() {
+        return settings.name();
+    }
+
+    /** The agents in the current view, by name: each with its newest status, or {@code joining} until it came. */
+    public List<KnownAgent> agents() {
+        return members().stream()
+                .filter(m -> !m.equals(address()))
+                .map(m -> {
+                    AgentStatus s = statuses.get(m);
+                    if (s != null && s.facts().role() != MemberRole.AGENT) {
+                        return null;
+                    }
+                    return new KnownAgent(name(m), ipOf(m), s == null ? AgentState.JOINING : s.state(),
+                            s == null ? null : s.facts());
+                })
+                .filter(Objects::nonNull)
+                .sorted(Comparator.comparing(KnownAgent::member).thenComparing(KnownAgent::address,
+                        Comparator.nullsLast(Comparator.naturalOrder())))
+                .toList();
+    }
+
+    /** The member of this name in the current view, if any. */
+    public Optional<Address> member(String memberName) {
+        return members().stream().filter(m -> memberName.equals(name(m))).findFirst();
+    }
+
+    /**
+     * Each agent's clock offset, from {@code probes} round trips to it (the agents probed at once, each one's probes
+     * one after another).
+     *
+     * @throws AgentFailure naming the first agent (by name) that did not answer a probe
+     */
+    public Map<Address, ClockOffset> clockOffsets(Collection<Address> agents, int probes) {
+        Map<Address, Future<ClockOffset>> pending = new LinkedHashMap<>();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (Address a : agents) {
+                pending.put(a, threads.submit(() -> probe(a, probes)));
+            }
+            Map<Address, ClockOffset> offsets = new LinkedHashMap<>();
+            for (Map.Entry<Address, Future<ClockOffset>> e : pending.entrySet()) {
+                offsets.put(e.getKey(), result(e.getKey(), "the clock probes", e.getValue(),
+                        (long) probes * PROBE_TIMEOUT_MILLIS));
+            }
+            return offsets;
+        }
+    }
+
+    private ClockOffset probe(Address agent, int probes) throws Exception {
+        List<ClockProbe> done = new ArrayList<>(probes);
+        for (int i = 0; i < probes; i++) {
+            long sent = System.nanoTime();
+            byte[] answer = dispatcher.sendMessage(new BytesMessage(agent, Wire.request(Wire.Kind.PROBE, null)),
+                    RequestOptions.SYNC().timeout(PROBE_TIMEOUT_MILLIS));
+            long answered = System.nanoTime();
+            Wire.ProbeAnswer a = Wire.reply(answer, Wire.ProbeAnswer.class);
+            done.add(new ClockProbe(sent, a.receivedNanos(), a.repliedNanos(), answered));
+        }
+        return ClockOffset.estimate(done);
+    }
+
+    /**
+     * Starts the agents at one instant, {@code lead} from now on this coordinator's clock: each is told that
+     * instant on its own clock (through its offset), waits for it and answers with when it actually started; each
+     * start is placed back on this clock to measure the skew. An agent told too late (the lead shorter than the way
+     * to it) starts at once, and its lateness shows it.
+     *
+     * @throws AgentFailure naming the first agent (by name) that did not answer within the lead and
+     *                      {@value #START_TIMEOUT_MILLIS} ms more
+     */
+    public StartReport startTogether(Map<Address, ClockOffset> offsets, Duration lead) {
+        long at = System.nanoTime() + lead.toNanos();
+        Map<Address, CompletableFuture<byte[]>> pending = new LinkedHashMap<>();
+        RequestOptions wait = RequestOptions.SYNC().timeout(lead.toMillis() + START_TIMEOUT_MILLIS);
+        for (Map.Entry<Address, ClockOffset> e : offsets.entrySet()) {
+            try {
+                pending.put(e.getKey(), dispatcher.sendMessageWithFuture(new BytesMessage(e.getKey(),
+                        Wire.request(Wire.Kind.START_AT, new Wire.StartAt(e.getValue().toAgent(at)))), wait));
+            } catch (Exception x) {
+                throw new AgentFailure(name(e.getKey()), "the start barrier", x.toString());
+            }
+        }
+        List<AgentStart> starts = new ArrayList<>();
+        for (Map.Entry<Address, CompletableFuture<byte[]>> e : pending.entrySet()) {
+            ClockOffset offset = offsets.get(e.getKey());
+            long left = Math.max(0, (at - System.nanoTime()) / 1_000_000) + START_TIMEOUT_MILLIS;
+            long started = Wire.reply(result(e.getKey(), "the start barrier", e.getValue(), left),
+                    Wire.Started.class).agentNanos();
+            starts.add(new AgentStart(name(e.getKey()), offset, offset.toCoordinator(started) - at));
+        }
+        starts.sort(Comparator.comparing(AgentStart::member));
+        return StartReport.of(starts);
+    }
+
+    /**
+     * Each agent's part of the phase just measured, merged exactly.
+     *
+     * @throws AgentFailure naming the first agent (by name) that was lost, did not answer within
+     *                      {@value #PART_TIMEOUT_MILLIS} ms, or had no part
+     */
+    public MergedParts collect(Collection<Address> agents, LatencyMode mode) {
+        RspList<byte[]> answers;
+        try {
+            answers = dispatcher.castMessage(agents, new BytesMessage(null,
+                    Wire.request(Wire.Kind.PART_REQUEST, null)), RequestOptions.SYNC().timeout(PART_TIMEOUT_MILLIS));
+        } catch (Exception e) {
+            throw new AgentFailure(agents.stream().map(this::name).sorted().findFirst().orElse("?"),
+                    "sending its part", e.toString());
+        }
+        List<AgentPart> parts = new ArrayList<>();
+        for (Address a : agents.stream().sorted(Comparator.comparing(this::name)).toList()) {
+            Rsp<byte[]> r = answers.get(a);
+            String why = r == null ? "it was lost (no longer in the cluster)"
+                    : r.wasSuspected() ? "it was lost"
+                    : !r.wasReceived() ? "no answer within " + PART_TIMEOUT_MILLIS + " ms"
+                    : r.hasException() ? r.getException().toString() : null;
+            if (why != null) {
+                throw new AgentFailure(name(a), "sending its part", why);
+            }
+            parts.add(Wire.reply(r.getValue(), AgentPart.class));
+        }
+        return MergedParts.of(parts, mode);
+    }
+
+    /** A future's value within {@code timeoutMillis}, or the failure of the agent it waited for, named. */
+    private <T> T result(Address agent, String step, Future<T> f, long timeoutMillis) {
+        try {
+            return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AgentFailure(name(agent), step, "interrupted");
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new AgentFailure(name(agent), step, "no answer within " + timeoutMillis + " ms");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            String why = cause instanceof SuspectedException ? "it was lost"
+                    : cause instanceof TimeoutException ? "no answer in time" : String.valueOf(cause);
+            throw new AgentFailure(name(agent), step, why);
+        }
+    }
+
+    @Override
+    protected void viewAccepted(View view) {
+        statuses.keySet().retainAll(view.getMembers());
+        asked.retainAll(view.getMembers());
+        for (Address m : view.getMembers()) {
+            if (!m.equals(address()) && !statuses.containsKey(m) && asked.add(m)) {
+                askStatus(m);
+            }
+        }
+    }
+
+    /** Asks a member for its status without holding up the view's delivery; a member that fails to answer is asked
+     *  again at the next view. */
+    private void askStatus(Address member) {
+        try {
+            dispatcher.<byte[]>sendMessageWithFuture(
+                    new BytesMessage(member, Wire.request(Wire.Kind.STATUS_REQUEST, null)),
+                    RequestOptions.SYNC().timeout(STATUS_TIMEOUT_MILLIS))
+                    .orTimeout(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                    .whenComplete((reply, failure) -> {
+                        if (failure != null) {
+                            asked.remove(member);
+                            LOG.log(System.Logger.Level.WARNING, "no status from cluster member {0}: {1}",
+                                    name(member), failure.toString());
+                        } else {
+                            record(member, Wire.reply(reply, AgentStatus.class));
+                        }
+                    });
+        } catch (Exception e) {
+            asked.remove(member);
+            LOG.log(System.Logger.Level.WARNING, "cannot ask cluster member {0} for its status: {1}", name(member),
+                    e.toString());
+        }
+    }
+
+    private void record(Address member, AgentStatus status) {
+        if (!members().contains(member)) {
+            return; // left while its answer was on the way
+        }
+        if (status.facts().role() != MemberRole.AGENT) {
+            LOG.log(System.Logger.Level.WARNING, "cluster member {0} on {1} is another coordinator; a cluster has "
+                    + "one, so it is not listed as an agent", name(member), status.facts().hostName());
+        }
+        boolean[] first = {false};
+        statuses.compute(member, (m, old) -> {
+            first[0] = old == null;
+            return old == null || status.sequence() > old.sequence() ? status : old;
+        });
+        if (first[0]) {
+            LOG.log(System.Logger.Level.INFO, "agent {0} joined: {1}, {2} CPUs, Java {3}", name(member),
+                    status.facts().hostName(), status.facts().logicalCpus(), status.facts().javaVersion());
+        }
+    }
+
+    @Override
+    protected Object answer(Message request) {
+        if (Wire.kind(request) == Wire.Kind.STATUS) {
+            record(request.getSrc(), Wire.body(request, AgentStatus.class));
+            return null;
+        }
+        throw new IllegalArgumentException("a coordinator does not answer " + Wire.kind(request));
+    }
+}

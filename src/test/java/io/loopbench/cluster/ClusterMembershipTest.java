@@ -1,0 +1,128 @@
+package io.loopbench.cluster;
+
+import org.jgroups.JChannel;
+import org.jgroups.protocols.pbcast.GMS;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.loopbench.cluster.ClusterTestSupport.SECRET;
+import static io.loopbench.cluster.ClusterTestSupport.agentSettings;
+import static io.loopbench.cluster.ClusterTestSupport.await;
+import static io.loopbench.cluster.ClusterTestSupport.coordinatorSettings;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Membership over the real stack (TCP on 127.0.0.1, several members in one JVM): who is listed with what, who is
+ * refused, how members started in any order find each other, and how soon a member that leaves or dies is noticed.
+ */
+class ClusterMembershipTest {
+
+    /**
+     * One cluster from start to loss (one test, since each member's start waits for discovery): an agent started
+     * before its coordinator is merged into the coordinator's cluster; a member with another secret is refused and
+     * never in the view; the coordinator lists each agent with its facts and follows its state; an agent that
+     * leaves, then one that is killed, is dropped within seconds; when the coordinator itself is killed, the last
+     * agent runs its coordinator-lost hook, once, within seconds.
+     */
+    @Test
+    void theCoordinatorListsAgentsFollowsTheirStateAndEachSideNoticesTheOthersLoss() throws Exception {
+        CountDownLatch lost = new CountDownLatch(1);
+        AtomicInteger hookRuns = new AtomicInteger();
+        int port = ClusterTestSupport.freePort();
+        Agent early = Agent.join(agentSettings("life", port, SECRET, false), "agent-1", () -> {
+            hookRuns.incrementAndGet();
+            lost.countDown();
+        });
+        // nobody answered its discovery: it formed a cluster of its own
+        assertThat(early.members()).containsExactly(early.address());
+        Coordinator coordinator = Coordinator.join(new ClusterSettings("life", "127.0.0.1", port, List.of(), null,
+                SECRET, false), "coordinator");
+        long coordinatorUp = System.nanoTime();
+        try (Agent one = early;
+             Agent two = Agent.join(agentSettings(coordinator, SECRET, false), "agent-2", () -> { });
+             Agent three = Agent.join(agentSettings(coordinator, SECRET, false), "agent-3", () -> { })) {
+            assertThatThrownBy(() -> Agent.join(agentSettings(coordinator, "another-secret-0123456", false),
+                    "rogue", () -> { }))
+                    .isInstanceOf(SecurityException.class)
+                    .hasMessageContaining("authentication failed");
+
+            await(Duration.ofSeconds(20), "three agents idle in " + coordinator.agents(), () -> coordinator.agents()
+                    .stream().filter(a -> a.state() == AgentState.IDLE).count() == 3);
+            assertThat(Duration.ofNanos(System.nanoTime() - coordinatorUp)).as("agent-1 merged")
+                    .isLessThan(Duration.ofMillis(3 * ClusterStack.MERGE_MAX_INTERVAL_MILLIS));
+            assertThat(coordinator.members()).hasSize(4);
+            List<KnownAgent> agents = coordinator.agents();
+            assertThat(agents).extracting(KnownAgent::member).containsExactly("agent-1", "agent-2", "agent-3");
+            for (KnownAgent a : agents) {
+                assertThat(a.address()).isEqualTo("127.0.0.1");
+                MemberFacts f = a.facts();
+                assertThat(f.role()).isEqualTo(MemberRole.AGENT);
+                assertThat(f.hostName()).isEqualTo(MemberFacts.localHostName());
+                assertThat(f.logicalCpus()).isEqualTo(Runtime.getRuntime().availableProcessors());
+                assertThat(f.javaVersion()).isEqualTo(System.getProperty("java.version"));
+                assertThat(f.javaVendor()).isEqualTo(System.getProperty("java.vendor"));
+                assertThat(f.nettyVersion()).matches("4\\.\\d+\\..*");
+            }
+            assertThat(one.coordinator()).contains(coordinator.address());
+
+            one.state(AgentState.BUSY);
+            await(Duration.ofSeconds(5), "agent-1 busy", () -> coordinator.agents().getFirst().state()
+                    == AgentState.BUSY);
+            assertThat(coordinator.agents().get(1).state()).isEqualTo(AgentState.IDLE);
+            one.state(AgentState.IDLE);
+            await(Duration.ofSeconds(5), "agent-1 idle again", () -> coordinator.agents().getFirst().state()
+                    == AgentState.IDLE);
+
+            two.close();
+            Duration left = await(Duration.ofSeconds(5), "leaving agent dropped",
+                    () -> coordinator.agents().size() == 2);
+            assertThat(left).isLessThan(Duration.ofSeconds(2));
+            assertThat(coordinator.agents()).extracting(KnownAgent::member).containsExactly("agent-1", "agent-3");
+
+            ClusterTestSupport.kill(three);
+            Duration died = await(Duration.ofSeconds(8), "killed agent dropped",
+                    () -> coordinator.agents().size() == 1);
+            // the closed failure-detection socket, not the heartbeats' timeout, found it
+            assertThat(died).isLessThan(Duration.ofMillis(ClusterStack.HEARTBEAT_TIMEOUT_MILLIS));
+            assertThat(hookRuns).as("agent-1 still has its coordinator").hasValue(0);
+
+            ClusterTestSupport.kill(coordinator);
+            long start = System.nanoTime();
+            assertThat(lost.await(10, TimeUnit.SECONDS)).as("coordinator-lost hook ran").isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+            assertThat(one.coordinator()).isEmpty();
+            assertThat(one.members()).doesNotContain(coordinator.address());
+            Thread.sleep(300);
+            assertThat(hookRuns).hasValue(1);
+        } finally {
+            coordinator.close();
+        }
+    }
+
+    @Test
+    void withEncryptionAMemberWithAnotherSecretCannotEvenBeReadAndNeverJoins() throws Exception {
+        try (Coordinator coordinator = Coordinator.join(coordinatorSettings("encrypted", true), "coordinator");
+             Agent good = Agent.join(agentSettings(coordinator, SECRET, true), "good", () -> { })) {
+            await(Duration.ofSeconds(5), "good agent idle", () -> !coordinator.agents().isEmpty()
+                    && coordinator.agents().getFirst().state() == AgentState.IDLE);
+            // Its join requests are undecipherable to the coordinator, which drops them; after its attempts (two
+            // here, ten for an agent) the joiner forms a cluster of its own, which the others can never merge with.
+            JChannel rogue = ClusterStack.open(agentSettings(coordinator, "another-secret-0123456", true), "rogue");
+            try {
+                rogue.getProtocolStack().<GMS>findProtocol(GMS.class).setMaxJoinAttempts(2);
+                rogue.connect(coordinator.clusterName());
+                assertThat(rogue.getView().getMembers()).containsExactly(rogue.getAddress());
+            } finally {
+                rogue.close();
+            }
+            assertThat(coordinator.members()).hasSize(2).doesNotContain(rogue.getAddress());
+            assertThat(coordinator.agents()).extracting(KnownAgent::member).containsExactly("good");
+        }
+    }
+}

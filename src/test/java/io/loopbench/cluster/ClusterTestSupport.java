@@ -1,0 +1,88 @@
+package io.loopbench.cluster;
+
+import org.jgroups.protocols.DISCARD;
+import org.jgroups.protocols.FD_SOCK2;
+import org.jgroups.protocols.TP;
+import org.jgroups.protocols.pbcast.GMS;
+import org.jgroups.stack.ProtocolStack;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Random;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/** Cluster members in one JVM on 127.0.0.1, TCP on free ports, discovery by the coordinator's address. */
+public final class ClusterTestSupport {
+
+    private static final Random RANDOM = new Random();
+    public static final String SECRET = "test-secret-0123456789";
+
+    private ClusterTestSupport() {
+    }
+
+    /** A coordinator's settings: a free port, no host list (it is the first member). */
+    public static ClusterSettings coordinatorSettings(String cluster, boolean encrypt) {
+        return new ClusterSettings(cluster, "127.0.0.1", freePort(), List.of(), null, SECRET, encrypt);
+    }
+
+    /** An agent's settings: a free port, discovering the cluster through the coordinator's transport. */
+    public static ClusterSettings agentSettings(Coordinator coordinator, String secret, boolean encrypt) {
+        return agentSettings(coordinator.clusterName(), coordinator.transportAddress().getPort(), secret, encrypt);
+    }
+
+    /** An agent's settings: a free port, discovering the cluster through a coordinator on this port of 127.0.0.1. */
+    public static ClusterSettings agentSettings(String cluster, int coordinatorPort, String secret, boolean encrypt) {
+        return new ClusterSettings(cluster, "127.0.0.1", freePort(), List.of("127.0.0.1:" + coordinatorPort), null,
+                secret, encrypt);
+    }
+
+    /**
+     * A port on 127.0.0.1 that is free, as are the failure-detection ports above it (JGroups' TCP needs a fixed
+     * port). Another process may take it before the member binds it; the range is above Linux's ephemeral ports'
+     * usual start to make that unlikely.
+     */
+    public static synchronized int freePort() {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = 20_000 + RANDOM.nextInt(12_000);
+            if (free(port) && free(port + ClusterSettings.FAILURE_DETECTION_PORT_OFFSET)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free port found");
+    }
+
+    private static boolean free(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * As a killed process looks to the others: nothing more goes out or comes in (no leave request), and its failure
+     * detection sockets close at once. The member is closed afterwards by its test.
+     */
+    public static void kill(ClusterMember member) throws Exception {
+        member.channel.getProtocolStack().insertProtocol(new DISCARD().discardAll(true),
+                ProtocolStack.Position.ABOVE, TP.class);
+        member.channel.getProtocolStack().findProtocol(FD_SOCK2.class).stop();
+        // its test closes it later: no need to wait for an answer to a leave request that cannot go out
+        member.channel.getProtocolStack().<GMS>findProtocol(GMS.class).setLeaveTimeout(1);
+    }
+
+    /** Waits until the condition holds; how long it took, or an AssertionError after {@code limit}. */
+    public static Duration await(Duration limit, String what, BooleanSupplier condition) throws InterruptedException {
+        long start = System.nanoTime();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - start > limit.toNanos()) {
+                throw new AssertionError("not within " + limit + ": " + what);
+            }
+            Thread.sleep(20);
+        }
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+}
