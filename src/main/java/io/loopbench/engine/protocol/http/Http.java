@@ -123,9 +123,14 @@ public final class Http implements EchoProtocol, ReactiveRequests {
         if (tls != null) {
             server = tls.secure(server);
         }
-        // The same request target as the netty ends accept (HttpFraming): exactly PATH, no query.
+        // The same request target as the netty ends accept (HttpFraming): exactly PATH, no query. Each connection is
+        // served once, when accepted (doOnConnection would call it again for each request of a keep-alive connection).
         return server
-                .doOnConnection(served)
+                .childObserve((connection, state) -> {
+                    if (state == ConnectionObserver.State.CONNECTED) {
+                        served.accept(connection);
+                    }
+                })
                 .route(routes -> routes
                         .route(r -> HttpMethod.POST.equals(r.method()) && PATH.equals(r.uri()), echo)
                         .route(r -> true, (request, response) -> refuse(request, response, refused)))
