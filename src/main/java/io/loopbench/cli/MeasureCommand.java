@@ -80,8 +80,9 @@ public final class MeasureCommand implements Callable<Integer> {
     @Option(names = "--protocol", paramLabel = "tcp|udp|tcps|websocket|wss|http|https",
             description = "Protocol; tcps is TLS over TCP, with TCP's framing; websocket is one binary frame per "
                     + "message after an upgrade on /echo (netty and reactive executions), wss the same over TLS; http "
-                    + "is one POST /echo per message, up to window pipelined on one keep-alive connection (RTT "
-                    + "includes pipeline queueing; netty execution only), https the same over TLS (default tcp).")
+                    + "is one POST /echo per message on one keep-alive connection per client: up to window "
+                    + "pipelined on the netty execution (RTT includes pipeline queueing), one at a time (window 1) on "
+                    + "reactive, Reactor Netty's HttpServer and HttpClient; https the same over TLS (default tcp).")
     Protocol protocol;
     @Option(names = "--payload", paramLabel = "BYTES", description = "Bytes per message, 16 … 65507 (default 1024).")
     Integer payload;

@@ -46,8 +46,9 @@ import java.util.stream.Collectors;
  * @param executions    netty, reactive, virtual-threads: how both ends are programmed; the first listed is the
  *                      baseline of the report's matched comparison. Virtual-threads with the sharded IO model is
  *                      dropped (virtual threads run on one shared pool of carriers: there are no shards), and so
- *                      is a protocol with an execution it has no ends for (websocket and wss: virtual-threads; http
- *                      and https: any but netty)
+ *                      is a protocol with an execution it has no ends for (websocket, wss, http and https:
+ *                      virtual-threads), and a profile whose window the execution cannot keep in flight (http and
+ *                      https with reactive: window 1 only, Reactor Netty's HttpClient sending one request at a time)
  * @param seconds       measured seconds per repetition
  * @param warmupSeconds warm-up seconds per repetition; with auto warmupMode the least warm-up
  * @param repetitions   repetitions of every case, each in a fresh fork
@@ -157,8 +158,9 @@ public record MatrixSpec(
      * Every case, in arknet's runner order: IO profile (IO model, threads, work, transport, window mode) → protocol
      * → payload → profile → rate → the protocol's own dimension (UDP's datagramsPerRead, tcps' TLS providers), then
      * execution innermost, so that the cases differing only by execution are adjacent. Virtual-threads execution is
-     * left out of sharded IO profiles, and an execution out of the protocols it does not run (see
-     * {@link Protocol#runsOn}). Call on an {@link #effective()} spec.
+     * left out of sharded IO profiles, an execution out of the protocols it does not run (see
+     * {@link Protocol#runsOn}), and out of the profiles whose window it cannot keep in flight with the protocol (see
+     * {@link Protocol#pipelinesOn}). Call on an {@link #effective()} spec.
      */
     public List<RunSpec> cases() {
         List<RunSpec> out = new ArrayList<>();
@@ -183,7 +185,8 @@ public record MatrixSpec(
                                         for (RunSpec variant : variants) {
                                             for (Execution e : executions) {
                                                 if ((e != Execution.VIRTUAL_THREADS || model != IoModel.SHARDED)
-                                                        && p.runsOn(e)) {
+                                                        && p.runsOn(e)
+                                                        && (profile.window() == 1 || p.pipelinesOn(e))) {
                                                     out.add(variant.toBuilder().execution(e).build());
                                                 }
                                             }
@@ -251,7 +254,8 @@ public record MatrixSpec(
     /**
      * Rules on the lists themselves: no null value, none empty or longer than {@value #MAX_LIST_VALUES}, no value
      * twice, at most {@value #MAX_STEPS} steps (counted from the lists' lengths, before any case is built), not every
-     * case dropped (virtual-threads with only the sharded IO model). Call on an {@link #effective()} spec.
+     * case dropped (virtual-threads with only the sharded IO model; only executions the protocols do not run, or not
+     * with the profiles' windows). Call on an {@link #effective()} spec.
      */
     List<Violation> listViolations() {
         List<Violation> v = new ArrayList<>();
@@ -299,7 +303,8 @@ public record MatrixSpec(
             v.add(new Violation("executions×protocols", text(executions) + " × " + text(protocols),
                     "at least one execution that runs one of the protocols (" + protocols.stream()
                             .map(p -> p.label() + ": " + Arrays.stream(Execution.values()).filter(p::runsOn)
-                                    .map(Execution::label).collect(Collectors.joining(", ")))
+                                    .map(e -> e.label() + (p.pipelinesOn(e) ? "" : " with window 1"))
+                                    .collect(Collectors.joining(", ")))
                             .collect(Collectors.joining("; ")) + ")"));
         }
         if (!(p99BoundUs > 0 && Double.isFinite(p99BoundUs))) {

@@ -46,51 +46,74 @@ import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * http and https: every message one pipelined POST /echo, echoed and validated in both window modes on both layouts,
- * also against an HTTP server of another make; the executions they refuse; TLS as tcps has it.
+ * http and https: every message one POST /echo, pipelined on the netty execution and one at a time on the reactive
+ * one (Reactor Netty's HttpServer and HttpClient), echoed and validated in both window modes on both layouts, also
+ * against an HTTP server of another make; the execution and window they refuse; TLS as tcps has it.
  */
 class HttpEchoTest {
 
     static List<Arguments> layouts() {
         List<Arguments> cases = new ArrayList<>();
-        for (Protocol p : List.of(Protocol.HTTP, Protocol.HTTPS)) {
-            for (IoModel m : IoModel.values()) {
-                for (WindowMode w : WindowMode.values()) {
-                    cases.add(Arguments.of(p, m, w));
+        for (Execution e : List.of(Execution.NETTY, Execution.REACTIVE)) {
+            for (Protocol p : List.of(Protocol.HTTP, Protocol.HTTPS)) {
+                for (IoModel m : IoModel.values()) {
+                    for (WindowMode w : WindowMode.values()) {
+                        cases.add(Arguments.of(e, p, m, w));
+                    }
                 }
             }
         }
         return cases;
     }
 
-    @ParameterizedTest(name = "{0} {1} {2}")
+    @ParameterizedTest(name = "{0} {1} {2} {3}")
     @MethodSource("layouts")
-    void echoesAndValidatesEveryMessage(Protocol protocol, IoModel model, WindowMode mode) {
-        RunSpec spec = quick().protocol(protocol).ioModel(model).ioThreads(model == IoModel.SHARDED ? 2 : 1)
+    void echoesAndValidatesEveryMessage(Execution execution, Protocol protocol, IoModel model, WindowMode mode) {
+        RunSpec spec = http(execution, protocol).ioModel(model).ioThreads(model == IoModel.SHARDED ? 2 : 1)
                 .windowMode(mode).build();
 
         RepetitionResult r = validated(spec);
 
         assertThat(r.tcpNoDelay()).isTrue();
         assertThat(r.tls() != null).isEqualTo(protocol == Protocol.HTTPS);
+        assertThat(r.connectionsOnOneThread()).isNotNull();
     }
 
     /** arknet's largest message: more than one TLS record, read in pieces whenever a read ends inside a body. */
-    @ParameterizedTest
-    @EnumSource(value = Protocol.class, names = {"HTTP", "HTTPS"})
-    void largeMessagesInOneBodyEach(Protocol protocol) {
-        RepetitionResult r = validated(quick().protocol(protocol).payloadBytes(16384).build());
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("executionsAndProtocols")
+    void largeMessagesInOneBodyEach(Execution execution, Protocol protocol) {
+        RepetitionResult r = validated(http(execution, protocol).payloadBytes(16384).build());
 
         assertThat(r.payloadMibPerSecond()).isPositive();
     }
 
-    @ParameterizedTest
-    @EnumSource(TlsProvider.class)
-    void httpsWithBothProvidersWhereTheyLoad(TlsProvider provider) {
+    static List<Arguments> executionsAndProtocols() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Execution e : List.of(Execution.NETTY, Execution.REACTIVE)) {
+            cases.add(Arguments.of(e, Protocol.HTTP));
+            cases.add(Arguments.of(e, Protocol.HTTPS));
+        }
+        return cases;
+    }
+
+    static List<Arguments> executionsAndProviders() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Execution e : List.of(Execution.NETTY, Execution.REACTIVE)) {
+            for (TlsProvider p : TlsProvider.values()) {
+                cases.add(Arguments.of(e, p));
+            }
+        }
+        return cases;
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("executionsAndProviders")
+    void httpsWithBothProvidersWhereTheyLoad(Execution execution, TlsProvider provider) {
         Assumptions.assumeTrue(provider == TlsProvider.JDK || Tls.openSslUnavailable() == null,
                 () -> "Netty's OpenSSL provider does not load here: " + Tls.openSslUnavailable());
 
-        RepetitionResult r = validated(quick().protocol(Protocol.HTTPS).tlsProvider(provider).build());
+        RepetitionResult r = validated(http(execution, Protocol.HTTPS).tlsProvider(provider).build());
 
         assertThat(r.tls().provider()).isEqualTo(provider.label());
         assertThat(r.tls().protocol()).isEqualTo("TLSv1.3");
@@ -105,10 +128,11 @@ class HttpEchoTest {
         assertThat(r.tls()).isNotNull();
     }
 
-    @Test
-    void aCertificateForAnotherHostIsRefusedByTheClient(@TempDir Path dir) throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = Execution.class, names = {"NETTY", "REACTIVE"})
+    void aCertificateForAnotherHostIsRefusedByTheClient(Execution execution, @TempDir Path dir) throws Exception {
         TlsEchoTest.write(dir, TlsMaterial.generate(InetAddress.getByName("10.9.9.9")));
-        RunSpec spec = quick().protocol(Protocol.HTTPS).certsDirectory(dir.toString()).build();
+        RunSpec spec = http(execution, Protocol.HTTPS).certsDirectory(dir.toString()).build();
 
         RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
 
@@ -118,18 +142,31 @@ class HttpEchoTest {
 
     @ParameterizedTest
     @EnumSource(value = Protocol.class, names = {"HTTP", "HTTPS"})
-    void virtualThreadsAndReactiveAreRefusedNamingTheExecution(Protocol protocol) {
-        for (Execution e : List.of(Execution.VIRTUAL_THREADS, Execution.REACTIVE)) {
-            RunSpec spec = quick(e).protocol(protocol).build();
+    void virtualThreadsAreRefusedNamingTheExecution(Protocol protocol) {
+        RunSpec spec = quick(Execution.VIRTUAL_THREADS).protocol(protocol).build();
 
-            assertThat(spec.violations()).singleElement().satisfies(v -> {
-                assertThat(v.field()).isEqualTo("execution");
-                assertThat(v.value()).isEqualTo(e.label());
-                assertThat(v.message()).contains("netty with protocol " + protocol.label())
-                        .contains(e == Execution.VIRTUAL_THREADS ? "no blocking HTTP/1.1 server with pipelining"
-                                : "reactive execution's HTTP ends");
-            });
-        }
+        assertThat(spec.violations()).singleElement().satisfies(v -> {
+            assertThat(v.field()).isEqualTo("execution");
+            assertThat(v.value()).isEqualTo("virtual-threads");
+            assertThat(v.message()).contains("netty or reactive with protocol " + protocol.label())
+                    .contains("no blocking HTTP/1.1 server with pipelining");
+        });
+    }
+
+    /** Reactor Netty's HttpClient never pipelines: a window above 1 is refused on reactive, naming why. */
+    @ParameterizedTest
+    @EnumSource(value = Protocol.class, names = {"HTTP", "HTTPS"})
+    void aReactiveWindowAboveOneIsRefusedNamingTheWindow(Protocol protocol) {
+        RunSpec spec = quick(Execution.REACTIVE).protocol(protocol).window(16).build();
+
+        assertThat(spec.violations()).singleElement().satisfies(v -> {
+            assertThat(v.field()).isEqualTo("window");
+            assertThat(v.value()).isEqualTo("16");
+            assertThat(v.message()).contains("allowed 1 with protocol " + protocol.label() + " and reactive execution")
+                    .contains("one request at a time").contains("use the netty execution to pipeline");
+        });
+        assertThat(spec.toBuilder().window(1).build().violations()).isEmpty();
+        assertThat(spec.toBuilder().execution(Execution.NETTY).build().violations()).isEmpty();
     }
 
     @Test
@@ -157,7 +194,21 @@ class HttpEchoTest {
         }
     }
 
-    /** A status other than 200 is counted, with its words, as an echo that did not come: no crash, no echo. */
+    /** The reactive client, one request at a time, against an HTTP server of another make. */
+    @Test
+    void aTargetHttpServerForTheReactiveClient() {
+        try (TargetServer server = new TargetServer(HttpResponseStatus.OK)) {
+            RepetitionResult r = validated(http(Execution.REACTIVE, Protocol.HTTP)
+                    .target("127.0.0.1:" + server.port()).build());
+
+            assertThat(r.serverAddress()).endsWith(":" + server.port());
+        }
+    }
+
+    /**
+     * A status other than 200 is counted, with its words, as an echo that did not come: no crash, no echo. The
+     * reactive client's connection is opened by a first echo request, which such a server fails, naming the status.
+     */
     @Test
     void aTargetAnsweringAnotherStatusFailsTheRunNamingIt() {
         try (TargetServer server = new TargetServer(HttpResponseStatus.NOT_FOUND)) {
@@ -170,7 +221,19 @@ class HttpEchoTest {
             assertThat(r.messages()).isZero();
             assertThat(r.errors().contentErrors()).isEqualTo(4L * 4);
             assertThat(r.error()).contains("a response 404 Not Found instead of an echo");
+
+            RepetitionResult reactive = Measurement.of(spec.toBuilder().execution(Execution.REACTIVE).window(1)
+                    .build()).run().repetitions().getFirst();
+
+            assertThat(reactive.ok()).isFalse();
+            assertThat(reactive.error()).startsWith("set-up failed").contains("answered 404 Not Found");
         }
+    }
+
+    /** {@link EngineTestSupport#quick(Execution)} for an HTTP protocol: window 1 on reactive, which never pipelines. */
+    private static RunSpec.Builder http(Execution execution, Protocol protocol) {
+        RunSpec.Builder b = quick(execution).protocol(protocol);
+        return protocol.pipelinesOn(execution) ? b : b.window(1);
     }
 
     private static RepetitionResult validated(RunSpec spec) {

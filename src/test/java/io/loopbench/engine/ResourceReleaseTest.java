@@ -32,9 +32,12 @@ class ResourceReleaseTest {
             Execution execution = Execution.values()[i % 3];
             IoModel model = i % 4 < 2 || execution == Execution.VIRTUAL_THREADS ? IoModel.SHARED : IoModel.SHARDED;
             RunSpec.Builder builder = quick(execution).protocol(protocol).ioModel(model);
+            if (!protocol.pipelinesOn(execution)) {
+                builder.window(1); // reactive http and https: one request at a time
+            }
             RunSpec spec = (model == IoModel.SHARDED ? builder.ioThreads(2) : builder)
                     .warmupSeconds(0.0).seconds(0.1).build();
-            if (!spec.violations().isEmpty()) { // an execution the protocol refuses (WebSocket: virtual threads; HTTP)
+            if (!spec.violations().isEmpty()) { // an execution the protocol refuses (WebSocket, HTTP: virtual threads)
                 spec = spec.toBuilder().execution(Execution.NETTY).build();
             }
 

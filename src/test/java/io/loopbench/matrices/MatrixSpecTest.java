@@ -89,6 +89,22 @@ class MatrixSpecTest {
         assertThat(new MatrixSpec(List.of(Protocol.WEBSOCKET), null, null, null, null, null, null, null,
                 List.of(Execution.VIRTUAL_THREADS), null, null, null, null, null, null, null, null, null, null, null)
                 .effective().listViolations()).extracting(Violation::field).containsExactly("executions×protocols");
+        // HTTP runs on netty and reactive, but reactive only with window 1: its pipelined profiles' reactive cases are
+        // dropped, and a matrix of nothing else is refused, saying so
+        MatrixSpec http = new MatrixSpec(List.of(Protocol.HTTP, Protocol.HTTPS), List.of(64),
+                List.of(new MatrixSpec.Profile(1, 1), new MatrixSpec.Profile(16, 16)), List.of(IoModel.SHARED),
+                List.of(1), null, null, null, List.of(Execution.NETTY, Execution.REACTIVE, Execution.VIRTUAL_THREADS),
+                null, null, null, null, null, null, null, null, null, null, List.of(TlsProvider.JDK)).effective();
+        assertThat(http.cases()).extracting(c -> c.protocol().label() + " " + c.window() + " "
+                + c.execution().label()).containsExactly("http 1 netty", "http 1 reactive", "http 16 netty",
+                "https 1 netty", "https 1 reactive", "https 16 netty");
+        assertThat(http.cases()).allSatisfy(c -> assertThat(c.violations()).isEmpty());
+        assertThat(new MatrixSpec(List.of(Protocol.HTTP), null, List.of(new MatrixSpec.Profile(16, 16)), null, null,
+                null, null, null, List.of(Execution.REACTIVE), null, null, null, null, null, null, null, null, null,
+                null, null).effective().listViolations()).singleElement().satisfies(v -> {
+                    assertThat(v.field()).isEqualTo("executions×protocols");
+                    assertThat(v.message()).contains("http: netty, reactive with window 1");
+                });
         assertThat(new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
                 null, null, null, null, List.of(1, 1), List.of()).effective().listViolations())
                 .extracting(Violation::field).containsExactly("datagramsPerRead", "tlsProviders");

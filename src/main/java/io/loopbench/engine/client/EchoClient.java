@@ -89,6 +89,10 @@ public final class EchoClient {
         return io.histogramOwner();
     }
 
+    public int id() {
+        return id;
+    }
+
     public int payloadBytes() {
         return payloadBytes;
     }

@@ -13,8 +13,9 @@ import java.util.function.Function;
  * What a protocol implements, besides {@link EchoProtocol}, when its {@code reactive} ends are Reactor Netty's own
  * server and client for it, as an application would use them — WebSocket's are {@code HttpServer} routing its path
  * to a WebSocket handler and {@code HttpClient.websocket()} — rather than its Netty ends with a Reactor Netty
- * pipeline added to each connection. The reactive execution asks a protocol for it, and binds and connects through
- * {@link EchoProtocol} when it is absent (tcp, udp, tcps).
+ * pipeline added to each connection. The reactive execution asks a protocol for it, or for
+ * {@link ReactiveRequests} (HTTP, whose exchanges are requests), and binds and connects through {@link EchoProtocol}
+ * when it has neither (tcp, udp, tcps).
  *
  * <p>Each end is served as Reactor Netty serves an application: a handler gets an exchange's {@link Connection},
  * whose inbound and outbound carry the protocol's messages (WebSocket: its frames, once upgraded), and returns the

@@ -2,8 +2,12 @@ package io.loopbench.engine.reactive;
 
 import io.loopbench.engine.client.ClientIo;
 import io.loopbench.engine.client.EchoClient;
+import io.loopbench.engine.message.MessageFormat;
+import io.loopbench.engine.protocol.ReactiveRequests;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.FixedLengthFrameDecoder;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
@@ -13,6 +17,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.netty.Connection;
 
+import java.net.InetSocketAddress;
 import java.util.concurrent.Executor;
 
 /**
@@ -21,7 +26,8 @@ import java.util.concurrent.Executor;
  * cut by a {@link FixedLengthFrameDecoder}, one element per message), to the datagrams, or to an upgraded WebSocket's
  * frames. Messages leave through one long-lived {@code send} per connection, fed by a unicast sink: Reactor Netty
  * writes each message as it comes and flushes what the read batch wrote once the loop is free (its
- * {@code MonoSendMany}), so writes coalesce as they do for its users. Thread ownership: every callback, and every
+ * {@code MonoSendMany}), so writes coalesce as they do for its users. HTTP's messages are each a request and its
+ * response, of Reactor Netty's {@code HttpClient} ({@link HttpExchanges}). Thread ownership: every callback, and every
  * emission into the sink, runs on the connection's event loop.
  */
 public final class ReactiveClientIo implements ClientIo {
@@ -35,12 +41,14 @@ public final class ReactiveClientIo implements ClientIo {
     private final EventLoop loop;
     /** WebSocket: each message leaves as one binary frame (see EchoProtocol#framed). */
     private final boolean framed;
+    /** HTTP: each message one request of Reactor Netty's HttpClient; null for the others, which use the sink. */
+    private final HttpExchanges http;
     /** Emitted into on the event loop only, so without Reactor's serialising wrapper (its CAS per message). */
     private final Sinks.Many<Object> outbound = Sinks.unsafe().many().unicast().onBackpressureBuffer();
 
     /** Wires the client to a just-connected connection; call on its event loop (Reactor Netty's doOnConnected). */
     public static void attach(EchoClient client, Connection connection, boolean stream) {
-        ReactiveClientIo io = new ReactiveClientIo(client, connection, false);
+        ReactiveClientIo io = new ReactiveClientIo(client, connection, false, null);
         if (stream) {
             connection.addHandlerLast("frames", new FixedLengthFrameDecoder(client.payloadBytes()));
             connection.inbound().receive().subscribe(io::received, client::exception);
@@ -60,17 +68,39 @@ public final class ReactiveClientIo implements ClientIo {
      * Returns the long-lived send, whose end ends the connection.
      */
     public static Publisher<Void> webSocket(EchoClient client, Connection connection) {
-        ReactiveClientIo io = new ReactiveClientIo(client, connection, true);
+        ReactiveClientIo io = new ReactiveClientIo(client, connection, true, null);
         connection.inbound().receiveObject().subscribe(io::frame, client::exception);
         io.attached();
         return io.sending().doOnError(client::exception);
     }
 
-    private ReactiveClientIo(EchoClient client, Connection connection, boolean framed) {
+    /**
+     * Connects an HTTP client through its protocol's Reactor Netty ends: its connection is opened by a first echo
+     * request (a well-formed warm-up message the client never sees), then the client is attached on its loop, each
+     * message sent as a request of its own. Returns the connection.
+     */
+    public static Connection http(EchoClient client, ReactiveRequests protocol, EventLoopGroup loops,
+                                  InetSocketAddress server, int payloadBytes) {
+        ByteBuf first = Unpooled.buffer(payloadBytes);
+        MessageFormat.write(first, MessageFormat.WARMUP_TAG, client.id(), 0, payloadBytes);
+        HttpExchanges exchanges = new HttpExchanges(client);
+        ReactiveRequests.Requests requests = protocol.connectRequests(loops, server, payloadBytes, first,
+                exchanges::released);
+        Connection connection = requests.connection();
+        connection.channel().eventLoop().execute(() -> {
+            ReactiveClientIo io = new ReactiveClientIo(client, connection, false, exchanges);
+            exchanges.attach(io.loop, requests.echo());
+            io.attached();
+        });
+        return connection;
+    }
+
+    private ReactiveClientIo(EchoClient client, Connection connection, boolean framed, HttpExchanges http) {
         this.client = client;
         this.connection = connection;
         this.loop = connection.channel().eventLoop();
         this.framed = framed;
+        this.http = http;
     }
 
     private Mono<Void> sending() {
@@ -84,6 +114,9 @@ public final class ReactiveClientIo implements ClientIo {
     private void attached() {
         connection.onDispose(() -> {
             outbound.tryEmitComplete();
+            if (http != null) {
+                http.release();
+            }
             client.disconnected();
             client.released();
         });
@@ -131,6 +164,10 @@ public final class ReactiveClientIo implements ClientIo {
 
     @Override
     public void write(ByteBuf message, byte tag) {
+        if (http != null) {
+            http.send(message);
+            return;
+        }
         Sinks.EmitResult r = outbound.tryEmitNext(framed ? new BinaryWebSocketFrame(message) : message);
         if (r.isFailure()) {
             message.release();

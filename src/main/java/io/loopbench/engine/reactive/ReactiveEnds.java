@@ -4,6 +4,7 @@ import io.loopbench.engine.client.EchoClient;
 import io.loopbench.engine.netty.NettyEnds;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.ReactiveProtocol;
+import io.loopbench.engine.protocol.ReactiveRequests;
 import io.loopbench.engine.server.ReactiveEcho;
 import io.loopbench.engine.server.ServerCheck;
 import io.netty.channel.EventLoopGroup;
@@ -17,9 +18,10 @@ import java.util.function.Consumer;
 /**
  * {@code reactive} execution: every end is a Reactor Netty pipeline — a {@link ReactiveEcho} on the server, a
  * {@link ReactiveClientIo} on the client — on the same loops as the {@code netty} execution. A protocol that has
- * Reactor Netty ends of its own ({@link ReactiveProtocol}: WebSocket's HttpServer and HttpClient) is bound and
- * connected through them, each end served by their handlers; any other is bound and connected as the netty execution
- * binds it, each end programmed once configured. Immutable.
+ * Reactor Netty ends of its own is bound and connected through them, each end served by their handlers: per
+ * connection ({@link ReactiveProtocol}: WebSocket's HttpServer and HttpClient) or per request
+ * ({@link ReactiveRequests}: HTTP's); any other is bound and connected as the netty execution binds it, each end
+ * programmed once configured. Immutable.
  *
  * @param stream whether the protocol is a byte stream, whose messages are cut into frames (see EchoProtocol)
  */
@@ -38,6 +40,10 @@ public record ReactiveEnds(int payloadBytes, boolean stream, ServerCheck check) 
     @Override
     public DisposableChannel bind(EchoProtocol protocol, EventLoopGroup loops, InetSocketAddress address,
                                   int payloadBytes, ChannelGroup accepted, Consumer<Connection> served) {
+        if (protocol instanceof ReactiveRequests http) {
+            return http.bindRequests(loops, address, payloadBytes, accepted, served,
+                    (request, response) -> ReactiveEcho.http(request, response, check), check::refused);
+        }
         if (!(protocol instanceof ReactiveProtocol own)) {
             return NettyEnds.super.bind(protocol, loops, address, payloadBytes, accepted, served);
         }
@@ -51,6 +57,9 @@ public record ReactiveEnds(int payloadBytes, boolean stream, ServerCheck check) 
     @Override
     public Connection connect(EchoProtocol protocol, EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
                               EchoClient client) {
+        if (protocol instanceof ReactiveRequests http) {
+            return ReactiveClientIo.http(client, http, loops, server, payloadBytes);
+        }
         if (!(protocol instanceof ReactiveProtocol own)) {
             return NettyEnds.super.connect(protocol, loops, server, payloadBytes, client);
         }

@@ -1,7 +1,9 @@
 package io.loopbench.engine.server;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.FixedLengthFrameDecoder;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.util.ReferenceCountUtil;
@@ -10,10 +12,12 @@ import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
 import reactor.netty.NettyInbound;
 import reactor.netty.NettyOutbound;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
 
 /**
  * {@code reactive} execution: the echo server end as a Reactor Netty pipeline, operators per message. Stream messages
- * are cut by a {@link FixedLengthFrameDecoder}; WebSocket's come one per frame. Each message is retained on arrival
+ * are cut by a {@link FixedLengthFrameDecoder}; WebSocket's come one per frame, HTTP's one per request. Each message is retained on arrival
  * and checked: one that passes goes back (a datagram to its sender, a frame as it came); one that fails is dropped,
  * and Reactor Netty's send releases what its source drops, as its receive releases each message once handled — hence
  * the retain before the check, lest a refused message be released twice and end the echo. Sends flush as Reactor
@@ -48,6 +52,27 @@ public final class ReactiveEcho {
                         .doOnNext(ReferenceCountUtil::retain)
                         .filter(frame -> binary(frame, check)))
                 .then()
+                .doOnError(check::exception);
+    }
+
+    /**
+     * An HTTP server's handler for one echo request, as Reactor Netty's {@code HttpServer} routes it: its body,
+     * aggregated, is the message; one that passes the check goes back as the body of a {@code 200} (Reactor Netty sets
+     * {@code Content-Length} for a body sent whole), one that fails is answered {@code 400}, as the netty execution's
+     * HttpFraming answers it. Reactor Netty answers pipelined requests one after another, in order. Returns the
+     * response, whose end ends the exchange.
+     */
+    public static Publisher<Void> http(HttpServerRequest request, HttpServerResponse response, ServerCheck check) {
+        // The aggregate is released once handled: retained, the body outlives it into the response, which frees it.
+        return request.receive().aggregate().retain()
+                .defaultIfEmpty(Unpooled.EMPTY_BUFFER)
+                .flatMap(body -> {
+                    if (check.accept(body)) {
+                        return response.sendObject(body).then();
+                    }
+                    body.release();
+                    return response.status(HttpResponseStatus.BAD_REQUEST).send();
+                })
                 .doOnError(check::exception);
     }
 

@@ -28,8 +28,11 @@ public record ServerCheck(int work, ServerStats stats) {
         return accept(m, m.readerIndex(), m.readableBytes());
     }
 
-    /** A framed protocol's request that carries no message (another path, another kind of frame). */
-    void refused(String what) {
+    /**
+     * A framed protocol's request that carries no message (another path, another kind of frame); public for a
+     * protocol whose own server answers such requests (HTTP's reactive ends: see ReactiveRequests).
+     */
+    public void refused(String what) {
         stats.contentErrors[MessageFormat.MEASURED_TAG].increment();
         stats.noteError("server: refused " + what);
     }

@@ -5,7 +5,9 @@ package io.loopbench.engine.spec;
  * binary WebSocket frame per message over TCP (upgraded on {@code /echo}), {@code wss} the same over TLS;
  * {@code http} makes each message one HTTP/1.1 {@code POST /echo} request, answered 200 with the same body, up to
  * {@code window} of them pipelined on one keep-alive connection per client (so a message's RTT includes its wait
- * behind the responses before it, as in arknet), {@code https} the same over TLS.
+ * behind the responses before it, as in arknet), {@code https} the same over TLS. Netty's codec handlers carry HTTP on
+ * the netty execution; Reactor Netty's {@code HttpServer} and {@code HttpClient} on the reactive one, whose client
+ * sends one request at a time per connection (window 1).
  */
 public enum Protocol implements Labeled {
     TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS;
@@ -24,14 +26,22 @@ public enum Protocol implements Labeled {
     }
 
     /**
-     * Whether this protocol's ends are built for the execution: WebSocket's on Netty loops (netty and reactive), not
-     * virtual threads; HTTP's on Netty's own codec handlers (netty) only.
+     * Whether this protocol's ends are built for the execution: WebSocket's and HTTP's on Netty loops (netty and
+     * reactive), not virtual threads.
      */
     public boolean runsOn(Execution execution) {
         return switch (this) {
             case TCP, UDP, TCPS -> true;
-            case WEBSOCKET, WSS -> execution != Execution.VIRTUAL_THREADS;
-            case HTTP, HTTPS -> execution == Execution.NETTY;
+            case WEBSOCKET, WSS, HTTP, HTTPS -> execution != Execution.VIRTUAL_THREADS;
         };
+    }
+
+    /**
+     * Whether a client of this protocol may have more than one message in flight (a {@code window} above 1) on the
+     * execution: all but HTTP's on reactive, whose Reactor Netty {@code HttpClient} sends one request at a time per
+     * connection and never pipelines.
+     */
+    public boolean pipelinesOn(Execution execution) {
+        return !(execution == Execution.REACTIVE && (this == HTTP || this == HTTPS));
     }
 }

@@ -155,24 +155,21 @@ final class SpecRules {
     }
 
     /**
-     * WebSocket runs on Netty loops only (netty and reactive): the JDK has no blocking WebSocket server. HTTP runs on
-     * Netty's own codec handlers (netty) only: the JDK has no HTTP/1.1 server with pipelining for virtual threads, and
-     * the reactive execution's HTTP ends are not built yet.
+     * WebSocket and HTTP run on Netty loops only (netty and reactive): the JDK has no blocking WebSocket server, nor an
+     * HTTP/1.1 server with pipelining, for virtual threads. HTTP's reactive client is Reactor Netty's HttpClient,
+     * which sends one request at a time per connection: window 1.
      */
     private static void executionRules(RunSpec s, List<Violation> v) {
-        if (s.protocol().runsOn(s.execution())) {
-            return;
-        }
         boolean http = s.protocol() == Protocol.HTTP || s.protocol() == Protocol.HTTPS;
-        String allowed = http ? "netty" : "netty or reactive";
-        if (s.execution() == Execution.VIRTUAL_THREADS) {
-            v.add(new Violation("execution", s.execution().label(), allowed + " with protocol " + s.protocol().label()
-                    + ": the JDK has no blocking " + (http ? "HTTP/1.1 server with pipelining" : "WebSocket server or "
-                    + "client") + " for virtual threads to run"));
-        } else {
-            v.add(new Violation("execution", s.execution().label(), allowed + " with protocol " + s.protocol().label()
-                    + ": the reactive execution's HTTP ends (Reactor Netty's HttpServer and HttpClient) are not "
-                    + "built yet"));
+        if (!s.protocol().runsOn(s.execution())) {
+            v.add(new Violation("execution", s.execution().label(), "netty or reactive with protocol "
+                    + s.protocol().label() + ": the JDK has no blocking " + (http ? "HTTP/1.1 server with pipelining"
+                    : "WebSocket server or client") + " for virtual threads to run"));
+        }
+        if (s.window() > 1 && !s.protocol().pipelinesOn(s.execution())) {
+            v.add(new Violation("window", String.valueOf(s.window()), "1 with protocol " + s.protocol().label()
+                    + " and " + s.execution().label() + " execution: Reactor Netty's HttpClient sends one request at "
+                    + "a time per connection and never pipelines; use the netty execution to pipeline"));
         }
     }
 

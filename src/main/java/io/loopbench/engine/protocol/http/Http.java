@@ -4,22 +4,37 @@ import io.loopbench.engine.protocol.BlockingServer;
 import io.loopbench.engine.protocol.BlockingSocket;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.MessageFraming;
+import io.loopbench.engine.protocol.ReactiveRequests;
 import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tls.Tls;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.NetUtil;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
+import reactor.netty.ConnectionObserver;
 import reactor.netty.DisposableChannel;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.tcp.TcpClient;
 import reactor.netty.tcp.TcpServer;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 /**
@@ -29,12 +44,17 @@ import java.util.function.Consumer;
  * the same body ({@link HttpFraming}). The client pipelines: its window's requests go out without waiting for
  * responses, which come back in order, so a message's RTT includes its wait behind the responses before it, as in
  * arknet. The codec and {@link WholeMessages} sit between the transport (or its SslHandler) and Reactor Netty's
- * bridge, so an echo end added to the connection gets whole requests or responses. No blocking counterpart: the JDK
- * has no blocking HTTP/1.1 server with pipelining, so the virtual-threads execution is refused before it gets here.
+ * bridge, so an echo end added to the connection gets whole requests or responses: the netty execution's ends
+ * ({@link EchoProtocol}). The reactive execution's ({@link ReactiveRequests}): Reactor Netty's {@code HttpServer}
+ * routing {@code POST /echo} to the echo handler, and its {@code HttpClient} sending each message as one request on
+ * the one connection of its own pool, one request at a time (Reactor Netty never pipelines). No blocking counterpart:
+ * the JDK has no blocking HTTP/1.1 server with pipelining, so the virtual-threads execution is refused before it gets
+ * here.
  *
- * <p>Threads: stateless but for the wrapped {@link Tls} (see there).
+ * <p>Threads: stateless but for the wrapped {@link Tls} (see there); a reactive client's first request is awaited by
+ * the thread that connects, answered on the connection's event loop.
  */
-public final class Http implements EchoProtocol {
+public final class Http implements EchoProtocol, ReactiveRequests {
 
     /** The one path the server echoes on; another gets 404. */
     static final String PATH = "/echo";
@@ -91,6 +111,89 @@ public final class Http implements EchoProtocol {
                         new WholeMessages(WholeMessages.maxBytes(payloadBytes))))
                 .doOnConnected(attach)
                 .connectNow(SETUP_TIMEOUT);
+    }
+
+    @Override
+    public DisposableChannel bindRequests(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
+                                          ChannelGroup accepted, Consumer<Connection> served,
+                                          BiFunction<? super HttpServerRequest, ? super HttpServerResponse,
+                                                  ? extends Publisher<Void>> echo,
+                                          Consumer<String> refused) {
+        HttpServer server = Tcp.server(HttpServer.create(), loops, address, accepted);
+        if (tls != null) {
+            server = tls.secure(server);
+        }
+        // The same request target as the netty ends accept (HttpFraming): exactly PATH, no query. Each connection is
+        // served once, when accepted (doOnConnection would call it again for each request of a keep-alive connection).
+        return server
+                .childObserve((connection, state) -> {
+                    if (state == ConnectionObserver.State.CONNECTED) {
+                        served.accept(connection);
+                    }
+                })
+                .route(routes -> routes
+                        .route(r -> HttpMethod.POST.equals(r.method()) && PATH.equals(r.uri()), echo)
+                        .route(r -> true, (request, response) -> refuse(request, response, refused)))
+                .bindNow(SETUP_TIMEOUT);
+    }
+
+    /**
+     * Answers a request for something else as the netty ends do (HttpFraming): another path 404, another method on
+     * the path 405 with {@code Allow}; its body is read first, so that the connection stays in step for the next.
+     */
+    private static Publisher<Void> refuse(HttpServerRequest request, HttpServerResponse response,
+                                          Consumer<String> refused) {
+        refused.accept(HttpFraming.describe(request.method(), request.uri()));
+        if (PATH.equals(request.uri())) {
+            response.status(HttpResponseStatus.METHOD_NOT_ALLOWED).header(HttpHeaderNames.ALLOW,
+                    HttpMethod.POST.asciiName());
+        } else {
+            response.status(HttpResponseStatus.NOT_FOUND);
+        }
+        return request.receive().then(Mono.defer(response::send));
+    }
+
+    @Override
+    public Requests connectRequests(EventLoopGroup loops, InetSocketAddress server, int payloadBytes, ByteBuf first,
+                                    Runnable released) {
+        // One connection, kept alive across the client's requests; nothing evicts it (the defaults).
+        ConnectionProvider pool = ConnectionProvider.builder("loopbench-http").maxConnections(1).build();
+        HttpClient client = Tcp.client(HttpClient.create(pool), loops)
+                .remoteAddress(() -> server)
+                // A request sent twice would be a message sent twice.
+                .disableRetry(true)
+                .observe((connection, state) -> {
+                    if (state == ConnectionObserver.State.RELEASED) {
+                        released.run();
+                    }
+                });
+        if (tls != null) {
+            client = tls.secure(client);
+        }
+        HttpClient.RequestSender echo = client.post().uri(PATH);
+        Channel channel;
+        try {
+            channel = echo.send(Mono.just(first))
+                    .responseConnection((response, c) -> response.status().code() == HttpResponseStatus.OK.code()
+                            ? c.inbound().receive().then(Mono.just(c.channel()))
+                            : Mono.<Channel>error(new IllegalStateException("answered " + response.status())))
+                    .next()
+                    .block(SETUP_TIMEOUT);
+        } catch (RuntimeException e) {
+            pool.dispose();
+            throw new IllegalStateException("the first request to " + NetUtil.toSocketAddressString(server) + PATH
+                    + " failed: " + e.getMessage(), e);
+        }
+        if (channel == null) {
+            pool.dispose();
+            throw new IllegalStateException("the first request to " + NetUtil.toSocketAddressString(server) + PATH
+                    + " got no echo");
+        }
+        // The pool's connection closes only when disposed (or lost); its pool goes with it, so that nothing opens
+        // another behind the client's back.
+        channel.closeFuture().addListener(f -> pool.dispose());
+        Connection connection = () -> channel;
+        return new Requests(connection, echo);
     }
 
     /**

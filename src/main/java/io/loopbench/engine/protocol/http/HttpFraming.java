@@ -95,13 +95,17 @@ final class HttpFraming implements MessageFraming {
     @Override
     public String describe(Object msg) {
         if (msg instanceof FullHttpRequest r) {
-            String uri = r.uri();
-            return "a request " + r.method() + " "
-                    + (uri.length() > QUOTED_URI_CHARS ? uri.substring(0, QUOTED_URI_CHARS) + "…" : uri);
+            return describe(r.method(), r.uri());
         }
         if (msg instanceof FullHttpResponse r) {
             return "a response " + r.status();
         }
         return "a " + msg.getClass().getSimpleName();
+    }
+
+    /** A request without content, in the words of both executions' servers. */
+    static String describe(HttpMethod method, String uri) {
+        return "a request " + method + " "
+                + (uri.length() > QUOTED_URI_CHARS ? uri.substring(0, QUOTED_URI_CHARS) + "…" : uri);
     }
 }

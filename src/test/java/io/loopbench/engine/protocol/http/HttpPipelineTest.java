@@ -8,8 +8,10 @@ import io.loopbench.engine.protocol.EchoServerFixture;
 import io.loopbench.engine.protocol.MessageFraming;
 import io.loopbench.engine.protocol.RawReads;
 import io.loopbench.engine.server.EchoServerHandler;
+import io.loopbench.engine.server.ReactiveEcho;
 import io.loopbench.engine.server.ServerCheck;
 import io.loopbench.engine.server.ServerStats;
+import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.netty.buffer.ByteBuf;
@@ -58,7 +60,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What goes over the wire for http: each message one {@code POST /echo} HTTP/1.1 request with {@code Host} and
  * {@code Content-Length}, pipelined, each answered in order by a {@code 200} with the same body, read as raw bytes at
  * the head of each end's pipeline; the engine's client keeping its window in flight; what the server refuses,
- * answered so that the pipeline stays in step.
+ * answered so that the pipeline stays in step — by the netty execution's server and by the reactive one, Reactor
+ * Netty's HttpServer; the reactive client, Reactor Netty's HttpClient, sending one request at a time.
  */
 class HttpPipelineTest {
 
@@ -67,27 +70,35 @@ class HttpPipelineTest {
 
     private final Http http = new Http(null);
     private final ServerStats stats = new ServerStats();
+    private final ServerCheck check = new ServerCheck(0, stats);
     /** Raw reads at the head of the server end's pipeline. */
     private final Queue<byte[]> serverReads = new ConcurrentLinkedQueue<>();
     private EchoServerFixture server;
 
-    @BeforeEach
-    void bind() {
-        ServerCheck check = new ServerCheck(0, stats);
-        server = new EchoServerFixture(http, PAYLOAD, end -> {
-            end.channel().pipeline().addFirst("raw", new RawReads(serverReads));
-            end.addHandlerLast("echo", new EchoServerHandler(PAYLOAD, check, null,
-                    http.framing((InetSocketAddress) end.channel().localAddress(), PAYLOAD)));
-        });
+    /** Binds the execution's echo server: the netty execution's handler, or Reactor Netty's HttpServer. */
+    private void bind(Execution execution) {
+        server = execution == Execution.NETTY
+                ? new EchoServerFixture(http, PAYLOAD, end -> {
+                    end.channel().pipeline().addFirst("raw", new RawReads(serverReads));
+                    end.addHandlerLast("echo", new EchoServerHandler(PAYLOAD, check, null,
+                            http.framing((InetSocketAddress) end.channel().localAddress(), PAYLOAD)));
+                })
+                : new EchoServerFixture((loops, accepted) -> http.bindRequests(loops, EchoServerFixture.ANY_PORT,
+                        PAYLOAD, accepted, end -> end.channel().pipeline().addFirst("raw", new RawReads(serverReads)),
+                        (request, response) -> ReactiveEcho.http(request, response, check), check::refused));
     }
 
     @AfterEach
     void close() {
-        server.close();
+        if (server != null) {
+            server.close();
+        }
     }
 
-    @Test
-    void eachMessageIsOnePostPipelinedAndAnsweredInOrderWith200AndTheSameBody() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = Execution.class, names = {"NETTY", "REACTIVE"})
+    void eachMessageIsOnePostPipelinedAndAnsweredInOrderWith200AndTheSameBody(Execution execution) throws Exception {
+        bind(execution);
         Queue<byte[]> clientReads = new ConcurrentLinkedQueue<>();
         BlockingQueue<FullHttpResponse> responses = new LinkedBlockingQueue<>();
         Connection client = http.connect(server.loops, server.address(), PAYLOAD, c -> {
@@ -148,6 +159,7 @@ class HttpPipelineTest {
      */
     @Test
     void theClientKeepsItsWindowOfRequestsInFlightBeforeAnyResponse() {
+        bind(Execution.NETTY);
         int window = 8;
         AtomicInteger mostHeld = new AtomicInteger();
         AtomicInteger fullBatches = new AtomicInteger();
@@ -167,6 +179,65 @@ class HttpPipelineTest {
         }
         assertThat(mostHeld.get()).isEqualTo(window);
         assertThat(fullBatches.get()).isGreaterThan(10);
+    }
+
+    /**
+     * Reactor Netty's HttpServer answers pipelined requests one after another, in order: the netty execution's client,
+     * 16 requests in flight on each connection, gets every echo back, validated.
+     */
+    @Test
+    void theReactiveServerAnswersTheNettyClientsPipelinedWindow() {
+        bind(Execution.REACTIVE);
+        RunSpec spec = RunSpec.builder().protocol(Protocol.HTTP).payloadBytes(PAYLOAD).clients(2).window(16)
+                .ioThreads(1).warmupSeconds(0.0).seconds(0.5).repetitions(1)
+                .target("127.0.0.1:" + server.address().getPort()).build();
+
+        RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+
+        assertThat(r.errors().total()).as(r.error()).isZero();
+        assertThat(r.messages()).isGreaterThan(16).isEqualTo(r.messagesSent());
+        assertThat(stats.contentErrors(MessageFormat.MEASURED_TAG)).isZero();
+        assertThat(stats.exceptions(MessageFormat.MEASURED_TAG)).isZero();
+    }
+
+    /**
+     * The reactive client, Reactor Netty's HttpClient: every message one {@code POST /echo} with {@code Host} and
+     * {@code Content-Length}, one at a time — a server that would hold two never sees more than one — on one
+     * keep-alive connection, opened by one set-up request before the phases.
+     */
+    @Test
+    void theReactiveClientSendsOnePostAtATimeOnOneKeepAliveConnection() throws Exception {
+        AtomicInteger mostHeld = new AtomicInteger();
+        AtomicInteger fullBatches = new AtomicInteger();
+        AtomicInteger connections = new AtomicInteger();
+        RepetitionResult r;
+        try (EchoServerFixture holding = new EchoServerFixture(http, PAYLOAD, end -> {
+            connections.incrementAndGet();
+            end.channel().pipeline().addFirst("raw", new RawReads(serverReads));
+            MessageFraming framing = http.framing((InetSocketAddress) end.channel().localAddress(), PAYLOAD);
+            end.addHandlerLast("hold", new Holding(framing, 2, mostHeld, fullBatches));
+            end.channel().config().setAutoRead(true);
+        })) {
+            RunSpec spec = RunSpec.builder().protocol(Protocol.HTTP).execution(Execution.REACTIVE)
+                    .payloadBytes(PAYLOAD).clients(1).window(1).ioThreads(1).warmupSeconds(0.0).seconds(0.5)
+                    .repetitions(1).target("127.0.0.1:" + holding.address().getPort()).build();
+
+            r = Measurement.of(spec).run().repetitions().getFirst();
+
+            assertThat(r.errors().total()).as(r.error()).isZero();
+            assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
+        }
+        assertThat(mostHeld.get()).isEqualTo(1);
+        assertThat(fullBatches.get()).isZero();
+        assertThat(connections.get()).isEqualTo(1);
+        String host = "127.0.0.1:" + r.serverAddress().substring(r.serverAddress().lastIndexOf(':') + 1);
+        List<Message> requests = parse(serverReads);
+        assertThat((long) requests.size()).isGreaterThan(r.messagesSent()); // and the set-up's, and the warm-up's
+        for (Message m : requests) {
+            assertThat(m.startLine()).isEqualTo("POST /echo HTTP/1.1");
+            assertThat(m.headers()).containsEntry("host", host).containsEntry("content-length", "" + PAYLOAD);
+            assertThat(m.headers()).doesNotContainKey("transfer-encoding");
+        }
     }
 
     /**
@@ -276,8 +347,10 @@ class HttpPipelineTest {
      * Another path gets 404, another method 405, a body the check rejects 400 — each counted, none echoed — and the
      * keep-alive connection goes on: a message after them is echoed.
      */
-    @Test
-    void refusedRequestsAreAnsweredAndCountedAndTheConnectionGoesOn() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = Execution.class, names = {"NETTY", "REACTIVE"})
+    void refusedRequestsAreAnsweredAndCountedAndTheConnectionGoesOn(Execution execution) throws Exception {
+        bind(execution);
         try (Socket s = connect()) {
             OutputStream out = s.getOutputStream();
             out.write(head("POST /other", PAYLOAD));
@@ -304,8 +377,10 @@ class HttpPipelineTest {
     }
 
     /** A body that arrives in two reads is joined and echoed whole. */
-    @Test
-    void aBodyInSeveralPiecesIsEchoedWhole() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = Execution.class, names = {"NETTY", "REACTIVE"})
+    void aBodyInSeveralPiecesIsEchoedWhole(Execution execution) throws Exception {
+        bind(execution);
         byte[] body = ByteBufUtil.getBytes(message(7));
         try (Socket s = connect()) {
             OutputStream out = s.getOutputStream();
