@@ -63,8 +63,8 @@ import java.util.stream.Collectors;
  *                      warmupSeconds
  * @param datagramsPerRead UDP cases: datagrams one read may take, each 1 … 64 (default [1], one per call as arknet):
  *                      every UDP case runs at each value (recvmmsg above 1, epoll only); TCP cases ignore it
- * @param tlsProviders  tcps and wss cases: jdk, openssl (Netty's BoringSSL provider), default [jdk]: every tcps and
- *                      wss case runs with each, as arknet's dependency combinations; the other protocols ignore it
+ * @param tlsProviders  tcps, wss and https cases: jdk, openssl (Netty's BoringSSL provider), default [jdk]: every
+ *                      such case runs with each, as arknet's dependency combinations; the other protocols ignore it
  */
 @Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
 public record MatrixSpec(
