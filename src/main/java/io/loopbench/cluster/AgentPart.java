@@ -1,6 +1,9 @@
 package io.loopbench.cluster;
 
 import io.loopbench.engine.client.PhaseCounts;
+import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.process.MemoryUsage;
 
 /**
  * What one agent's clients did in a measured phase, as it sends it to the coordinator.
@@ -12,7 +15,10 @@ import io.loopbench.engine.client.PhaseCounts;
  * @param latencyHistogram its clients' RTTs, each on its own client's monotonic clock, as one HdrHistogram in
  *                         {@code LatencyHistograms.encode}'s form
  * @param error            why its repetition failed there (validation, warm-up, fairness, set-up), or null
+ * @param cpu              its process's CPU over its measured phase; null when it had no figures
+ * @param gc               its garbage collections over its measured phase; null when it had no figures
+ * @param memory           its process's resident memory at the phase's end; null when it had no figures
  */
 public record AgentPart(String member, int clients, double elapsedSeconds, PhaseCounts counts,
-                        String latencyHistogram, String error) {
+                        String latencyHistogram, String error, CpuUsage cpu, GcActivity gc, MemoryUsage memory) {
 }

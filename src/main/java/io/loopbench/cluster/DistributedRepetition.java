@@ -9,7 +9,8 @@ import java.util.List;
  * Immutable.
  *
  * @param result the agents' parts merged exactly: every agent's counters summed and every RTT in one histogram
- *               ({@link MergedParts}); figures no part carries (CPU, memory, GC, JIT, timeline, fairness) are null
+ *               ({@link MergedParts}); CPU, GC and memory are the client agents' processes' added up (the server
+ *               agent's are not counted); figures no part carries (JIT, timeline, fairness) are null
  * @param agents one row per agent, by name (empty when the repetition failed before its measured phase)
  * @param start  the measured phase's start across the client agents; null when it failed before
  */

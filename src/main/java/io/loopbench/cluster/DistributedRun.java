@@ -6,6 +6,9 @@ import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
 import io.loopbench.engine.spec.WindowMode;
@@ -140,8 +143,34 @@ public final class DistributedRun {
         RepetitionResult result = new RepetitionResult(index, error == null, error, Transports.resolve(spec), null,
                 null, server.toString(), null, true, spec.ioThreads(), null, null, null, null, elapsed,
                 c.messagesSent(), c.messages(), rate, 2.0 * spec.payloadBytes() * rate / (1 << 20), merged.latency(),
-                null, null, null, errors, null, null, null, null, null, null, List.of(), merged.latencyHistogram(),
-                null);
+                cpu(merged.parts(), elapsed), memory(merged.parts()), gc(merged.parts()), errors, null, null, null,
+                null, null, null, List.of(), merged.latencyHistogram(), null);
         return new DistributedRepetition(result, rows, start);
+    }
+
+    /**
+     * The client agents' processes' CPU added up (100 % = one logical CPU, on any of them), over the longest phase;
+     * null where an agent had no figures (its part failed, and so does the repetition).
+     */
+    private static CpuUsage cpu(List<AgentPart> parts, double elapsed) {
+        if (parts.stream().anyMatch(p -> p.cpu() == null)) {
+            return null;
+        }
+        double seconds = parts.stream().mapToDouble(p -> p.cpu().seconds()).sum();
+        return new CpuUsage(seconds, elapsed, elapsed > 0 ? seconds / elapsed * 100 : 0);
+    }
+
+    /** The client agents' processes' garbage collections added up. */
+    private static GcActivity gc(List<AgentPart> parts) {
+        return new GcActivity(parts.stream().mapToLong(p -> p.gc() == null ? 0 : p.gc().collections()).sum(),
+                parts.stream().mapToLong(p -> p.gc() == null ? 0 : p.gc().collectionMillis()).sum());
+    }
+
+    /** The client agents' processes' resident memory added up; unknown (null) where any agent's is. */
+    private static MemoryUsage memory(List<AgentPart> parts) {
+        boolean known = parts.stream().allMatch(p -> p.memory() != null && p.memory().rssBytes() != null
+                && p.memory().peakRssBytes() != null);
+        return known ? new MemoryUsage(parts.stream().mapToLong(p -> p.memory().rssBytes()).sum(),
+                parts.stream().mapToLong(p -> p.memory().peakRssBytes()).sum()) : new MemoryUsage(null, null);
     }
 }

@@ -34,7 +34,7 @@ class MergedPartsTest {
                 LatencyHistograms.record(union, rtt);
             }
             parts.add(new AgentPart(names[i], 1, 1.0, counts(n, i == 1 ? null : "error of " + names[i]),
-                    LatencyHistograms.encode(h), null));
+                    LatencyHistograms.encode(h), null, null, null, null));
         }
         MergedParts merged = MergedParts.of(parts, LatencyMode.MESSAGE);
 
