@@ -75,6 +75,29 @@ class RunControllerTest {
     }
 
     @Test
+    void aPlacementIsReadAndPassedOnAndItsRefusalIsAProblemNamingTheField() throws Exception {
+        io.loopbench.cluster.Placement placement = new io.loopbench.cluster.Placement("agent-a", List.of(
+                new io.loopbench.cluster.Placement.ClientShare("agent-b", 8),
+                new io.loopbench.cluster.Placement.ClientShare("agent-c", 4)));
+        RunRecord queued = RunRecord.queued("r3", RunSpec.builder().clients(12).build(), null, Isolation.FORKED, 1,
+                Instant.now(), SystemInfo.current(), placement);
+        when(runs.submit(any(), eq(Isolation.FORKED), eq(placement))).thenReturn(queued);
+        postRun("{\"placement\":{\"server\":\"agent-a\",\"clients\":[{\"agent\":\"agent-b\",\"clients\":8},"
+                + "{\"agent\":\"agent-c\",\"clients\":4}]}}")
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.placement.server").value("agent-a"))
+                .andExpect(jsonPath("$.placement.clients[1].clients").value(4))
+                .andExpect(jsonPath("$.acrossHosts.length()").value(0));
+
+        when(runs.submit(any(), any(), eq(new io.loopbench.cluster.Placement("agent-x", List.of()))))
+                .thenThrow(new InvalidSpecException(List.of(new Violation("placement", "agent-x",
+                        "no placement: clustering is off (loopbench.cluster.enabled)"))));
+        postRun("{\"placement\":{\"server\":\"agent-x\"}}")
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.violations[0].field").value("placement"));
+    }
+
+    @Test
     void isolationInProcessIsAccepted() throws Exception {
         RunRecord queued = RunRecord.queued("r2", RunSpec.defaults(), null, Isolation.IN_PROCESS, 1, Instant.now(),
                 SystemInfo.current());
