@@ -2,6 +2,7 @@ package io.loopbench.cluster;
 
 import io.loopbench.engine.ErrorCounts;
 import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.RunControl;
 import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
@@ -45,6 +46,8 @@ public final class DistributedRun {
     static final int PROBES = 16;
     /** How far ahead the start instant is set: long enough for the start message to reach every agent. */
     static final Duration LEAD = Duration.ofMillis(200);
+    static final Duration POLL = Duration.ofMillis(20);
+    static final String CANCELLED = "cancelled";
 
     private DistributedRun() {
     }
@@ -55,6 +58,16 @@ public final class DistributedRun {
      */
     public static DistributedRepetition repetition(Coordinator coordinator, Placement placement, RunSpec spec,
                                                    int index) {
+        return repetition(coordinator, placement, spec, index, new RunControl());
+    }
+
+    /**
+     * As {@link #repetition(Coordinator, Placement, RunSpec, int)}, cancellable through {@code control}: looked at
+     * between the steps and every 20 ms of the measured phase (not while the agents prepare), a cancellation stops
+     * every agent's load and gives a failed result saying so.
+     */
+    public static DistributedRepetition repetition(Coordinator coordinator, Placement placement, RunSpec spec,
+                                                   int index, RunControl control) {
         Map<String, Address> members = new LinkedHashMap<>();
         for (String name : placement.agents()) {
             Optional<Address> a = coordinator.member(name);
@@ -65,21 +78,37 @@ public final class DistributedRun {
         }
         List<String> done = new ArrayList<>();
         try {
-            Target server = coordinator.serve(members.get(placement.server()), spec);
+            Address serverAgent = members.get(placement.server());
+            Target served = coordinator.serve(serverAgent, spec);
+            // the address the coordinator reaches the agent at, which is the one a run's allow-list check saw
+            String host = coordinator.ipOf(serverAgent);
+            Target server = new Target(host != null ? host : served.host(), served.port());
             done.add("the echo server started on " + placement.server() + " at " + server);
             Map<Address, RunSpec> clients = new LinkedHashMap<>();
             for (Placement.ClientShare share : placement.clients()) {
                 clients.put(members.get(share.agent()), spec.toBuilder().target(server.toString())
                         .clients(share.clients()).repetitions(1).build());
             }
+            if (control.isCancelled()) {
+                return failed(index, spec, CANCELLED);
+            }
             coordinator.prepare(clients);
+            if (control.isCancelled()) {
+                return failed(index, spec, CANCELLED);
+            }
             done.add(placement.totalClients() + " clients on " + placement.clients().size()
                     + " agent(s) warmed up");
             StartReport start = coordinator.startTogether(coordinator.clockOffsets(clients.keySet(), PROBES), LEAD);
             done.add(String.format(Locale.ROOT, "the measured phase started on every client agent (skew %,.0f µs)",
                     start.skewNanos() / 1e3));
             // The agents measure on their own; their parts are ready once the phase and its drain are over.
-            Thread.sleep(Duration.ofNanos((long) (spec.seconds() * 1e9)));
+            long end = System.nanoTime() + (long) (spec.seconds() * 1e9);
+            for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+                if (control.isCancelled()) {
+                    return failed(index, spec, CANCELLED);
+                }
+                Thread.sleep(Duration.ofNanos(Math.min(left, POLL.toNanos())));
+            }
             MergedParts merged = coordinator.collect(clients.keySet(), mode(spec));
             return merged(index, spec, placement, server, merged, start);
         } catch (AgentFailure f) {

@@ -328,7 +328,7 @@ public class RunService extends QueuedService<RunRecord> {
             return;
         }
         if (r.placement() != null) {
-            executeAcrossHosts(id, r);
+            executeAcrossHosts(id, r, control);
             return;
         }
         Optional<String> refused = targetRefused(r);
@@ -361,9 +361,10 @@ public class RunService extends QueuedService<RunRecord> {
     /**
      * A run across hosts: each repetition on the placement's agents ({@link DistributedRun}), one after another; an
      * agent that left, turned busy or moved outside the allow-list since the run was accepted fails the run before
-     * its next repetition. A cancellation takes effect between repetitions.
+     * its next repetition. A cancellation stops the repetition in its measured phase, or before or after it (not
+     * while the agents warm up), and the agents' load with it; the unfinished repetition is not kept.
      */
-    private void executeAcrossHosts(String id, RunRecord r) {
+    private void executeAcrossHosts(String id, RunRecord r, RunControl control) {
         String failure = null;
         try {
             for (int i = 1; i <= r.spec().repetitions() && !stopRequested(); i++) {
@@ -376,7 +377,7 @@ public class RunService extends QueuedService<RunRecord> {
                     break;
                 }
                 progress(id, i, "across hosts");
-                DistributedRepetition done = DistributedRun.repetition(cluster, r.placement(), r.spec(), i);
+                DistributedRepetition done = DistributedRun.repetition(cluster, r.placement(), r.spec(), i, control);
                 if (stopRequested()) {
                     break;
                 }

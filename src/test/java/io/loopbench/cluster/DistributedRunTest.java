@@ -1,6 +1,7 @@
 package io.loopbench.cluster;
 
 import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.RunControl;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
@@ -21,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A repetition across hosts, wired end to end with every member in this JVM on 127.0.0.1 (each agent's engine
  * in-process): the echo server on one agent, clients on it and on another, merged exactly with the start skew
- * reported, for TCP and UDP; a client agent lost mid-repetition fails it, named, the others stop and the next run
+ * reported, for TCP and UDP; a cancelled repetition stops the agents' load; a client agent lost mid-repetition fails it, named, the others stop and the next run
  * goes on without it; agents that lose their coordinator stop their load by themselves.
  */
 class DistributedRunTest {
@@ -37,7 +38,7 @@ class DistributedRunTest {
     }
 
     @Test
-    void tcpAndUdpPlacedOnTwoAgentsValidateAndMergeExactly() throws Exception {
+    void tcpAndUdpPlacedOnTwoAgentsValidateAndMergeExactlyAndACancelStopsTheLoad() throws Exception {
         try (Coordinator coordinator = Coordinator.join(coordinatorSettings("distributed-run", false), "coordinator");
              Agent a = Agent.join(agentSettings(coordinator, SECRET, false), "agent-a", () -> { });
              Agent b = Agent.join(agentSettings(coordinator, SECRET, false), "agent-b", () -> { })) {
@@ -67,6 +68,22 @@ class DistributedRunTest {
                 await(Duration.ofSeconds(2), "agents idle again",
                         () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
             }
+
+            // cancelled in its measured phase: the repetition ends at once and the agents' load with it
+            RunControl control = new RunControl();
+            CompletableFuture<DistributedRepetition> running = CompletableFuture.supplyAsync(() ->
+                    DistributedRun.repetition(coordinator, placement("agent-a", "agent-a", "agent-b"),
+                            quick(Protocol.TCP, 20).build(), 1, control), r -> Thread.ofPlatform().start(r));
+            await(Duration.ofSeconds(10), "agent-b preparing", () -> b.state() == AgentState.BUSY);
+            Thread.sleep(1_000);
+            long cancelled = System.nanoTime();
+            control.cancel();
+            DistributedRepetition stopped = running.get(10, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(System.nanoTime() - cancelled)).isLessThan(Duration.ofSeconds(5));
+            assertThat(stopped.result().ok()).isFalse();
+            assertThat(stopped.result().error()).isEqualTo("cancelled");
+            assertThat(a.state()).isEqualTo(AgentState.IDLE);
+            assertThat(b.state()).isEqualTo(AgentState.IDLE);
         }
     }
 
@@ -79,7 +96,7 @@ class DistributedRunTest {
             await(Duration.ofSeconds(10), "three agents", () -> coordinator.agents().size() == 3);
             CompletableFuture<DistributedRepetition> running = CompletableFuture.supplyAsync(() ->
                     DistributedRun.repetition(coordinator, placement("agent-a", "agent-b", "agent-c"),
-                            quick(Protocol.TCP, 3).build(), 1), r -> Thread.ofPlatform().start(r));
+                            quick(Protocol.TCP, 2.5).build(), 1), r -> Thread.ofPlatform().start(r));
             await(Duration.ofSeconds(10), "agent-b preparing", () -> b.state() == AgentState.BUSY);
             // set-up, 0.2 s of warm-up, the clock probes and the 0.2 s lead take well under 1.5 s: mid-phase
             Thread.sleep(1_500);
