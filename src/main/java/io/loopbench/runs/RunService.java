@@ -233,6 +233,11 @@ public class RunService extends QueuedService<RunRecord> {
             v.add(new Violation("target", spec.target(), "none with a placement: the placement's server agent is "
                     + "the target"));
         }
+        if (spec.protocol().secure() && spec.certsDirectory() == null) {
+            v.add(new Violation("certsDirectory", "none", "with protocol " + spec.protocol().label() + " and a "
+                    + "placement, a directory at that path on every agent, its server.pem for the server agent's "
+                    + "address: the throw-away certificate is made per JVM, and only that JVM's clients trust it"));
+        }
         Map<String, KnownAgent> agents = new HashMap<>();
         cluster.agents().forEach(a -> agents.put(a.member(), a));
         for (String name : placement.agents()) {

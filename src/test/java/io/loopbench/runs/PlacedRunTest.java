@@ -75,7 +75,12 @@ class PlacedRunTest {
                                                 + "agent is the target"),
                                         tuple("placement.server", "an agent in the cluster: agent-a, agent-b")));
 
-                RunRecord done = RunServiceTest.await(s, s.submit(RunServiceTest.quick().repetitions(2).build(),
+                assertThatThrownBy(() -> s.submit(RunServiceTest.quick()
+                        .protocol(io.loopbench.engine.spec.Protocol.TCPS).build(), Isolation.FORKED, ON_A_AND_B))
+                        .isInstanceOfSatisfying(InvalidSpecException.class, e -> assertThat(e.violations())
+                                .extracting(Violation::field).containsExactly("certsDirectory"));
+
+                RunRecord done = RunServiceTest.await(s, s.submit(RunServiceTest.quick().seconds(0.8).repetitions(2).build(),
                         Isolation.FORKED, ON_A_AND_B).id(), r -> r.status().isFinished(), Duration.ofSeconds(30));
                 assertThat(done.status()).as(done.error()).isEqualTo(RunStatus.SUCCEEDED);
                 assertThat(done.spec().clients()).as("the placement's sum").isEqualTo(3);
