@@ -93,9 +93,10 @@ final class AgentWork {
      */
     void prepare(RunSpec spec) throws InterruptedException {
         Work before = current.get();
-        if (before.control != null) {
+        if (before.control != null && !before.result.isDone()) {
             throw new IllegalStateException("agent " + member + " already runs clients");
         }
+        // finished clients whose end never came (the coordinator's word lost) are replaced; a server stays
         RunControl control = new RunControl();
         MeasuredPhaseGate gate = new MeasuredPhaseGate(MAX_HOLD);
         Measurement measurement = Measurement.of(spec).control(control.holdMeasuredPhase(gate));
