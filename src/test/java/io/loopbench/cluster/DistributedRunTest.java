@@ -122,12 +122,13 @@ class DistributedRunTest {
     @Test
     void agentsThatLoseTheirCoordinatorStopTheirLoadWithinSeconds() throws Exception {
         Coordinator coordinator = Coordinator.join(coordinatorSettings("distributed-orphans", false), "coordinator");
+        RunControl control = new RunControl();
         CompletableFuture<DistributedRepetition> running = null;
         try (Agent a = Agent.join(agentSettings(coordinator, SECRET, false), "agent-a", () -> { });
              Agent b = Agent.join(agentSettings(coordinator, SECRET, false), "agent-b", () -> { })) {
             await(Duration.ofSeconds(10), "two agents", () -> coordinator.agents().size() == 2);
             running = CompletableFuture.supplyAsync(() -> DistributedRun.repetition(coordinator,
-                    placement("agent-a", "agent-b"), quick(Protocol.TCP, 10).build(), 1),
+                    placement("agent-a", "agent-b"), quick(Protocol.TCP, 10).build(), 1, control),
                     r -> Thread.ofPlatform().start(r));
             await(Duration.ofSeconds(10), "agent-b preparing", () -> b.state() == AgentState.BUSY);
             Thread.sleep(1_000);
@@ -136,9 +137,11 @@ class DistributedRunTest {
                     () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
             assertThat(stopped).isLessThan(Duration.ofSeconds(5));
         } finally {
+            // the killed coordinator's repetition would wait out its phase, then for the agents' answers: cancelled
+            // and closed, it ends at once
+            control.cancel();
             coordinator.close();
             if (running != null) {
-                // the closed coordinator fails the repetition's next step at once
                 assertThat(running.get(20, TimeUnit.SECONDS).result().ok()).isFalse();
             }
         }
