@@ -2,6 +2,8 @@ package io.loopbench.agents;
 
 import io.loopbench.cluster.Coordinator;
 
+import java.util.Optional;
+
 /**
  * The service's side of the cluster: its {@link Coordinator} when {@code loopbench.cluster.enabled}, nothing
  * otherwise. Owns the coordinator and closes it (leaving the cluster) when the service stops.
@@ -16,6 +18,11 @@ public final class AgentDirectory implements AutoCloseable {
     /** @param coordinator the joined coordinator, or null when clustering is off */
     AgentDirectory(Coordinator coordinator) {
         this.coordinator = coordinator;
+    }
+
+    /** The coordinator, when clustering is on: runs across hosts are placed through it. */
+    public Optional<Coordinator> coordinator() {
+        return Optional.ofNullable(coordinator);
     }
 
     public AgentsView view() {

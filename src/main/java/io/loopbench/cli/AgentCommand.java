@@ -93,8 +93,8 @@ public final class AgentCommand implements Callable<Integer> {
         Agent agent;
         try {
             agent = Agent.join(settings, name, () -> {
-                // No load runs on an agent yet; when it does, this is where it stops.
-                err.println("loopbench agent: lost the coordinator (no load was running)");
+                // The agent has stopped whatever load the coordinator had placed here before this runs.
+                err.println("loopbench agent: lost the coordinator; any load it had placed here is stopped");
                 err.flush();
             });
         } catch (SecurityException e) {

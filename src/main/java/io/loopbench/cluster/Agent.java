@@ -7,6 +7,8 @@ import org.jgroups.View;
 import org.jgroups.blocks.RequestOptions;
 import org.jgroups.blocks.Response;
 
+import io.loopbench.engine.spec.RunSpec;
+
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,17 +20,17 @@ import java.util.function.Supplier;
  * An agent's member of the cluster ({@code ./loopbench agent}): it answers the coordinator's status request (which is
  * how it learns which member the coordinator is), tells the coordinator when its state changes, and when the
  * coordinator leaves its view (left, killed, or cut off: failure detection takes at most about
- * {@value ClusterStack#HEARTBEAT_TIMEOUT_MILLIS} ms plus {@value ClusterStack#VERIFY_MILLIS} ms) it runs its
- * "coordinator lost" hook once, on a thread of its own, so that whatever load the coordinator had started stops
- * without it.
+ * {@value ClusterStack#HEARTBEAT_TIMEOUT_MILLIS} ms plus {@value ClusterStack#VERIFY_MILLIS} ms) it stops whatever
+ * load the coordinator had placed here and runs its "coordinator lost" hook once, on a thread of its own.
  *
- * <p>It also takes part in a distributed repetition's primitives: it answers clock probes with its own monotonic
+ * <p>It takes part in a repetition across hosts ({@link AgentWork}): it runs a standing echo server, or clients
+ * warmed up and held before their measured phase, or both; it answers clock probes with its own monotonic
  * clock's readings, starts at the instant of its clock the coordinator names (sleeping, then spinning the last
- * {@value #SPIN_NANOS} ns) and answers with the instant it actually started, and sends its part of a phase
- * ({@link AgentPart}) when asked.
+ * {@value #SPIN_NANOS} ns) and answers with the instant it actually started, sends its part of a phase
+ * ({@link AgentPart}) when asked, and stops its server and clients when the repetition ends.
  *
  * <p>Threads: JGroups' threads deliver requests and views; a start barrier waits on a thread of its own, which runs
- * the start action and answers. The coordinator's address, the state, the sequence, the start action and the part
+ * the start action and answers, as does the preparation of clients. The coordinator's address, the state, the sequence, the start action and the part
  * source are atomics or volatile, so every method may be called from any thread.
  */
 public final class Agent extends ClusterMember {
@@ -39,6 +41,7 @@ public final class Agent extends ClusterMember {
 
     private final MemberFacts facts = MemberFacts.current(MemberRole.AGENT);
     private final Runnable onCoordinatorLost;
+    private final AgentWork work;
     private final AtomicReference<Address> coordinator = new AtomicReference<>();
     private final AtomicReference<AgentState> state = new AtomicReference<>(AgentState.IDLE);
     private final AtomicLong sequence = new AtomicLong();
@@ -51,6 +54,7 @@ public final class Agent extends ClusterMember {
         super(settings, memberName);
         this.onCoordinatorLost = onCoordinatorLost;
         this.clock = clock;
+        this.work = new AgentWork(memberName);
     }
 
     /**
@@ -116,7 +120,7 @@ public final class Agent extends ClusterMember {
     }
 
     @Override
-    protected Object answer(Message request) {
+    protected Object answer(Message request) throws Exception {
         long received = clock.getAsLong();
         return switch (Wire.kind(request)) {
             case STATUS_REQUEST -> {
@@ -138,13 +142,38 @@ public final class Agent extends ClusterMember {
                 }
                 yield Wire.reply(source.get());
             }
+            case SERVE -> {
+                fromCoordinator(request);
+                state(AgentState.BUSY);
+                yield Wire.reply(work.serve(Wire.body(request, RunSpec.class), settings.bindAddress()));
+            }
+            case END -> {
+                fromCoordinator(request);
+                yield Wire.reply(new Wire.Ended(endWork()));
+            }
             default -> throw new IllegalArgumentException("an agent does not answer " + Wire.kind(request));
         };
     }
 
-    /** A start barrier is answered once this agent has started, from the thread that waited for the instant. */
+    /** Stops this agent's share of a repetition, if any; what it stopped, in words, or null. */
+    private String endWork() {
+        String stopped = work.end();
+        onStart(() -> { });
+        partSource(null);
+        state(AgentState.IDLE);
+        return stopped;
+    }
+
+    /**
+     * Clients to prepare are answered once warmed up, from a thread of their own; a start barrier is answered once
+     * this agent has started, from the thread that waited for the instant.
+     */
     @Override
     protected void handle(Message request, Response response) throws Exception {
+        if (Wire.kind(request) == Wire.Kind.PREPARE) {
+            prepare(request, response);
+            return;
+        }
         if (Wire.kind(request) != Wire.Kind.START_AT) {
             super.handle(request, response);
             return;
@@ -157,6 +186,26 @@ public final class Agent extends ClusterMember {
                 long started = waitUntil(at);
                 action.run();
                 response.send(Wire.reply(new Wire.Started(started)), false);
+            } catch (RuntimeException | InterruptedException e) {
+                response.send(e, true);
+            }
+        });
+    }
+
+    /**
+     * Starts the clients of a client-only spec, to be released by the start barrier and to give their part when
+     * asked, and answers once they are warmed up and held (or with why not).
+     */
+    private void prepare(Message request, Response response) {
+        fromCoordinator(request);
+        RunSpec spec = Wire.body(request, RunSpec.class);
+        state(AgentState.BUSY);
+        onStart(work::release);
+        partSource(() -> work.part(Duration.ofMillis(Coordinator.PART_TIMEOUT_MILLIS - 1_000)));
+        Thread.ofPlatform().name("loopbench-prepare").daemon().start(() -> {
+            try {
+                work.prepare(spec);
+                response.send(Wire.reply(new Wire.Prepared(name(address()))), false);
             } catch (RuntimeException | InterruptedException e) {
                 response.send(e, true);
             }
@@ -190,12 +239,26 @@ public final class Agent extends ClusterMember {
         return now;
     }
 
+    /** Stops this agent's share of a repetition, if any, then leaves the cluster. */
+    @Override
+    public void close() {
+        work.end();
+        super.close();
+    }
+
     @Override
     protected void viewAccepted(View view) {
         Address c = coordinator.get();
         if (c != null && !view.containsMember(c) && coordinator.compareAndSet(c, null)) {
             LOG.log(System.Logger.Level.WARNING, "coordinator {0} lost (view {1})", name(c), view);
-            Thread.ofPlatform().name("loopbench-coordinator-lost").daemon().start(onCoordinatorLost);
+            // Stops this agent's load by itself: nobody is left to collect it, and it must not disturb the next run.
+            Thread.ofPlatform().name("loopbench-coordinator-lost").daemon().start(() -> {
+                String stopped = endWork();
+                if (stopped != null) {
+                    LOG.log(System.Logger.Level.WARNING, "stopped {0}: its coordinator is lost", stopped);
+                }
+                onCoordinatorLost.run();
+            });
         }
     }
 }

@@ -1,14 +1,24 @@
 package io.loopbench.cluster;
 
 import io.loopbench.engine.client.PhaseCounts;
+import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.process.MemoryUsage;
 
 /**
  * What one agent's clients did in a measured phase, as it sends it to the coordinator.
  *
  * @param member           the agent
+ * @param clients          how many clients it ran
+ * @param elapsedSeconds   its measured phase's wall time, drain and barrier included, on its own clock
  * @param counts           its clients' counters, summed
  * @param latencyHistogram its clients' RTTs, each on its own client's monotonic clock, as one HdrHistogram in
  *                         {@code LatencyHistograms.encode}'s form
+ * @param error            why its repetition failed there (validation, warm-up, fairness, set-up), or null
+ * @param cpu              its process's CPU over its measured phase; null when it had no figures
+ * @param gc               its garbage collections over its measured phase; null when it had no figures
+ * @param memory           its process's resident memory at the phase's end; null when it had no figures
  */
-public record AgentPart(String member, PhaseCounts counts, String latencyHistogram) {
+public record AgentPart(String member, int clients, double elapsedSeconds, PhaseCounts counts,
+                        String latencyHistogram, String error, CpuUsage cpu, GcActivity gc, MemoryUsage memory) {
 }

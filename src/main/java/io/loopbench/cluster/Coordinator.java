@@ -7,6 +7,8 @@ import org.jgroups.View;
 import org.jgroups.blocks.RequestOptions;
 
 import io.loopbench.engine.latency.LatencyMode;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Target;
 import org.jgroups.SuspectedException;
 import org.jgroups.util.Rsp;
 import org.jgroups.util.RspList;
@@ -51,6 +53,9 @@ public final class Coordinator extends ClusterMember {
     /** How long past the start instant an agent has to say it started. */
     static final long START_TIMEOUT_MILLIS = 5_000;
     static final long PART_TIMEOUT_MILLIS = 10_000;
+    static final long SERVE_TIMEOUT_MILLIS = 10_000;
+    /** Long enough for an agent to stop its clients ({@link AgentWork#CLOSE_WAIT}) and its server. */
+    static final long END_TIMEOUT_MILLIS = 10_000;
 
     private final MemberFacts facts = MemberFacts.current(MemberRole.COORDINATOR);
     private final Map<Address, AgentStatus> statuses = new ConcurrentHashMap<>();
@@ -196,6 +201,88 @@ public final class Coordinator extends ClusterMember {
         return MergedParts.of(parts, mode);
     }
 
+    /**
+     * Has an agent start a standing echo server for the spec's protocol (checking messages of its size).
+     *
+     * @return where the server listens: the agent's cluster bind address and the port the server took
+     * @throws AgentFailure naming the agent, when it was lost, did not answer, or could not start the server
+     */
+    public Target serve(Address agent, RunSpec spec) {
+        try {
+            byte[] answer = dispatcher.sendMessage(new BytesMessage(agent, Wire.request(Wire.Kind.SERVE, spec)),
+                    RequestOptions.SYNC().timeout(SERVE_TIMEOUT_MILLIS));
+            return Wire.reply(answer, Target.class);
+        } catch (Exception e) {
+            throw new AgentFailure(name(agent), "starting the echo server", why(e));
+        }
+    }
+
+    /**
+     * Has each agent start its client-only spec's clients and warm them up, the agents at once; returns when every
+     * one's clients are held before their measured phase.
+     *
+     * @throws AgentFailure naming the first agent (by name) that was lost, failed or did not answer in time
+     */
+    public void prepare(Map<Address, RunSpec> clients) {
+        Map<Address, CompletableFuture<byte[]>> pending = new LinkedHashMap<>();
+        long longest = 0;
+        for (Map.Entry<Address, RunSpec> e : clients.entrySet()) {
+            long limit = AgentWork.SET_UP.toMillis() + (long) (e.getValue().warmupLimitSeconds() * 1000)
+                    + START_TIMEOUT_MILLIS;
+            longest = Math.max(longest, limit);
+            try {
+                pending.put(e.getKey(), dispatcher.sendMessageWithFuture(new BytesMessage(e.getKey(),
+                        Wire.request(Wire.Kind.PREPARE, e.getValue())), RequestOptions.SYNC().timeout(limit)));
+            } catch (Exception x) {
+                throw new AgentFailure(name(e.getKey()), "preparing its clients", why(x));
+            }
+        }
+        long deadline = System.nanoTime() + longest * 1_000_000;
+        for (Map.Entry<Address, CompletableFuture<byte[]>> e : pending.entrySet()) {
+            result(e.getKey(), "preparing its clients", e.getValue(),
+                    Math.max(0, (deadline - System.nanoTime()) / 1_000_000));
+        }
+    }
+
+    /**
+     * Tells each agent the repetition ended, so that it stops its server and clients, and waits for their answers;
+     * an agent that cannot be told (lost) is passed over: it stops its load by itself when it loses this coordinator.
+     *
+     * @return what each agent that answered stopped, by name (only those that still ran something)
+     */
+    public Map<String, String> end(Collection<Address> agents) {
+        Map<String, String> stopped = new LinkedHashMap<>();
+        List<Address> present = agents.stream().filter(members()::contains).toList();
+        if (present.isEmpty()) {
+            return stopped;
+        }
+        try {
+            RspList<byte[]> answers = dispatcher.castMessage(present, new BytesMessage(null,
+                    Wire.request(Wire.Kind.END, null)), RequestOptions.SYNC().timeout(END_TIMEOUT_MILLIS));
+            for (Address a : present) {
+                Rsp<byte[]> r = answers.get(a);
+                if (r != null && r.wasReceived() && !r.hasException()) {
+                    String what = Wire.reply(r.getValue(), Wire.Ended.class).stopped();
+                    if (what != null) {
+                        stopped.put(name(a), what);
+                    }
+                } else {
+                    LOG.log(System.Logger.Level.WARNING, "agent {0} did not confirm the end of the repetition: {1}",
+                            name(a), r == null ? "no answer" : r.hasException() ? r.getException() : "no answer");
+                }
+            }
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot tell the agents the repetition ended: {0}", e.toString());
+        }
+        return stopped;
+    }
+
+    private static String why(Throwable e) {
+        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+        return cause instanceof SuspectedException ? "it was lost"
+                : cause instanceof TimeoutException ? "no answer in time" : String.valueOf(cause);
+    }
+
     /** A future's value within {@code timeoutMillis}, or the failure of the agent it waited for, named. */
     private <T> T result(Address agent, String step, Future<T> f, long timeoutMillis) {
         try {
@@ -207,10 +294,7 @@ public final class Coordinator extends ClusterMember {
             f.cancel(true);
             throw new AgentFailure(name(agent), step, "no answer within " + timeoutMillis + " ms");
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            String why = cause instanceof SuspectedException ? "it was lost"
-                    : cause instanceof TimeoutException ? "no answer in time" : String.valueOf(cause);
-            throw new AgentFailure(name(agent), step, why);
+            throw new AgentFailure(name(agent), step, why(e));
         }
     }
 

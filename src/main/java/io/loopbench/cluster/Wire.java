@@ -25,7 +25,24 @@ final class Wire {
         /** Coordinator to agent: a {@link StartAt}; answered, with a {@link Started}, once the agent has started. */
         START_AT,
         /** Coordinator to agent: "send your part of the phase"; the answer is an {@link AgentPart}. */
-        PART_REQUEST
+        PART_REQUEST,
+        /** Coordinator to agent: a {@link io.loopbench.engine.spec.RunSpec} to serve (a standing echo server for its
+         *  protocol); the answer is the server's {@link io.loopbench.engine.spec.Target}. */
+        SERVE,
+        /** Coordinator to agent: a client-only {@link io.loopbench.engine.spec.RunSpec} to start and warm up, held
+         *  before its measured phase; answered, with a {@link Prepared}, once held. */
+        PREPARE,
+        /** Coordinator to agent: the repetition ended (or failed): stop its server and clients; answered with an
+         *  {@link Ended}. */
+        END
+    }
+
+    /** The agent's clients are warmed up and held before their measured phase. */
+    record Prepared(String member) {
+    }
+
+    /** What the agent stopped, in words, or null when nothing ran. */
+    record Ended(String stopped) {
     }
 
     /** An agent's two timestamps of a clock probe ({@link ClockProbe}). */

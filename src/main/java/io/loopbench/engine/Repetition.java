@@ -104,6 +104,7 @@ final class Repetition {
         // Waits, if need be, for the monitor started in the background: the measured phase's events must all be seen.
         // A fresh JVM's warm-up activity counts only what the monitor saw: it may miss the first round's start.
         JvmEvents jit = JvmEvents.get();
+        control.beforeMeasuredPhase();
         progress.phaseStarted(index, "measured", spec.seconds());
         TimelineRecording measuredRecording = new TimelineRecording("measured", warmupRecording, intervalNanos,
                 spec.seconds(), toProgress);

@@ -1,5 +1,7 @@
 package io.loopbench.reports;
 
+import io.loopbench.cluster.AgentShare;
+import io.loopbench.runs.HostsRepetition;
 import io.loopbench.engine.Fairness;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.Summary;
@@ -296,6 +298,8 @@ public final class ReportRenderer {
             }
         }
 
+        acrossHosts(md, s);
+
         md.append("""
                 ## Choosing an IO model
 
@@ -337,6 +341,44 @@ public final class ReportRenderer {
     }
 
     /** The matched comparison of executions, when the source has cases that differ only by execution. */
+    /** A run across hosts: per repetition, what each agent did and how simultaneous the measured start was. */
+    private static void acrossHosts(StringBuilder md, ReportSource s) {
+        if (s.acrossHosts().isEmpty()) {
+            return;
+        }
+        md.append("## Across hosts\n\n");
+        md.append("Each repetition ran on agents: one ran the echo server, the others (or it too) ran clients, "
+                + "warmed up apart and released into the measured phase at one instant. The repetition's figures "
+                + "above merge every agent's counters and RTT histogram exactly; each RTT was timed on its own "
+                + "client's clock. \"Start late\" is an agent's start after the instant, on the coordinator's "
+                + "timeline through its clock offset.\n\n");
+        for (HostsRepetition h : s.acrossHosts()) {
+            md.append("### Repetition ").append(h.repetition()).append("\n\n");
+            if (h.start() != null) {
+                md.append("Measured start skew: ").append(Format.micros(h.start().skewNanos() / 1e3))
+                        .append(" µs (± ").append(Format.micros(h.start().skewUncertaintyNanos() / 1e3))
+                        .append(" µs).\n\n");
+            }
+            if (h.agents().isEmpty()) {
+                md.append("Failed before its measured phase; see the repetition's error.\n\n");
+                continue;
+            }
+            md.append("| Agent | Role | Clients | Messages | Round trips/s | p99 / µs | Start late / µs | Error |\n");
+            md.append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            for (AgentShare a : h.agents()) {
+                md.append("| ").append(Format.text(a.member())).append(" | ")
+                        .append(a.server() ? (a.clients() > 0 ? "server, clients" : "server") : "clients")
+                        .append(" | ").append(a.clients()).append(" | ")
+                        .append(a.messages() == null ? "" : Format.count(a.messages())).append(" | ")
+                        .append(a.roundTripsPerSecond() == null ? "" : Format.count(a.roundTripsPerSecond()))
+                        .append(" | ").append(a.p99Us() == null ? "" : Format.micros(a.p99Us())).append(" | ")
+                        .append(a.startLateNanos() == null ? "" : Format.micros(a.startLateNanos() / 1e3))
+                        .append(" | ").append(a.error() == null ? "" : Format.text(a.error())).append(" |\n");
+            }
+            md.append('\n');
+        }
+    }
+
     private static void executionsMatched(StringBuilder md, ReportSource s) {
         List<ExecutionComparisons.ExecutionRatios> rows = ExecutionComparisons.of(s.cases(), s.executions());
         if (rows.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.loopbench.reports;
 
+import io.loopbench.runs.HostsRepetition;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.system.SystemInfo;
@@ -25,7 +26,19 @@ import java.util.List;
 public record ReportSource(String kind, String id, String status, Instant createdAt, Instant finishedAt,
                            SystemInfo system, Environment workerEnvironment, String isolation,
                            List<CaseResult> cases, List<Execution> executions, String rawDataUrl,
-                           Double p99BoundUs) {
+                           Double p99BoundUs, List<HostsRepetition> acrossHosts) {
+
+    public ReportSource {
+        acrossHosts = acrossHosts == null ? List.of() : List.copyOf(acrossHosts);
+    }
+
+    /** A source of load on this host only (a matrix, or a run without a placement). */
+    public ReportSource(String kind, String id, String status, Instant createdAt, Instant finishedAt,
+                        SystemInfo system, Environment workerEnvironment, String isolation, List<CaseResult> cases,
+                        List<Execution> executions, String rawDataUrl, Double p99BoundUs) {
+        this(kind, id, status, createdAt, finishedAt, system, workerEnvironment, isolation, cases, executions,
+                rawDataUrl, p99BoundUs, List.of());
+    }
 
     public double p99Bound() {
         return p99BoundUs != null ? p99BoundUs : 1000.0;

@@ -52,6 +52,6 @@ public class ReportSources {
                         : null);
         return new ReportSource("run", r.id(), r.status().label(), r.createdAt(), r.finishedAt(), r.system(),
                 r.workerEnvironment(), r.isolation().label(), List.of(c), List.of(r.spec().execution()),
-                "/api/runs/" + Format.pathSegment(r.id()), null);
+                "/api/runs/" + Format.pathSegment(r.id()), null, r.acrossHosts());
     }
 }

@@ -78,7 +78,7 @@ public class RunController {
                             {"seconds":1,"warmupSeconds":0.5,"warmupMode":"fixed","repetitions":1,\
                             "isolation":"in-process"}""")}))
                                             @RequestBody RunRequest request) {
-        RunRecord r = runs.submit(request.spec(), request.isolationOrDefault());
+        RunRecord r = runs.submit(request.spec(), request.isolationOrDefault(), request.placement());
         return ResponseEntity.accepted().location(URI.create("/api/runs/" + r.id())).body(r);
     }
 

@@ -1,5 +1,7 @@
 package io.loopbench.runs;
 
+import io.loopbench.cluster.DistributedRepetition;
+import io.loopbench.cluster.Placement;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.RepetitionResult;
@@ -40,6 +42,10 @@ import java.util.List;
  * @param workerLogs       forked runs: each worker's stderr (progress lines and any error), per repetition
  * @param worker           forked runs, while a worker measures: its process, so that a restarted service can stop
  *                         it if the service was killed; null otherwise
+ * @param placement        a run across hosts: which agent runs the echo server and which run clients (the spec's
+ *                         clients are their sum); null for a run on this host
+ * @param acrossHosts      a run across hosts: per finished repetition, what each agent did and how simultaneous the
+ *                         measured phase's start was (the repetition's merged result is in {@code repetitions})
  */
 public record RunRecord(
         int schemaVersion,
@@ -61,33 +67,42 @@ public record RunRecord(
         SystemInfo system,
         Environment workerEnvironment,
         List<String> workerLogs,
-        WorkerProcess worker) {
+        WorkerProcess worker,
+        Placement placement,
+        List<HostsRepetition> acrossHosts) {
 
     public static final int SCHEMA_VERSION = 1;
 
     public RunRecord {
         repetitions = repetitions == null ? List.of() : List.copyOf(repetitions);
         workerLogs = workerLogs == null ? List.of() : List.copyOf(workerLogs);
+        acrossHosts = acrossHosts == null ? List.of() : List.copyOf(acrossHosts);
     }
 
     static RunRecord queued(String id, RunSpec spec, String targetAddress, Isolation isolation,
                             double estimatedSeconds, Instant now, SystemInfo system) {
+        return queued(id, spec, targetAddress, isolation, estimatedSeconds, now, system, null);
+    }
+
+    static RunRecord queued(String id, RunSpec spec, String targetAddress, Isolation isolation,
+                            double estimatedSeconds, Instant now, SystemInfo system, Placement placement) {
         return new RunRecord(SCHEMA_VERSION, id, RunStatus.QUEUED, isolation, spec, targetAddress,
                 estimatedSeconds, now, null, null,
-                null, null, List.of(), null, null, null, system, null, List.of(), null);
+                null, null, List.of(), null, null, null, system, null, List.of(), null, placement, List.of());
     }
 
     RunRecord started(Instant now, Transport resolved) {
         return new RunRecord(schemaVersion, id, RunStatus.RUNNING, isolation, spec, targetAddress,
                 estimatedSeconds, createdAt, now,
                 null, new RunProgress(0, spec.repetitions(), "starting", 0, estimatedSeconds, null), resolved, repetitions,
-                null, null, null, system, workerEnvironment, workerLogs, null);
+                null, null, null, system, workerEnvironment, workerLogs, null, placement, acrossHosts);
     }
 
     RunRecord withProgress(RunProgress p) {
         return new RunRecord(schemaVersion, id, status, isolation, spec, targetAddress,
                 estimatedSeconds, createdAt, startedAt,
-                finishedAt, p, transport, repetitions, summary, ok, error, system, workerEnvironment, workerLogs, worker);
+                finishedAt, p, transport, repetitions, summary, ok, error, system, workerEnvironment, workerLogs, worker, placement,
+                acrossHosts);
     }
 
     RunRecord withRepetition(RepetitionResult r, Environment environment, String workerLog) {
@@ -100,14 +115,14 @@ public record RunRecord(
         return new RunRecord(schemaVersion, id, status, isolation, spec, targetAddress,
                 estimatedSeconds, createdAt, startedAt,
                 finishedAt, progress, transport, reps, summary, ok, error, system,
-                environment != null ? environment : workerEnvironment, logs, null);
+                environment != null ? environment : workerEnvironment, logs, null, placement, acrossHosts);
     }
 
     RunRecord withWorker(WorkerProcess w) {
         return new RunRecord(schemaVersion, id, status, isolation, spec, targetAddress,
                 estimatedSeconds, createdAt, startedAt,
                 finishedAt, progress, transport, repetitions, summary, ok, error, system, workerEnvironment, workerLogs,
-                w);
+                w, placement, acrossHosts);
     }
 
     /** The spec a repetition runs: the target, if any, at its checked address. */
@@ -129,6 +144,16 @@ public record RunRecord(
         return new RunRecord(schemaVersion, id, outcome, isolation, spec, targetAddress,
                 estimatedSeconds, createdAt, startedAt, now,
                 null, transport, repetitions, summary, outcome == RunStatus.SUCCEEDED, error, system,
-                workerEnvironment, workerLogs, null);
+                workerEnvironment, workerLogs, null, placement, acrossHosts);
+    }
+
+    /** A repetition across hosts finished: its merged result, and what each agent did. */
+    RunRecord withRepetitionAcrossHosts(DistributedRepetition r) {
+        List<HostsRepetition> hosts = new ArrayList<>(acrossHosts);
+        hosts.add(new HostsRepetition(r.result().repetition(), r.agents(), r.start()));
+        RunRecord withHosts = new RunRecord(schemaVersion, id, status, isolation, spec, targetAddress,
+                estimatedSeconds, createdAt, startedAt, finishedAt, progress, transport, repetitions, summary, ok,
+                error, system, workerEnvironment, workerLogs, worker, placement, hosts);
+        return withHosts.withRepetition(r.result(), null, null);
     }
 }

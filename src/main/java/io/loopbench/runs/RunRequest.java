@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.cluster.Placement;
 import io.loopbench.engine.spec.AddressFamily;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.Execution;
@@ -117,7 +118,16 @@ public record RunRequest(
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
                 allowableValues = {"forked", "in-process"})
-        Isolation isolation) implements Validatable {
+        Isolation isolation,
+        @Schema(description = "A run across hosts (needs loopbench.cluster.enabled): the agent that runs the echo "
+                + "server and the agents that run clients, each with how many (clients is then their sum, isolation "
+                + "does not apply, and target must be omitted). Every agent must be in the cluster, idle, and at a "
+                + "loopback address or one inside loopbench.network.allowed-cidrs. Each repetition warms up every "
+                + "agent's clients, starts their measured phases at one instant and merges their counters and "
+                + "histograms exactly.",
+                example = "{\"server\":\"agent-a\",\"clients\":[{\"agent\":\"agent-b\",\"clients\":8},"
+                        + "{\"agent\":\"agent-c\",\"clients\":8}]}")
+        Placement placement) implements Validatable {
 
     /** The spec's own rules (the service's limits are checked when it is submitted). */
     @Override

@@ -1,5 +1,11 @@
 package io.loopbench.runs;
 
+import io.loopbench.cluster.AgentState;
+import io.loopbench.cluster.Coordinator;
+import io.loopbench.cluster.DistributedRepetition;
+import io.loopbench.cluster.DistributedRun;
+import io.loopbench.cluster.KnownAgent;
+import io.loopbench.cluster.Placement;
 import io.loopbench.jobs.RunExceptions;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.cli.MeasureCommand;
@@ -30,6 +36,10 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -62,6 +72,7 @@ public class RunService extends QueuedService<RunRecord> {
     private final Resolver resolver;
     private final ObjectMapper json;
     private final LiveTimelines live;
+    private final Coordinator cluster;
 
     public RunService(RunStore store, RunsProperties properties, ObjectMapper json, List<RunListener> listeners,
                       JobQueue jobs) {
@@ -76,6 +87,12 @@ public class RunService extends QueuedService<RunRecord> {
     /** @param live where the running repetition's timeline is kept as its intervals close */
     public RunService(RunStore store, RunsProperties properties, ObjectMapper json, List<RunListener> listeners,
                       JobQueue jobs, Resolver resolver, LiveTimelines live) {
+        this(store, properties, json, listeners, jobs, resolver, live, null);
+    }
+
+    /** @param cluster the coordinator of the agents runs may be placed on, or null when clustering is off */
+    public RunService(RunStore store, RunsProperties properties, ObjectMapper json, List<RunListener> listeners,
+                      JobQueue jobs, Resolver resolver, LiveTimelines live, Coordinator cluster) {
         super(store, jobs, "run", RunRecord::id, RunRecord::status, RunRecord::estimatedSeconds,
                 RunRecord::createdAt);
         this.properties = properties;
@@ -88,6 +105,7 @@ public class RunService extends QueuedService<RunRecord> {
         this.resolver = resolver;
         this.json = json;
         this.live = live;
+        this.cluster = cluster;
         this.allowedTargets = properties.network().allowedCidrs().stream().map(text -> {
             try {
                 return Cidr.parse(text);
@@ -117,7 +135,24 @@ public class RunService extends QueuedService<RunRecord> {
      * @throws RunExceptions.QueueFull when the queue is full; nothing is stored
      */
     public RunRecord submit(RunSpec spec, Isolation isolation) {
+        return submit(spec, isolation, null);
+    }
+
+    /**
+     * Validates and queues a run; with a placement, a run across hosts: its clients are the placement's sum, it runs
+     * on the agents (isolation does not apply) and needs clustering, known idle agents at allowed addresses, and no
+     * target.
+     *
+     * @throws InvalidSpecException   listing every violated rule and limit; nothing is stored
+     * @throws RunExceptions.QueueFull when the queue is full; nothing is stored
+     */
+    public RunRecord submit(RunSpec requested, Isolation isolation, Placement placement) {
+        RunSpec spec = placement == null ? requested
+                : requested.toBuilder().clients(placement.totalClients()).build();
         List<Violation> violations = ruleViolations(spec, isolation);
+        if (placement != null) {
+            violations.addAll(placementViolations(spec, placement, true));
+        }
         // resolved once: the run connects to the address checked here, whatever the name resolves to later
         Optional<AddressCheck> target = checkTarget(spec);
         target.map(AddressCheck::violation).ifPresent(violations::add);
@@ -128,7 +163,7 @@ public class RunService extends QueuedService<RunRecord> {
             throw new InvalidSpecException(violations);
         }
         RunRecord r = RunRecord.queued(UUID.randomUUID().toString(), spec, targetAddress, isolation,
-                estimate(spec, isolation), Instant.now(), system);
+                estimate(spec, isolation), Instant.now(), system, placement);
         enqueue(r);
         return r;
     }
@@ -178,6 +213,46 @@ public class RunService extends QueuedService<RunRecord> {
         if (!Transports.isAvailable(spec.transport())) {
             v.add(new Violation("transport", spec.transport().label(), "a transport that loads here ("
                     + spec.transport().label() + ": " + Transports.unavailabilityCause(spec.transport()) + ")"));
+        }
+        return v;
+    }
+
+    /**
+     * What keeps a placement from running now: clustering off, a target besides it, an agent not in the cluster or
+     * busy, or an agent's address outside the allow-list (every agent's address carries load: the server's receives
+     * it, each client agent's sends it).
+     */
+    private List<Violation> placementViolations(RunSpec spec, Placement placement, boolean idle) {
+        List<Violation> v = new ArrayList<>(placement.violations());
+        if (cluster == null) {
+            v.add(new Violation("placement", placement.server(), "no placement: clustering is off "
+                    + "(loopbench.cluster.enabled)"));
+            return v;
+        }
+        if (spec.target() != null) {
+            v.add(new Violation("target", spec.target(), "none with a placement: the placement's server agent is "
+                    + "the target"));
+        }
+        if (spec.protocol().secure() && spec.certsDirectory() == null) {
+            v.add(new Violation("certsDirectory", "none", "with protocol " + spec.protocol().label() + " and a "
+                    + "placement, a directory at that path on every agent, its server.pem for the server agent's "
+                    + "address: the throw-away certificate is made per JVM, and only that JVM's clients trust it"));
+        }
+        Map<String, KnownAgent> agents = new HashMap<>();
+        cluster.agents().forEach(a -> agents.put(a.member(), a));
+        for (String name : placement.agents()) {
+            String field = name.equals(placement.server()) ? "placement.server" : "placement.clients";
+            KnownAgent a = agents.get(name);
+            if (a == null) {
+                v.add(new Violation(field, name, "an agent in the cluster: " + (agents.isEmpty() ? "none is"
+                        : String.join(", ", new TreeSet<>(agents.keySet())))));
+            } else if (idle && a.state() != AgentState.IDLE) {
+                v.add(new Violation(field, name, "an idle agent; " + name + " is " + a.state().label()));
+            } else if (a.address() == null) {
+                v.add(new Violation(field, name, "an agent whose address is known"));
+            } else {
+                Optional.ofNullable(checkAddress(field, name, a.address()).violation()).ifPresent(v::add);
+            }
         }
         return v;
     }
@@ -257,6 +332,10 @@ public class RunService extends QueuedService<RunRecord> {
         if (r == null) {
             return;
         }
+        if (r.placement() != null) {
+            executeAcrossHosts(id, r, control);
+            return;
+        }
         Optional<String> refused = targetRefused(r);
         if (refused.isPresent()) {
             end(id, x -> x.finished(RunStatus.FAILED, Instant.now(), null, refused.get()));
@@ -279,6 +358,39 @@ public class RunService extends QueuedService<RunRecord> {
             failure = "internal error: " + e;
         } finally {
             live.ended(id);
+        }
+        String stoppedEarly = failure;
+        end(id, x -> judge(x, stoppedEarly));
+    }
+
+    /**
+     * A run across hosts: each repetition on the placement's agents ({@link DistributedRun}), one after another; an
+     * agent that left, turned busy or moved outside the allow-list since the run was accepted fails the run before
+     * its next repetition. A cancellation stops the repetition in its measured phase, or before or after it (not
+     * while the agents warm up), and the agents' load with it; the unfinished repetition is not kept.
+     */
+    private void executeAcrossHosts(String id, RunRecord r, RunControl control) {
+        String failure = null;
+        try {
+            for (int i = 1; i <= r.spec().repetitions() && !stopRequested(); i++) {
+                // not whether idle: the agents' word that the last repetition's end made them idle may still be
+                // on its way, and this run is what made them busy
+                List<Violation> now = placementViolations(r.spec(), r.placement(), false);
+                if (!now.isEmpty()) {
+                    failure = "the placement no longer holds: " + now.stream().map(Violation::message)
+                            .collect(Collectors.joining("; "));
+                    break;
+                }
+                progress(id, i, "across hosts");
+                DistributedRepetition done = DistributedRun.repetition(cluster, r.placement(), r.spec(), i, control);
+                if (stopRequested()) {
+                    break;
+                }
+                update(id, x -> x.withRepetitionAcrossHosts(done));
+            }
+        } catch (RuntimeException e) {
+            log.error("Run {} across hosts failed unexpectedly", id, e);
+            failure = "internal error: " + e;
         }
         String stoppedEarly = failure;
         end(id, x -> judge(x, stoppedEarly));

@@ -1,5 +1,7 @@
 package io.loopbench.runs;
 
+import io.loopbench.agents.AgentDirectory;
+import org.springframework.beans.factory.ObjectProvider;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.storage.EventStreams;
 import io.loopbench.storage.EventStreamsProperties;
@@ -60,8 +62,10 @@ class RunsConfiguration {
 
     @Bean
     RunService runService(RunStore store, RunsProperties properties, ObjectMapper json, RunEvents events,
-                          RunMetrics metrics, JobQueue jobs, LiveTimelines live) {
+                          RunMetrics metrics, JobQueue jobs, LiveTimelines live,
+                          ObjectProvider<AgentDirectory> agents) {
+        AgentDirectory directory = agents.getIfAvailable();
         return new RunService(store, properties, json, List.of(events, metrics), jobs, InetAddress::getAllByName,
-                live);
+                live, directory == null ? null : directory.coordinator().orElse(null));
     }
 }

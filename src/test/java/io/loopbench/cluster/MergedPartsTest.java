@@ -33,8 +33,8 @@ class MergedPartsTest {
                 LatencyHistograms.record(h, rtt);
                 LatencyHistograms.record(union, rtt);
             }
-            parts.add(new AgentPart(names[i], counts(n, i == 1 ? null : "error of " + names[i]),
-                    LatencyHistograms.encode(h)));
+            parts.add(new AgentPart(names[i], 1, 1.0, counts(n, i == 1 ? null : "error of " + names[i]),
+                    LatencyHistograms.encode(h), null, null, null, null));
         }
         MergedParts merged = MergedParts.of(parts, LatencyMode.MESSAGE);
 

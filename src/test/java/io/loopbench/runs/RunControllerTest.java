@@ -21,6 +21,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.startsWith;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.ArgumentMatchers.isNull;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
@@ -59,7 +60,7 @@ class RunControllerTest {
         RunSpec spec = RunSpec.builder().protocol(io.loopbench.engine.spec.Protocol.UDP).build();
         RunRecord queued = RunRecord.queued("r1", spec, null, Isolation.FORKED, 16.5, Instant.now(),
                 SystemInfo.current());
-        when(runs.submit(eq(spec), eq(Isolation.FORKED))).thenReturn(queued);
+        when(runs.submit(eq(spec), eq(Isolation.FORKED), isNull())).thenReturn(queued);
 
         postRun("{\"protocol\":\"udp\"}")
                 .andExpect(status().isAccepted())
@@ -74,17 +75,40 @@ class RunControllerTest {
     }
 
     @Test
+    void aPlacementIsReadAndPassedOnAndItsRefusalIsAProblemNamingTheField() throws Exception {
+        io.loopbench.cluster.Placement placement = new io.loopbench.cluster.Placement("agent-a", List.of(
+                new io.loopbench.cluster.Placement.ClientShare("agent-b", 8),
+                new io.loopbench.cluster.Placement.ClientShare("agent-c", 4)));
+        RunRecord queued = RunRecord.queued("r3", RunSpec.builder().clients(12).build(), null, Isolation.FORKED, 1,
+                Instant.now(), SystemInfo.current(), placement);
+        when(runs.submit(any(), eq(Isolation.FORKED), eq(placement))).thenReturn(queued);
+        postRun("{\"placement\":{\"server\":\"agent-a\",\"clients\":[{\"agent\":\"agent-b\",\"clients\":8},"
+                + "{\"agent\":\"agent-c\",\"clients\":4}]}}")
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.placement.server").value("agent-a"))
+                .andExpect(jsonPath("$.placement.clients[1].clients").value(4))
+                .andExpect(jsonPath("$.acrossHosts.length()").value(0));
+
+        when(runs.submit(any(), any(), eq(new io.loopbench.cluster.Placement("agent-x", List.of()))))
+                .thenThrow(new InvalidSpecException(List.of(new Violation("placement", "agent-x",
+                        "no placement: clustering is off (loopbench.cluster.enabled)"))));
+        postRun("{\"placement\":{\"server\":\"agent-x\"}}")
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.violations[0].field").value("placement"));
+    }
+
+    @Test
     void isolationInProcessIsAccepted() throws Exception {
         RunRecord queued = RunRecord.queued("r2", RunSpec.defaults(), null, Isolation.IN_PROCESS, 1, Instant.now(),
                 SystemInfo.current());
-        when(runs.submit(any(), eq(Isolation.IN_PROCESS))).thenReturn(queued);
+        when(runs.submit(any(), eq(Isolation.IN_PROCESS), isNull())).thenReturn(queued);
         postRun("{\"isolation\":\"in-process\"}").andExpect(status().isAccepted())
                 .andExpect(jsonPath("$.isolation").value("in-process"));
     }
 
     @Test
     void invalidSpecIs400ListingEveryViolation() throws Exception {
-        when(runs.submit(any(), any())).thenThrow(new InvalidSpecException(List.of(
+        when(runs.submit(any(), any(), any())).thenThrow(new InvalidSpecException(List.of(
                 new Violation("clients", "0", "1 … 1,024"), new Violation("seconds", "0.0", "more than 0"))));
 
         problem(postRun("{\"clients\":0,\"seconds\":0}"), 400)
@@ -130,11 +154,11 @@ class RunControllerTest {
 
     @Test
     void anUnexpectedErrorAndAFullDiskAreProblemsToo() throws Exception {
-        when(runs.submit(any(), any())).thenThrow(new IllegalStateException("a defect"));
+        when(runs.submit(any(), any(), any())).thenThrow(new IllegalStateException("a defect"));
         problem(postRun("{}"), 500).andExpect(jsonPath("$.type", containsString("/internal-error")))
                 .andExpect(jsonPath("$.detail", containsString("IllegalStateException")));
         doThrow(new io.loopbench.storage.StorageException("cannot write r1",
-                new java.io.IOException("No space left on device"), true)).when(runs).submit(any(), any());
+                new java.io.IOException("No space left on device"), true)).when(runs).submit(any(), any(), any());
         problem(postRun("{}"), 507).andExpect(jsonPath("$.detail", containsString("nothing was changed")));
         when(runs.get("x")).thenThrow(new io.loopbench.storage.StorageException("cannot read", null, false));
         problem(mvc.perform(get("/api/runs/x")), 503);
@@ -142,7 +166,7 @@ class RunControllerTest {
 
     @Test
     void fullQueueIs503WithRetryAfter() throws Exception {
-        when(runs.submit(any(), any())).thenThrow(new RunExceptions.QueueFull(100, 42));
+        when(runs.submit(any(), any(), any())).thenThrow(new RunExceptions.QueueFull(100, 42));
         problem(postRun("{}"), 503).andExpect(header().string("Retry-After", "42"));
     }
 

@@ -1,0 +1,19 @@
+package io.loopbench.cluster;
+
+/**
+ * What one agent did in a repetition across hosts: a row of the per-agent table.
+ *
+ * @param member              the agent
+ * @param server              whether it ran the echo server
+ * @param clients             how many clients it ran (0: the server only)
+ * @param messages            its clients' validated echoes in the measured phase; null without clients
+ * @param roundTripsPerSecond its messages over its own measured phase's elapsed time; null without clients
+ * @param p99Us               its clients' 99th percentile RTT, µs; null without clients or echoes
+ * @param startLateNanos      its start minus the instant all were told, on the coordinator's timeline: the instant
+ *                            it released its clients, whose thread then begins the phase within its scheduling
+ *                            latency (not measured); null without clients
+ * @param error               why its part failed there, or null
+ */
+public record AgentShare(String member, boolean server, int clients, Long messages, Double roundTripsPerSecond,
+                         Double p99Us, Long startLateNanos, String error) {
+}

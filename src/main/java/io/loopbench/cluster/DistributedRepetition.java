@@ -1,0 +1,22 @@
+package io.loopbench.cluster;
+
+import io.loopbench.engine.RepetitionResult;
+
+import java.util.List;
+
+/**
+ * One repetition across hosts: its merged result, what each agent did, and how simultaneous its start was.
+ * Immutable.
+ *
+ * @param result the agents' parts merged exactly: every agent's counters summed and every RTT in one histogram
+ *               ({@link MergedParts}); CPU, GC and memory are the client agents' processes' added up (the server
+ *               agent's are not counted); figures no part carries (JIT, timeline, fairness) are null
+ * @param agents one row per agent, by name (empty when the repetition failed before its measured phase)
+ * @param start  the measured phase's start across the client agents; null when it failed before
+ */
+public record DistributedRepetition(RepetitionResult result, List<AgentShare> agents, StartReport start) {
+
+    public DistributedRepetition {
+        agents = List.copyOf(agents);
+    }
+}

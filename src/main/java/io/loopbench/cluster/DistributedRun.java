@@ -1,0 +1,205 @@
+package io.loopbench.cluster;
+
+import io.loopbench.engine.ErrorCounts;
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.RunControl;
+import io.loopbench.engine.client.PhaseCounts;
+import io.loopbench.engine.latency.LatencyHistograms;
+import io.loopbench.engine.latency.LatencyMode;
+import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.process.MemoryUsage;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Target;
+import io.loopbench.engine.spec.WindowMode;
+import org.jgroups.Address;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Runs one repetition across hosts from the coordinator: the server's agent starts a standing echo server for the
+ * spec's protocol; each client agent starts its share of clients against it (a client-only spec: the target is the
+ * server's address) and warms them up, then holds them; the coordinator estimates each client agent's clock offset,
+ * releases every agent's measured phase at one instant and measures the skew, waits out the phase, collects each
+ * agent's counters and encoded histogram and merges them exactly. Each RTT is measured by one client on its own
+ * monotonic clock; only the start is coordinated across clocks.
+ *
+ * <p>Whatever happens, every agent still in the cluster is told the repetition ended, so that it stops its server and
+ * clients; an agent that failed is named with what the repetition had done, and no load is moved to another.
+ *
+ * <p>Threads: the calling thread (the run's) blocks until the repetition ended; the coordinator's primitives use
+ * their own threads. Stateless.
+ */
+public final class DistributedRun {
+
+    /** Clock probes per client agent: the shortest of 16 round trips gives the offset. */
+    static final int PROBES = 16;
+    /** How far ahead the start instant is set: long enough for the start message to reach every agent. */
+    static final Duration LEAD = Duration.ofMillis(200);
+    static final Duration POLL = Duration.ofMillis(20);
+    static final String CANCELLED = "cancelled";
+
+    private DistributedRun() {
+    }
+
+    /**
+     * Runs repetition {@code index} of {@code spec} (its clients count and target are the placement's) as placed.
+     * A failure, an agent's included, gives a failed result naming why; it is never thrown.
+     */
+    public static DistributedRepetition repetition(Coordinator coordinator, Placement placement, RunSpec spec,
+                                                   int index) {
+        return repetition(coordinator, placement, spec, index, new RunControl());
+    }
+
+    /**
+     * As {@link #repetition(Coordinator, Placement, RunSpec, int)}, cancellable through {@code control}: looked at
+     * between the steps and every 20 ms of the measured phase (not while the agents prepare), a cancellation stops
+     * every agent's load and gives a failed result saying so.
+     */
+    public static DistributedRepetition repetition(Coordinator coordinator, Placement placement, RunSpec spec,
+                                                   int index, RunControl control) {
+        Map<String, Address> members = new LinkedHashMap<>();
+        for (String name : placement.agents()) {
+            Optional<Address> a = coordinator.member(name);
+            if (a.isEmpty()) {
+                return failed(index, spec, "agent " + name + " is not in the cluster");
+            }
+            members.put(name, a.get());
+        }
+        List<String> done = new ArrayList<>();
+        try {
+            Address serverAgent = members.get(placement.server());
+            Target served = coordinator.serve(serverAgent, spec);
+            // the address the coordinator reaches the agent at, which is the one a run's allow-list check saw
+            String host = coordinator.ipOf(serverAgent);
+            Target server = new Target(host != null ? host : served.host(), served.port());
+            done.add("the echo server started on " + placement.server() + " at " + server);
+            Map<Address, RunSpec> clients = new LinkedHashMap<>();
+            for (Placement.ClientShare share : placement.clients()) {
+                clients.put(members.get(share.agent()), spec.toBuilder().target(server.toString())
+                        .clients(share.clients()).repetitions(1).build());
+            }
+            if (control.isCancelled()) {
+                return failed(index, spec, CANCELLED);
+            }
+            coordinator.prepare(clients);
+            if (control.isCancelled()) {
+                return failed(index, spec, CANCELLED);
+            }
+            done.add(placement.totalClients() + " clients on " + placement.clients().size()
+                    + " agent(s) warmed up");
+            StartReport start = coordinator.startTogether(coordinator.clockOffsets(clients.keySet(), PROBES), LEAD);
+            done.add(String.format(Locale.ROOT, "the measured phase started on every client agent (skew %,.0f µs)",
+                    start.skewNanos() / 1e3));
+            // The agents measure on their own; their parts are ready once the phase and its drain are over.
+            long end = System.nanoTime() + (long) (spec.seconds() * 1e9);
+            for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+                if (control.isCancelled()) {
+                    return failed(index, spec, CANCELLED);
+                }
+                Thread.sleep(Duration.ofNanos(Math.min(left, POLL.toNanos())));
+            }
+            MergedParts merged = coordinator.collect(clients.keySet(), mode(spec));
+            return merged(index, spec, placement, server, merged, start);
+        } catch (AgentFailure f) {
+            return failed(index, spec, f.getMessage() + (done.isEmpty() ? ""
+                    : "; done before: " + String.join(", ", done)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return failed(index, spec, "interrupted");
+        } finally {
+            coordinator.end(members.values());
+        }
+    }
+
+    private static LatencyMode mode(RunSpec spec) {
+        return spec.windowMode() == WindowMode.BATCH && spec.window() > 1 ? LatencyMode.BATCH : LatencyMode.MESSAGE;
+    }
+
+    private static DistributedRepetition failed(int index, RunSpec spec, String error) {
+        return new DistributedRepetition(RepetitionResult.failed(index, Transports.resolve(spec), spec.ioThreads(),
+                error), List.of(), null);
+    }
+
+    /**
+     * The merged result: ok when every agent's part passed there and the summed counters have no error. The rate is
+     * the sum of each agent's own (its messages over its own phase's elapsed time), the elapsed time the longest.
+     */
+    private static DistributedRepetition merged(int index, RunSpec spec, Placement placement, Target server,
+                                                MergedParts merged, StartReport start) {
+        Map<String, AgentStart> starts = new LinkedHashMap<>();
+        start.starts().forEach(s -> starts.put(s.member(), s));
+        List<AgentShare> rows = new ArrayList<>();
+        double rate = 0;
+        double elapsed = 0;
+        String error = null;
+        Set<String> withClients = new LinkedHashSet<>();
+        for (AgentPart p : merged.parts()) {
+            withClients.add(p.member());
+            double r = p.elapsedSeconds() > 0 ? p.counts().messages() / p.elapsedSeconds() : 0;
+            rate += r;
+            elapsed = Math.max(elapsed, p.elapsedSeconds());
+            var latency = LatencyHistograms.latency(mode(spec), LatencyHistograms.decode(p.latencyHistogram()));
+            rows.add(new AgentShare(p.member(), p.member().equals(placement.server()), p.clients(),
+                    p.counts().messages(), r, latency.observations() > 0 ? latency.p99Us() : null,
+                    starts.containsKey(p.member()) ? starts.get(p.member()).lateNanos() : null, p.error()));
+            if (error == null && p.error() != null) {
+                error = "agent " + p.member() + ": " + p.error();
+            }
+        }
+        if (!withClients.contains(placement.server())) {
+            rows.add(new AgentShare(placement.server(), true, 0, null, null, null, null, null));
+            rows.sort(Comparator.comparing(AgentShare::member));
+        }
+        PhaseCounts c = merged.counts();
+        ErrorCounts errors = new ErrorCounts(c.contentErrors(), c.orderErrors(), c.unexpectedMessages(),
+                c.disconnectErrors(), c.lostMessages(), c.unfinishedMessages(), c.sendFailures(), c.exceptions(), 0);
+        if (error == null && errors.total() > 0) {
+            error = "measured phase: " + errors.describeNonZero();
+        } else if (error == null && c.messages() == 0) {
+            error = "measured phase: no echo completed";
+        }
+        RepetitionResult result = new RepetitionResult(index, error == null, error, Transports.resolve(spec), null,
+                null, server.toString(), null, true, spec.ioThreads(), null, null, null, null, elapsed,
+                c.messagesSent(), c.messages(), rate, 2.0 * spec.payloadBytes() * rate / (1 << 20), merged.latency(),
+                cpu(merged.parts(), elapsed), memory(merged.parts()), gc(merged.parts()), errors, null, null, null,
+                null, null, null, List.of(), merged.latencyHistogram(), null);
+        return new DistributedRepetition(result, rows, start);
+    }
+
+    /**
+     * The client agents' processes' CPU added up (100 % = one logical CPU, on any of them), over the longest phase;
+     * null where an agent had no figures (its part failed, and so does the repetition).
+     */
+    private static CpuUsage cpu(List<AgentPart> parts, double elapsed) {
+        if (parts.stream().anyMatch(p -> p.cpu() == null)) {
+            return null;
+        }
+        double seconds = parts.stream().mapToDouble(p -> p.cpu().seconds()).sum();
+        return new CpuUsage(seconds, elapsed, elapsed > 0 ? seconds / elapsed * 100 : 0);
+    }
+
+    /** The client agents' processes' garbage collections added up. */
+    private static GcActivity gc(List<AgentPart> parts) {
+        return new GcActivity(parts.stream().mapToLong(p -> p.gc() == null ? 0 : p.gc().collections()).sum(),
+                parts.stream().mapToLong(p -> p.gc() == null ? 0 : p.gc().collectionMillis()).sum());
+    }
+
+    /** The client agents' processes' resident memory added up; unknown (null) where any agent's is. */
+    private static MemoryUsage memory(List<AgentPart> parts) {
+        boolean known = parts.stream().allMatch(p -> p.memory() != null && p.memory().rssBytes() != null
+                && p.memory().peakRssBytes() != null);
+        return known ? new MemoryUsage(parts.stream().mapToLong(p -> p.memory().rssBytes()).sum(),
+                parts.stream().mapToLong(p -> p.memory().peakRssBytes()).sum()) : new MemoryUsage(null, null);
+    }
+}

@@ -1,0 +1,149 @@
+package io.loopbench.cluster;
+
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.RunControl;
+import io.loopbench.engine.latency.LatencyHistograms;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.WarmupMode;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static io.loopbench.cluster.ClusterTestSupport.SECRET;
+import static io.loopbench.cluster.ClusterTestSupport.agentSettings;
+import static io.loopbench.cluster.ClusterTestSupport.await;
+import static io.loopbench.cluster.ClusterTestSupport.coordinatorSettings;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A repetition across hosts, wired end to end with every member in this JVM on 127.0.0.1 (each agent's engine
+ * in-process): the echo server on one agent, clients on it and on another, merged exactly with the start skew
+ * reported, for TCP and UDP; a cancelled repetition stops the agents' load; a client agent lost mid-repetition fails it, named, the others stop and the next run
+ * goes on without it; agents that lose their coordinator stop their load by themselves.
+ */
+class DistributedRunTest {
+
+    private static RunSpec.Builder quick(Protocol protocol, double seconds) {
+        return RunSpec.builder().protocol(protocol).window(4).ioThreads(1).payloadBytes(256).warmupSeconds(0.2)
+                .warmupMode(WarmupMode.FIXED).seconds(seconds).repetitions(1).lossTimeoutMillis(5000);
+    }
+
+    private static Placement placement(String server, String... clientAgents) {
+        return new Placement(server, java.util.Arrays.stream(clientAgents)
+                .map(a -> new Placement.ClientShare(a, 2)).toList());
+    }
+
+    @Test
+    void tcpAndUdpPlacedOnTwoAgentsValidateAndMergeExactlyAndACancelStopsTheLoad() throws Exception {
+        try (Coordinator coordinator = Coordinator.join(coordinatorSettings("distributed-run", false), "coordinator");
+             Agent a = Agent.join(agentSettings(coordinator, SECRET, false), "agent-a", () -> { });
+             Agent b = Agent.join(agentSettings(coordinator, SECRET, false), "agent-b", () -> { })) {
+            await(Duration.ofSeconds(10), "two idle agents", () -> coordinator.agents().size() == 2
+                    && coordinator.agents().stream().allMatch(k -> k.state() == AgentState.IDLE));
+            for (Protocol protocol : List.of(Protocol.TCP, Protocol.UDP)) {
+                DistributedRepetition rep = DistributedRun.repetition(coordinator,
+                        placement("agent-a", "agent-a", "agent-b"), quick(protocol, 0.6).build(), 1);
+                RepetitionResult r = rep.result();
+                assertThat(r.ok()).as(protocol + ": " + r.error()).isTrue();
+                assertThat(r.remote()).isTrue();
+                assertThat(r.serverAddress()).startsWith("127.0.0.1:");
+                assertThat(rep.agents()).extracting(AgentShare::member).containsExactly("agent-a", "agent-b");
+                assertThat(rep.agents()).extracting(AgentShare::server).containsExactly(true, false);
+                assertThat(rep.agents()).extracting(AgentShare::clients).containsExactly(2, 2);
+                assertThat(rep.agents()).allSatisfy(s -> assertThat(s.messages()).isPositive());
+                long sum = rep.agents().stream().mapToLong(AgentShare::messages).sum();
+                assertThat(r.messages()).as(protocol + ": merged = sum of the agents'").isEqualTo(sum);
+                // every validated echo's RTT is in the merged histogram, once
+                assertThat(LatencyHistograms.decode(r.latencyHistogram()).getTotalCount()).isEqualTo(sum);
+                assertThat(r.roundTripsPerSecond()).isCloseTo(rep.agents().stream()
+                        .mapToDouble(AgentShare::roundTripsPerSecond).sum(), org.assertj.core.data.Offset.offset(1e-6));
+                assertThat(rep.start().starts()).extracting(AgentStart::member).containsExactly("agent-a", "agent-b");
+                assertThat(rep.start().skewNanos()).as(rep.start().toString())
+                        .isLessThan(Duration.ofMillis(50).toNanos());
+                // the repetition's end stopped the server and the clients on both agents
+                await(Duration.ofSeconds(2), "agents idle again",
+                        () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
+            }
+
+            // cancelled in its measured phase: the repetition ends at once and the agents' load with it
+            RunControl control = new RunControl();
+            CompletableFuture<DistributedRepetition> running = CompletableFuture.supplyAsync(() ->
+                    DistributedRun.repetition(coordinator, placement("agent-a", "agent-a", "agent-b"),
+                            quick(Protocol.TCP, 20).build(), 1, control), r -> Thread.ofPlatform().start(r));
+            await(Duration.ofSeconds(10), "agent-b preparing", () -> b.state() == AgentState.BUSY);
+            Thread.sleep(1_000);
+            long cancelled = System.nanoTime();
+            control.cancel();
+            DistributedRepetition stopped = running.get(10, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(System.nanoTime() - cancelled)).isLessThan(Duration.ofSeconds(5));
+            assertThat(stopped.result().ok()).isFalse();
+            assertThat(stopped.result().error()).isEqualTo("cancelled");
+            assertThat(a.state()).isEqualTo(AgentState.IDLE);
+            assertThat(b.state()).isEqualTo(AgentState.IDLE);
+        }
+    }
+
+    @Test
+    void aClientAgentLostMidRepetitionFailsItNamedAndTheNextRunGoesOnWithoutIt() throws Exception {
+        try (Coordinator coordinator = Coordinator.join(coordinatorSettings("distributed-loss", false), "coordinator");
+             Agent a = Agent.join(agentSettings(coordinator, SECRET, false), "agent-a", () -> { });
+             Agent b = Agent.join(agentSettings(coordinator, SECRET, false), "agent-b", () -> { });
+             Agent c = Agent.join(agentSettings(coordinator, SECRET, false), "agent-c", () -> { })) {
+            await(Duration.ofSeconds(10), "three agents", () -> coordinator.agents().size() == 3);
+            CompletableFuture<DistributedRepetition> running = CompletableFuture.supplyAsync(() ->
+                    DistributedRun.repetition(coordinator, placement("agent-a", "agent-b", "agent-c"),
+                            quick(Protocol.TCP, 2.5).build(), 1), r -> Thread.ofPlatform().start(r));
+            await(Duration.ofSeconds(10), "agent-b preparing", () -> b.state() == AgentState.BUSY);
+            // set-up, 0.2 s of warm-up, the clock probes and the 0.2 s lead take well under 1.5 s: mid-phase
+            Thread.sleep(1_500);
+            ClusterTestSupport.kill(b);
+
+            DistributedRepetition failed = running.get(20, TimeUnit.SECONDS);
+            assertThat(failed.result().ok()).isFalse();
+            assertThat(failed.result().error())
+                    .startsWith("agent agent-b failed sending its part: it was lost")
+                    .contains("the measured phase started on every client agent");
+            // no load moved: the other agents were told to stop theirs
+            await(Duration.ofSeconds(5), "agent-a and agent-c stopped",
+                    () -> a.state() == AgentState.IDLE && c.state() == AgentState.IDLE);
+            await(Duration.ofSeconds(5), "agent-b gone", () -> coordinator.agents().size() == 2);
+
+            DistributedRepetition next = DistributedRun.repetition(coordinator, placement("agent-a", "agent-c"),
+                    quick(Protocol.TCP, 0.4).build(), 2);
+            assertThat(next.result().ok()).as(next.result().error()).isTrue();
+            assertThat(next.agents()).extracting(AgentShare::member).containsExactly("agent-a", "agent-c");
+        }
+    }
+
+    @Test
+    void agentsThatLoseTheirCoordinatorStopTheirLoadWithinSeconds() throws Exception {
+        Coordinator coordinator = Coordinator.join(coordinatorSettings("distributed-orphans", false), "coordinator");
+        RunControl control = new RunControl();
+        CompletableFuture<DistributedRepetition> running = null;
+        try (Agent a = Agent.join(agentSettings(coordinator, SECRET, false), "agent-a", () -> { });
+             Agent b = Agent.join(agentSettings(coordinator, SECRET, false), "agent-b", () -> { })) {
+            await(Duration.ofSeconds(10), "two agents", () -> coordinator.agents().size() == 2);
+            running = CompletableFuture.supplyAsync(() -> DistributedRun.repetition(coordinator,
+                    placement("agent-a", "agent-b"), quick(Protocol.TCP, 10).build(), 1, control),
+                    r -> Thread.ofPlatform().start(r));
+            await(Duration.ofSeconds(10), "agent-b preparing", () -> b.state() == AgentState.BUSY);
+            Thread.sleep(1_000);
+            ClusterTestSupport.kill(coordinator);
+            Duration stopped = await(Duration.ofSeconds(8), "both agents stopped their load",
+                    () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
+            assertThat(stopped).isLessThan(Duration.ofSeconds(5));
+        } finally {
+            // the killed coordinator's repetition would wait out its phase, then for the agents' answers: cancelled
+            // and closed, it ends at once
+            control.cancel();
+            coordinator.close();
+            if (running != null) {
+                assertThat(running.get(20, TimeUnit.SECONDS).result().ok()).isFalse();
+            }
+        }
+    }
+}

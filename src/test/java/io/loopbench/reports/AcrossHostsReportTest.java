@@ -1,0 +1,53 @@
+package io.loopbench.reports;
+
+import io.loopbench.cluster.AgentShare;
+import io.loopbench.cluster.AgentStart;
+import io.loopbench.cluster.ClockOffset;
+import io.loopbench.cluster.Placement;
+import io.loopbench.cluster.StartReport;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.jobs.RunStatus;
+import io.loopbench.runs.HostsRepetition;
+import io.loopbench.runs.Isolation;
+import io.loopbench.runs.RunRecord;
+import io.loopbench.system.SystemInfo;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A run across hosts reports a per-agent table per repetition, with the measured start skew, its agents' names as
+ * text; a run on one host has no such section.
+ */
+class AcrossHostsReportTest {
+
+    private static RunRecord run(List<HostsRepetition> hosts) {
+        RunSpec spec = RunSpec.builder().clients(3).repetitions(1).build();
+        return new RunRecord(RunRecord.SCHEMA_VERSION, "r1", RunStatus.FAILED, Isolation.FORKED, spec, null, 1,
+                Instant.EPOCH, Instant.EPOCH, Instant.EPOCH, null, null, List.of(), null, false, "failed",
+                SystemInfo.current(), null, List.of(), null,
+                hosts.isEmpty() ? null : new Placement("agent-a", List.of(new Placement.ClientShare("agent-a", 1),
+                        new Placement.ClientShare("agent|b", 2))), hosts);
+    }
+
+    @Test
+    void eachRepetitionHasATableOfItsAgentsAndTheStartSkew() {
+        ClockOffset offset = new ClockOffset(0, 40_000, 16);
+        StartReport start = new StartReport(List.of(new AgentStart("agent-a", offset, 10_000),
+                new AgentStart("agent|b", offset, 130_000)), 120_000, 80_000);
+        String md = ReportRenderer.markdown(ReportSources.of(run(List.of(new HostsRepetition(1, List.of(
+                new AgentShare("agent-a", true, 1, 1_000L, 2_000.0, 55.5, 10_000L, null),
+                new AgentShare("agent|b", false, 2, 3_000L, 6_000.0, 77.25, 130_000L, "unfair: x")), start),
+                new HostsRepetition(2, List.of(), null)))), "");
+
+        assertThat(md).contains("## Across hosts", "### Repetition 1",
+                "Measured start skew: 120.00 µs (± 80.00 µs).",
+                "| agent-a | server, clients | 1 | 1,000 | 2,000 | 55.50 | 10.00 |  |",
+                "| agent\\|b | clients | 2 | 3,000 | 6,000 | 77.25 | 130.00 | unfair: x |",
+                "### Repetition 2", "Failed before its measured phase");
+        assertThat(ReportRenderer.markdown(ReportSources.of(run(List.of())), "")).doesNotContain("Across hosts");
+    }
+}
