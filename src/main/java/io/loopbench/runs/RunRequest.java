@@ -23,8 +23,10 @@ import java.util.List;
  */
 @Schema(description = "A run specification. Omitted fields take their defaults.")
 public record RunRequest(
-        @Schema(description = "Protocol of the echo pair; tcps is TLS over TCP with TCP's framing.",
-                defaultValue = "tcp", allowableValues = {"tcp", "udp", "tcps"})
+        @Schema(description = "Protocol of the echo pair: tcp, udp; tcps is TLS over TCP with TCP's framing; websocket "
+                + "one binary frame per message after an upgrade on /echo, wss the same over TLS; http one POST /echo "
+                + "per message, pipelined up to window on one keep-alive connection, https the same over TLS.",
+                defaultValue = "tcp")
         Protocol protocol,
         @Schema(description = "Bytes per message, 16-byte header included.", minimum = "16", maximum = "65507",
                 defaultValue = "1024")

@@ -93,6 +93,12 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
                 .contains("baseline");
         assertThat(api.at("/components/schemas/MatrixSpec/properties/executions/items/enum").toString())
                 .isEqualTo("[\"netty\",\"reactive\",\"virtual-threads\"]");
+        String protocols = "[\"tcp\",\"udp\",\"tcps\",\"websocket\",\"wss\",\"http\",\"https\"]";
+        assertThat(api.at("/components/schemas/RunRequest/properties/protocol/enum").toString()).isEqualTo(protocols);
+        assertThat(api.at("/components/schemas/MatrixSpec/properties/protocols/items/enum").toString())
+                .isEqualTo(protocols);
+        assertThat(api.at("/components/schemas/EchoServerRequest/properties/protocol/enum").toString())
+                .isEqualTo(protocols);
         assertThat(api.at("/components/schemas/MatrixSpec/properties/warmupMode/description").asString())
                 .contains("at most warmupMaxSeconds");
         assertThat(api.at("/components/schemas/CaseComparison/properties/warnings/description").asString())
