@@ -80,7 +80,9 @@ class ResourceReleaseTest {
             assertThat(result.cancelled()).isTrue();
             assertThat(result.ok()).isFalse();
             assertThat(result.summary()).isNull();
-            assertThat(result.repetitions()).hasSizeLessThan(3).allMatch(RepetitionResult::ok);
+            // kept whole: passed, or judged unfair (a virtual thread starved on a busy 2-core machine), never cut off
+            assertThat(result.repetitions()).hasSizeLessThan(3).allMatch(r -> r.ok()
+                    || r.error() != null && r.error().startsWith("unfair: "));
             assertThat(seconds).isLessThan(3.0);
             assertThat(loopThreads()).isZero();
             assertThat(openSockets()).isEqualTo(socketsBefore);
