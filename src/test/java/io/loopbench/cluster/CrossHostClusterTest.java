@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static io.loopbench.IpCommand.ip;
 import static io.loopbench.cluster.ClusterTestSupport.SECRET;
 import static io.loopbench.cluster.ClusterTestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,16 +51,6 @@ class CrossHostClusterTest {
 
     private static String namespace(int i) {
         return "loopbench-cluster-" + ProcessHandle.current().pid() + "-" + i;
-    }
-
-    private static void ip(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("ip"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException("ip " + String.join(" ", args) + ": " + out);
-        }
     }
 
     @BeforeAll

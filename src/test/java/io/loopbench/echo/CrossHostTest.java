@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.loopbench.IpCommand.ip;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -34,17 +35,6 @@ class CrossHostTest extends ServiceHttpTest {
     @DynamicPropertySource
     static void allowTheLink(DynamicPropertyRegistry registry) {
         registry.add("loopbench.network.allowed-cidrs", () -> NET + "0/30");
-    }
-
-    private static String ip(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("ip"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException("ip " + String.join(" ", args) + ": " + out);
-        }
-        return out;
     }
 
     @BeforeAll
