@@ -41,13 +41,15 @@ export function agentsView(root) {
     }
     const rows = view.agents.map(a => {
       const f = a.facts || {};
-      return [a.member, a.address ?? '?', a.state, f.hostName ?? '', {value: f.logicalCpus ?? '', class: 'num'},
+      return [a.member, a.address ?? '?', a.state, f.hostName ?? '', f.cpuModel ?? '',
+        {value: f.logicalCpus ?? '', class: 'num'},
+        {value: f.memoryBytes == null ? '' : `${Math.round(f.memoryBytes / 2 ** 30)} GiB`, class: 'num'},
         f.javaVersion ? `${f.javaVendor} ${f.javaVersion}` : '',
         f.loopbenchVersion ? `${f.loopbenchVersion}${f.gitCommit ? ` (${f.gitCommit})` : ''}` : '',
         f.nettyVersion ?? ''];
     });
     fill(box, summary, h('div', {class: 'scroll'}, table(
-      ['Member', 'Address', 'State', 'Host', 'CPUs', 'JVM', 'loopbench', 'Netty'], rows,
+      ['Member', 'Address', 'State', 'Host', 'CPU', 'CPUs', 'Memory', 'JVM', 'loopbench', 'Netty'], rows,
       {className: 'agents', caption: 'Agents, by member name'})));
   }
 

@@ -57,9 +57,13 @@ export function matrixView(root, params, id) {
       return;
     }
     const wanted = m.spec?.repetitions;
+    // across hosts: where each case's load runs, its agent group's server and clients per agent
+    const placed = cases.some(c => c.placement);
     const rows = cases.map(c => [
       {value: String(c.number ?? ''), header: true},
       fmt.specLine(c.spec),
+      ...(placed ? [c.placement ? `group ${c.agentGroup}: server ${c.placement.server}; clients `
+        + (c.placement.clients || []).map(a => `${a.agent} × ${a.clients}`).join(', ') : '–'] : []),
       c.transport || '–',
       {value: `${c.repetitions?.length ?? 0}${fmt.isNum(wanted) ? ` of ${wanted}` : ''}`, class: 'num'},
       {value: fmt.stat(c.summary?.roundTripsPerSecond, fmt.int), class: 'num'},
@@ -67,7 +71,7 @@ export function matrixView(root, params, id) {
       c.error ? h('span', {class: 'error-text'}, c.error) : c.summary ? caseOutcome(c.summary) : '',
     ]);
     fill(casesBox, h('h2', {}, 'Cases'), h('div', {class: 'scroll'}, table(
-      ['#', 'Case', 'Transport', 'Repetitions', 'Round trips/s median [min, max]', 'RTT p99 median [min, max]', ''],
+      ['#', 'Case', ...(placed ? ['Agents'] : []), 'Transport', 'Repetitions', 'Round trips/s median [min, max]', 'RTT p99 median [min, max]', ''],
       rows, {className: 'cases', caption: 'Every case of the matrix, in the order it runs'})));
   }
 

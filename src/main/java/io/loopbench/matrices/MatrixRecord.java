@@ -1,5 +1,6 @@
 package io.loopbench.matrices;
 
+import io.loopbench.cluster.Placement;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
@@ -7,6 +8,7 @@ import io.loopbench.engine.Summary;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.jobs.RunStatus;
+import io.loopbench.runs.HostsRepetition;
 import io.loopbench.system.SystemInfo;
 
 import java.time.Duration;
@@ -75,12 +77,18 @@ public record MatrixRecord(
      * @param repetitions the repetitions that finished, each from its own forked worker
      * @param summary     median/min/max once every repetition finished and passed
      * @param error       why the case failed
+     * @param agentGroup  across hosts: the index of the matrix's agent group the case runs on; null on this host
+     * @param placement   across hosts: where its load runs (the group's server agent, its clients spread over the
+     *                    group's client agents); null on this host
+     * @param acrossHosts across hosts: per finished repetition, what each agent did and the start skew
      */
     public record Case(int number, RunSpec spec, Transport transport, List<RepetitionResult> repetitions,
-                       Summary summary, String error) {
+                       Summary summary, String error, Integer agentGroup, Placement placement,
+                       List<HostsRepetition> acrossHosts) {
 
         public Case {
             repetitions = repetitions == null ? List.of() : List.copyOf(repetitions);
+            acrossHosts = acrossHosts == null ? List.of() : List.copyOf(acrossHosts);
         }
 
         boolean failed() {
@@ -88,11 +96,14 @@ public record MatrixRecord(
         }
     }
 
-    static MatrixRecord queued(String id, MatrixSpec spec, List<RunSpec> cases, double estimate, Instant now,
-                               SystemInfo system) {
+    /** @param groups each case's agent group (see {@link MatrixSpec#groupOfCases}); empty on this host */
+    static MatrixRecord queued(String id, MatrixSpec spec, List<RunSpec> cases, List<Integer> groups,
+                               double estimate, Instant now, SystemInfo system) {
         List<Case> cs = new ArrayList<>();
         for (RunSpec c : cases) {
-            cs.add(new Case(cs.size() + 1, c, null, List.of(), null, null));
+            Integer g = groups.isEmpty() ? null : groups.get(cs.size());
+            cs.add(new Case(cs.size() + 1, c, null, List.of(), null, null, g,
+                    g == null ? null : spec.agentGroups().get(g).placement(c.clients()), List.of()));
         }
         return new MatrixRecord(SCHEMA_VERSION, id, RunStatus.QUEUED, spec, estimate, now, null, null, null, cs,
                 null, null, system, null, null);

@@ -1,6 +1,12 @@
 package io.loopbench.matrices;
 
+import io.loopbench.cluster.AgentGroup;
+import io.loopbench.cluster.Coordinator;
+import io.loopbench.cluster.DistributedRepetition;
+import io.loopbench.cluster.DistributedRun;
 import io.loopbench.engine.process.Environment;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.runs.HostsRepetition;
 import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
@@ -23,6 +29,15 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,7 +50,8 @@ import java.util.concurrent.CancellationException;
  * Accepts matrices, validates every case before anything runs, and executes them on the shared {@link JobQueue}
  * (so they never overlap a run): repetitions outermost, cases rotated per repetition, the executions of a case back
  * to back in an order alternated between repetitions ({@link MatrixSpec#steps}), each (case, repetition) in its own
- * forked worker. Every finished step is stored before it is announced. On start, matrices found running
+ * forked worker; or, with agent groups, across hosts, the groups at once ({@link #executeAcrossHosts}). Every finished
+ * step is stored before it is announced. On start, matrices found running
  * are marked interrupted (keeping their finished steps) and queued ones are queued again (see
  * {@link QueuedService}).
  */
@@ -81,7 +97,12 @@ public class MatrixService extends QueuedService<MatrixRecord> {
             }
         }
         violations.addAll(caseViolations);
-        double estimate = cases.stream().mapToDouble(c -> RunService.estimate(c, spec.isolation())).sum();
+        List<Integer> groups = spec.acrossHosts() && violations.isEmpty()
+                ? MatrixSpec.groupOfCases(cases, spec.agentGroups().size()) : List.of();
+        if (spec.acrossHosts() && violations.isEmpty()) {
+            violations.addAll(agentGroupViolations(spec, cases));
+        }
+        double estimate = estimate(spec, cases, groups);
         if (violations.isEmpty() && estimate > properties.limits().maxMatrixSeconds()) {
             violations.add(new Violation("estimatedSeconds", String.format(Locale.ROOT, "%.0f", estimate),
                     String.format(Locale.ROOT, "at most %.0f (limit loopbench.limits.max-matrix-seconds); this "
@@ -91,10 +112,76 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         if (!violations.isEmpty()) {
             throw new InvalidSpecException(violations);
         }
-        MatrixRecord m = MatrixRecord.queued(UUID.randomUUID().toString(), spec, cases, estimate, Instant.now(),
-                runs.system());
+        MatrixRecord m = MatrixRecord.queued(UUID.randomUUID().toString(), spec, cases, groups, estimate,
+                Instant.now(), runs.system());
         enqueue(m);
         return m;
+    }
+
+    /** Wall time: the cases' estimates added up, or across hosts the busiest group's, the groups running at once. */
+    private static double estimate(MatrixSpec spec, List<RunSpec> cases, List<Integer> groups) {
+        if (groups.isEmpty()) {
+            return cases.stream().mapToDouble(c -> RunService.estimate(c, spec.isolation())).sum();
+        }
+        double[] perGroup = new double[spec.agentGroups().size()];
+        for (int i = 0; i < cases.size(); i++) {
+            perGroup[groups.get(i)] += RunService.estimate(cases.get(i), Isolation.IN_PROCESS);
+        }
+        return Arrays.stream(perGroup).max().orElse(0);
+    }
+
+    /**
+     * What keeps the agent groups from running the cases now: an agent not in the cluster, busy, or outside the
+     * allow-list; secure cases without a certificates directory every agent has; and groups of different hardware
+     * (the servers must match each other, and so must the client agents), whose figures would not compare.
+     */
+    private List<Violation> agentGroupViolations(MatrixSpec spec, List<RunSpec> cases) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (int g = 0; g < spec.agentGroups().size(); g++) {
+            AgentGroup group = spec.agentGroups().get(g);
+            fields.put(group.server(), "agentGroups[" + g + "].server");
+            for (int i = 0; i < group.clientAgents().size(); i++) {
+                fields.putIfAbsent(group.clientAgents().get(i), "agentGroups[" + g + "].clientAgents[" + i + "]");
+            }
+        }
+        List<Violation> v = new ArrayList<>(runs.agentViolations(fields, true));
+        if (spec.certsDirectory() == null) {
+            cases.stream().map(RunSpec::protocol).filter(Protocol::secure).findFirst().ifPresent(p -> v.add(
+                    new Violation("certsDirectory", "none", "with " + p.label() + " cases across hosts, a directory "
+                            + "at that path on every agent, its server.pem for each server agent's address: the "
+                            + "throw-away certificate is made per JVM, and only that JVM's clients trust it")));
+        }
+        if (v.isEmpty() && spec.agentGroups().size() > 1) {
+            Map<String, String> hardware = new HashMap<>();
+            runs.cluster().orElseThrow().agents().forEach(a -> hardware.put(a.member(), a.facts() == null ? "unknown"
+                    : a.facts().hardware()));
+            sameHardware(v, spec, hardware, true);
+            sameHardware(v, spec, hardware, false);
+        }
+        return v;
+    }
+
+    /** A violation for each agent of one role (servers, or client agents) whose hardware differs from the first's. */
+    static void sameHardware(List<Violation> v, MatrixSpec spec, Map<String, String> hardware,
+                                     boolean servers) {
+        String first = null;
+        String firstField = null;
+        for (int g = 0; g < spec.agentGroups().size(); g++) {
+            AgentGroup group = spec.agentGroups().get(g);
+            List<String> agents = servers ? List.of(group.server()) : group.clientAgents();
+            for (int i = 0; i < agents.size(); i++) {
+                String field = "agentGroups[" + g + "]." + (servers ? "server" : "clientAgents[" + i + "]");
+                String h = hardware.get(agents.get(i));
+                if (first == null) {
+                    first = h;
+                    firstField = field;
+                } else if (!first.equals(h)) {
+                    v.add(new Violation(field, agents.get(i) + " (" + h + ")", (servers ? "a server" : "a client")
+                            + " agent of the same hardware as " + firstField + " (" + first + "), so that every "
+                            + "group's figures compare"));
+                }
+            }
+        }
     }
 
     @Override
@@ -133,6 +220,10 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         if (m == null) {
             return;
         }
+        if (m.spec().acrossHosts()) {
+            executeAcrossHosts(id, m, control);
+            return;
+        }
         String failure = null;
         try {
             int n = m.cases().size();
@@ -152,7 +243,8 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 if (o == null || stopRequested()) {
                     break;
                 }
-                MatrixRecord after = update(id, x -> record(x, caseIndex, o).withWorker(null));
+                MatrixRecord after = update(id, x -> record(x, caseIndex, o, x.cases().get(caseIndex).acrossHosts())
+                        .withWorker(null));
                 if (!o.repetition().ok() && !after.spec().keepGoing()) {
                     failure = "case " + (caseIndex + 1) + " repetition " + repetition + " failed: "
                             + o.repetition().error() + " (keepGoing is false)";
@@ -167,6 +259,77 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         end(id, x -> judge(x, stoppedEarly));
     }
 
+    /**
+     * Across hosts: one thread per agent group, each running its cases' steps in the matrix's step order
+     * ({@link MatrixSpec#steps}), so the groups run at once and each one case at a time. A group whose agents no
+     * longer hold (left, or outside the allow-list) fails its step; with keepGoing false a failed step stops every
+     * group before its next step (the steps under way finish). A cancellation stops each group's repetition in its
+     * measured phase, and the unfinished ones are not kept.
+     */
+    private void executeAcrossHosts(String id, MatrixRecord m, RunControl control) {
+        List<int[]> steps = MatrixSpec.steps(m.cases().stream().map(MatrixRecord.Case::spec).toList(),
+                m.spec().repetitions());
+        int groups = m.spec().agentGroups().size();
+        AtomicInteger started = new AtomicInteger();
+        AtomicReference<String> failure = new AtomicReference<>();
+        try (ExecutorService threads = Executors.newThreadPerTaskExecutor(
+                Thread.ofPlatform().name("matrix-group-", 0).factory())) {
+            for (int g = 0; g < groups; g++) {
+                int group = g;
+                List<int[]> own = steps.stream()
+                        .filter(st -> m.cases().get(st[0]).agentGroup() == group).toList();
+                threads.submit(() -> runGroup(id, m, own, steps.size(), started, failure, control));
+            }
+        }
+        end(id, x -> judge(x, failure.get()));
+    }
+
+    private void runGroup(String id, MatrixRecord m, List<int[]> steps, int allSteps, AtomicInteger started,
+                          AtomicReference<String> failure, RunControl control) {
+        Coordinator cluster = runs.cluster().orElseThrow();
+        try {
+            for (int[] step : steps) {
+                if (stopRequested() || failure.get() != null) {
+                    return;
+                }
+                int caseIndex = step[0];
+                int repetition = step[1];
+                MatrixRecord.Case c = m.cases().get(caseIndex);
+                MatrixRecord.Progress p = new MatrixRecord.Progress(started.incrementAndGet(), allSteps,
+                        caseIndex + 1, m.cases().size(), repetition, 0, 0);
+                update(id, x -> x.withProgress(p));
+                Map<String, String> fields = new LinkedHashMap<>();
+                c.placement().agents().forEach(a -> fields.put(a, "agentGroups[" + c.agentGroup() + "]"));
+                List<Violation> now = runs.agentViolations(fields, false);
+                DistributedRepetition done = now.isEmpty()
+                        ? DistributedRun.repetition(cluster, c.placement(), c.spec(), repetition, control)
+                        : new DistributedRepetition(RepetitionResult.failed(repetition, Transports.resolve(c.spec()),
+                        c.spec().ioThreads(), "the agent group no longer holds: " + now.stream()
+                                .map(Violation::message).collect(Collectors.joining("; "))), List.of(), null);
+                if (stopRequested()) {
+                    return;
+                }
+                update(id, x -> recordAcrossHosts(x, caseIndex, done));
+                if (!done.result().ok() && !m.spec().keepGoing()) {
+                    failure.compareAndSet(null, "case " + (caseIndex + 1) + " repetition " + repetition
+                            + " failed: " + done.result().error() + " (keepGoing is false)");
+                }
+            }
+        } catch (RuntimeException e) {
+            log.error("Matrix {} failed unexpectedly on agent group {}", id, m.cases().get(steps.getFirst()[0])
+                    .agentGroup(), e);
+            failure.compareAndSet(null, "internal error: " + e);
+        }
+    }
+
+    private static MatrixRecord recordAcrossHosts(MatrixRecord m, int caseIndex, DistributedRepetition done) {
+        MatrixRecord.Case c = m.cases().get(caseIndex);
+        List<HostsRepetition> hosts = new ArrayList<>(c.acrossHosts());
+        hosts.add(new HostsRepetition(done.result().repetition(), done.agents(), done.start()));
+        hosts.sort(Comparator.comparingInt(HostsRepetition::repetition));
+        return record(m, caseIndex, new ForkedWorker.Outcome(done.result(), null, null), hosts);
+    }
+
     private ForkedWorker.Outcome inProcess(RunSpec spec, int repetition, RunControl control) {
         try {
             RepetitionResult r = Measurement.of(spec).control(control).runRepetition(repetition);
@@ -177,7 +340,8 @@ public class MatrixService extends QueuedService<MatrixRecord> {
     }
 
     /** Adds a finished step to its case; once the case has all its repetitions, summarises it. */
-    private static MatrixRecord record(MatrixRecord m, int caseIndex, ForkedWorker.Outcome o) {
+    private static MatrixRecord record(MatrixRecord m, int caseIndex, ForkedWorker.Outcome o,
+                                       List<HostsRepetition> acrossHosts) {
         List<MatrixRecord.Case> cases = new ArrayList<>(m.cases());
         MatrixRecord.Case c = cases.get(caseIndex);
         List<RepetitionResult> reps = new ArrayList<>(c.repetitions());
@@ -191,7 +355,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
             error = judged.ok() ? null : judged.error();
         }
         cases.set(caseIndex, new MatrixRecord.Case(c.number(), c.spec(), o.repetition().transport(), reps, summary,
-                error));
+                error, c.agentGroup(), c.placement(), acrossHosts));
         return m.with(m.status(), m.startedAt(), m.finishedAt(), m.progress(), cases, m.ok(), m.error(),
                 o.environment() != null ? o.environment() : m.workerEnvironment());
     }

@@ -1,5 +1,6 @@
 package io.loopbench.matrices;
 
+import io.loopbench.cluster.AgentGroup;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.Labeled;
@@ -18,6 +19,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,6 +67,14 @@ import java.util.stream.Collectors;
  *                      every UDP case runs at each value (recvmmsg above 1, epoll only); TCP cases ignore it
  * @param tlsProviders  tcps, wss and https cases: jdk, openssl (Netty's BoringSSL provider), default [jdk]: every
  *                      such case runs with each, as arknet's dependency combinations; the other protocols ignore it
+ * @param certsDirectory tcps, wss and https cases: a directory with the server's certificate and key and the CA
+ *                      ({@code server.pem}, {@code server-key.pem}, {@code ca.pem}); omitted, a throw-away one is made
+ *                      per JVM. Cases across hosts need it, at that path on every agent
+ * @param agentGroups   run the cases across hosts, on these groups of agents of the cluster: each group one server
+ *                      agent and the client agents a case's clients are spread over; with several groups (disjoint,
+ *                      each role of one hardware) cases run in parallel, one per group at a time, the cases that
+ *                      differ only by execution on the same group; each case records its placement. Omitted, the
+ *                      cases run on this host ({@code isolation} does not apply across hosts: the agents measure)
  */
 @Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
 public record MatrixSpec(
@@ -87,7 +97,9 @@ public record MatrixSpec(
         @Schema(defaultValue = "auto", allowableValues = {"auto", "fixed"}) WarmupMode warmupMode,
         @Schema(example = "10") Double warmupMaxSeconds,
         @Schema(example = "[1, 16]") List<Integer> datagramsPerRead,
-        @Schema(example = "[\"jdk\", \"openssl\"]") List<TlsProvider> tlsProviders) implements Validatable {
+        @Schema(example = "[\"jdk\", \"openssl\"]") List<TlsProvider> tlsProviders,
+        String certsDirectory,
+        List<AgentGroup> agentGroups) implements Validatable {
 
     /** The most values one list may hold. */
     public static final int MAX_LIST_VALUES = 64;
@@ -130,7 +142,38 @@ public record MatrixSpec(
                 warmupMode != null ? warmupMode : WarmupMode.AUTO,
                 warmupMaxSeconds,
                 or(datagramsPerRead, List.of(1)),
-                or(tlsProviders, List.of(TlsProvider.JDK)));
+                or(tlsProviders, List.of(TlsProvider.JDK)),
+                certsDirectory,
+                agentGroups == null ? null : or(agentGroups, null));
+    }
+
+    /** Whether the cases run across hosts. */
+    public boolean acrossHosts() {
+        return agentGroups != null;
+    }
+
+    /**
+     * The group each case runs on, by case index: the blocks of cases that differ only by execution (adjacent in
+     * {@link #cases()}) are dealt to the groups in turn, so that a matched comparison never crosses groups. Empty
+     * unless across hosts.
+     */
+    public static List<Integer> groupOfCases(List<RunSpec> cases, int groups) {
+        List<Integer> out = new ArrayList<>();
+        int block = -1;
+        RunSpec previous = null;
+        for (RunSpec c : cases) {
+            RunSpec besidesExecution = besidesExecution(c);
+            if (!besidesExecution.equals(previous)) {
+                block++;
+            }
+            out.add(block % groups);
+            previous = besidesExecution;
+        }
+        return out;
+    }
+
+    private static RunSpec besidesExecution(RunSpec c) {
+        return c.toBuilder().execution(null).build();
     }
 
     private List<Profile> profilesFor(Protocol p) {
@@ -206,7 +249,8 @@ public record MatrixSpec(
     private List<RunSpec> protocolCases(Protocol p, RunSpec.Builder c) {
         return switch (p) {
             case UDP -> datagramsPerRead.stream().map(n -> c.datagramsPerRead(n).build()).toList();
-            case TCPS, WSS, HTTPS -> tlsProviders.stream().map(provider -> c.tlsProvider(provider).build()).toList();
+            case TCPS, WSS, HTTPS -> tlsProviders.stream()
+                    .map(provider -> c.tlsProvider(provider).certsDirectory(certsDirectory).build()).toList();
             case TCP, WEBSOCKET, HTTP -> List.of(c.build());
         };
     }
@@ -225,7 +269,7 @@ public record MatrixSpec(
         List<List<Integer>> blocks = new ArrayList<>();
         RunSpec previous = null;
         for (int i = 0; i < cases.size(); i++) {
-            RunSpec besidesExecution = cases.get(i).toBuilder().execution(null).build();
+            RunSpec besidesExecution = besidesExecution(cases.get(i));
             if (!besidesExecution.equals(previous)) {
                 blocks.add(new ArrayList<>());
             }
@@ -307,10 +351,40 @@ public record MatrixSpec(
                                     .collect(Collectors.joining(", ")))
                             .collect(Collectors.joining("; ")) + ")"));
         }
+        if (agentGroups != null) {
+            groupViolations(v);
+        }
         if (!(p99BoundUs > 0 && Double.isFinite(p99BoundUs))) {
             v.add(new Violation("p99BoundUs", String.valueOf(p99BoundUs), "a finite number more than 0"));
         }
         return v;
+    }
+
+    /** The groups by themselves: at least one, each well formed, no agent in two (whether they exist is the service's). */
+    private void groupViolations(List<Violation> v) {
+        if (agentGroups.isEmpty()) {
+            v.add(new Violation("agentGroups", "[]", "at least one group, or none (omitted) to run on this host"));
+        } else if (agentGroups.size() > MAX_LIST_VALUES) {
+            v.add(new Violation("agentGroups", agentGroups.size() + " groups", "at most " + MAX_LIST_VALUES));
+            return;
+        }
+        Map<String, Integer> owner = new HashMap<>();
+        for (int g = 0; g < agentGroups.size(); g++) {
+            AgentGroup group = agentGroups.get(g);
+            String field = "agentGroups[" + g + "]";
+            if (group == null) {
+                v.add(new Violation(field, "null", "a group: {server, clientAgents}"));
+                continue;
+            }
+            v.addAll(group.violations(field));
+            for (String agent : group.agents()) {
+                Integer other = agent == null ? null : owner.putIfAbsent(agent, g);
+                if (other != null && other != g) {
+                    v.add(new Violation(field, agent, "groups with no agent in common (" + agent + " is in "
+                            + "agentGroups[" + other + "] too): groups run at once"));
+                }
+            }
+        }
     }
 
     private static void unique(List<Violation> v, String field, List<?> values) {

@@ -340,8 +340,10 @@ public final class ReportRenderer {
         return md.toString();
     }
 
-    /** The matched comparison of executions, when the source has cases that differ only by execution. */
-    /** A run across hosts: per repetition, what each agent did and how simultaneous the measured start was. */
+    /**
+     * Runs across hosts: per case (a matrix's, with its agent group) and repetition, what each agent did and how
+     * simultaneous the measured start was.
+     */
     private static void acrossHosts(StringBuilder md, ReportSource s) {
         if (s.acrossHosts().isEmpty()) {
             return;
@@ -352,33 +354,52 @@ public final class ReportRenderer {
                 + "above merge every agent's counters and RTT histogram exactly; each RTT was timed on its own "
                 + "client's clock. \"Start late\" is an agent's start after the instant, on the coordinator's "
                 + "timeline through its clock offset.\n\n");
-        for (HostsRepetition h : s.acrossHosts()) {
-            md.append("### Repetition ").append(h.repetition()).append("\n\n");
-            if (h.start() != null) {
-                md.append("Measured start skew: ").append(Format.micros(h.start().skewNanos() / 1e3))
-                        .append(" µs (± ").append(Format.micros(h.start().skewUncertaintyNanos() / 1e3))
-                        .append(" µs).\n\n");
+        boolean matrix = s.kind().equals("matrix");
+        for (CaseHosts c : s.acrossHosts()) {
+            if (matrix) {
+                md.append("### Case ").append(c.caseNumber()).append(" — agent group ").append(c.agentGroup())
+                        .append(": server ").append(Format.text(c.placement().server())).append(", clients ")
+                        .append(Format.text(c.placement().clients().stream()
+                                .map(a -> a.agent() + " × " + a.clients()).collect(Collectors.joining(", "))))
+                        .append("\n\n");
+                if (c.repetitions().isEmpty()) {
+                    md.append("No repetition finished.\n\n");
+                }
             }
-            if (h.agents().isEmpty()) {
-                md.append("Failed before its measured phase; see the repetition's error.\n\n");
-                continue;
+            for (HostsRepetition h : c.repetitions()) {
+                agentTable(md, h, matrix ? "#### " : "### ");
             }
-            md.append("| Agent | Role | Clients | Messages | Round trips/s | p99 / µs | Start late / µs | Error |\n");
-            md.append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
-            for (AgentShare a : h.agents()) {
-                md.append("| ").append(Format.text(a.member())).append(" | ")
-                        .append(a.server() ? (a.clients() > 0 ? "server, clients" : "server") : "clients")
-                        .append(" | ").append(a.clients()).append(" | ")
-                        .append(a.messages() == null ? "" : Format.count(a.messages())).append(" | ")
-                        .append(a.roundTripsPerSecond() == null ? "" : Format.count(a.roundTripsPerSecond()))
-                        .append(" | ").append(a.p99Us() == null ? "" : Format.micros(a.p99Us())).append(" | ")
-                        .append(a.startLateNanos() == null ? "" : Format.micros(a.startLateNanos() / 1e3))
-                        .append(" | ").append(a.error() == null ? "" : Format.text(a.error())).append(" |\n");
-            }
-            md.append('\n');
         }
     }
 
+    /** One repetition's per-agent table under a heading of that level. */
+    private static void agentTable(StringBuilder md, HostsRepetition h, String heading) {
+        md.append(heading).append("Repetition ").append(h.repetition()).append("\n\n");
+        if (h.start() != null) {
+            md.append("Measured start skew: ").append(Format.micros(h.start().skewNanos() / 1e3))
+                    .append(" µs (± ").append(Format.micros(h.start().skewUncertaintyNanos() / 1e3))
+                    .append(" µs).\n\n");
+        }
+        if (h.agents().isEmpty()) {
+            md.append("Failed before its measured phase; see the repetition's error.\n\n");
+            return;
+        }
+        md.append("| Agent | Role | Clients | Messages | Round trips/s | p99 / µs | Start late / µs | Error |\n");
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        for (AgentShare a : h.agents()) {
+            md.append("| ").append(Format.text(a.member())).append(" | ")
+                    .append(a.server() ? (a.clients() > 0 ? "server, clients" : "server") : "clients")
+                    .append(" | ").append(a.clients()).append(" | ")
+                    .append(a.messages() == null ? "" : Format.count(a.messages())).append(" | ")
+                    .append(a.roundTripsPerSecond() == null ? "" : Format.count(a.roundTripsPerSecond()))
+                    .append(" | ").append(a.p99Us() == null ? "" : Format.micros(a.p99Us())).append(" | ")
+                    .append(a.startLateNanos() == null ? "" : Format.micros(a.startLateNanos() / 1e3))
+                    .append(" | ").append(a.error() == null ? "" : Format.text(a.error())).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    /** The matched comparison of executions, when the source has cases that differ only by execution. */
     private static void executionsMatched(StringBuilder md, ReportSource s) {
         List<ExecutionComparisons.ExecutionRatios> rows = ExecutionComparisons.of(s.cases(), s.executions());
         if (rows.isEmpty()) {

@@ -1,6 +1,5 @@
 package io.loopbench.reports;
 
-import io.loopbench.runs.HostsRepetition;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.system.SystemInfo;
@@ -22,17 +21,18 @@ import java.util.List;
  *                          percent-encoded
  * @param p99BoundUs        open-load rate sweeps: the p99 bound the report names each IO profile's highest rate
  *                          under; null for the default (1000 µs)
+ * @param acrossHosts       the cases that ran across hosts, with what each agent did; empty on one host
  */
 public record ReportSource(String kind, String id, String status, Instant createdAt, Instant finishedAt,
                            SystemInfo system, Environment workerEnvironment, String isolation,
                            List<CaseResult> cases, List<Execution> executions, String rawDataUrl,
-                           Double p99BoundUs, List<HostsRepetition> acrossHosts) {
+                           Double p99BoundUs, List<CaseHosts> acrossHosts) {
 
     public ReportSource {
         acrossHosts = acrossHosts == null ? List.of() : List.copyOf(acrossHosts);
     }
 
-    /** A source of load on this host only (a matrix, or a run without a placement). */
+    /** A source of load on this host only. */
     public ReportSource(String kind, String id, String status, Instant createdAt, Instant finishedAt,
                         SystemInfo system, Environment workerEnvironment, String isolation, List<CaseResult> cases,
                         List<Execution> executions, String rawDataUrl, Double p99BoundUs) {

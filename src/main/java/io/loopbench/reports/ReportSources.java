@@ -43,7 +43,9 @@ public class ReportSources {
         // effective(): a matrix stored before executions were a dimension lists none, and ran netty
         return new ReportSource("matrix", m.id(), m.status().label(), m.createdAt(), m.finishedAt(), m.system(),
                 m.workerEnvironment(), m.spec().isolation().label(), cases, m.spec().effective().executions(),
-                "/api/matrices/" + Format.pathSegment(m.id()), m.spec().p99BoundUs());
+                "/api/matrices/" + Format.pathSegment(m.id()), m.spec().p99BoundUs(), m.cases().stream()
+                .filter(c -> c.placement() != null)
+                .map(c -> new CaseHosts(c.number(), c.agentGroup(), c.placement(), c.acrossHosts())).toList());
     }
 
     static ReportSource of(RunRecord r) {
@@ -52,6 +54,7 @@ public class ReportSources {
                         : null);
         return new ReportSource("run", r.id(), r.status().label(), r.createdAt(), r.finishedAt(), r.system(),
                 r.workerEnvironment(), r.isolation().label(), List.of(c), List.of(r.spec().execution()),
-                "/api/runs/" + Format.pathSegment(r.id()), null, r.acrossHosts());
+                "/api/runs/" + Format.pathSegment(r.id()), null, r.placement() == null ? List.of()
+                : List.of(new CaseHosts(1, null, r.placement(), r.acrossHosts())));
     }
 }

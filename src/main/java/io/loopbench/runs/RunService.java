@@ -40,6 +40,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -218,9 +219,8 @@ public class RunService extends QueuedService<RunRecord> {
     }
 
     /**
-     * What keeps a placement from running now: clustering off, a target besides it, an agent not in the cluster or
-     * busy, or an agent's address outside the allow-list (every agent's address carries load: the server's receives
-     * it, each client agent's sends it).
+     * What keeps a placement from running now: clustering off, a target besides it, a secure protocol without
+     * certificates every agent has, or one of {@link #agentViolations}.
      */
     private List<Violation> placementViolations(RunSpec spec, Placement placement, boolean idle) {
         List<Violation> v = new ArrayList<>(placement.violations());
@@ -238,10 +238,35 @@ public class RunService extends QueuedService<RunRecord> {
                     + "placement, a directory at that path on every agent, its server.pem for the server agent's "
                     + "address: the throw-away certificate is made per JVM, and only that JVM's clients trust it"));
         }
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (String name : placement.agents()) {
+            fields.put(name, name.equals(placement.server()) ? "placement.server" : "placement.clients");
+        }
+        v.addAll(agentViolations(fields, idle));
+        return v;
+    }
+
+    /** The cluster's coordinator, when clustering is on. */
+    public Optional<Coordinator> cluster() {
+        return Optional.ofNullable(cluster);
+    }
+
+    /**
+     * What keeps these agents (each with the request field that named it) from carrying load now: clustering off,
+     * an agent not in the cluster or, with {@code idle}, busy, or its address outside the allow-list (every agent's
+     * address carries load: the server's receives it, each client agent's sends it).
+     */
+    public List<Violation> agentViolations(Map<String, String> fieldByAgent, boolean idle) {
+        List<Violation> v = new ArrayList<>();
+        if (cluster == null) {
+            v.add(new Violation(fieldByAgent.values().stream().findFirst().orElse("agents"),
+                    String.join(", ", fieldByAgent.keySet()), "agents in a cluster: clustering is off "
+                    + "(loopbench.cluster.enabled)"));
+            return v;
+        }
         Map<String, KnownAgent> agents = new HashMap<>();
         cluster.agents().forEach(a -> agents.put(a.member(), a));
-        for (String name : placement.agents()) {
-            String field = name.equals(placement.server()) ? "placement.server" : "placement.clients";
+        fieldByAgent.forEach((name, field) -> {
             KnownAgent a = agents.get(name);
             if (a == null) {
                 v.add(new Violation(field, name, "an agent in the cluster: " + (agents.isEmpty() ? "none is"
@@ -253,7 +278,7 @@ public class RunService extends QueuedService<RunRecord> {
             } else {
                 Optional.ofNullable(checkAddress(field, name, a.address()).violation()).ifPresent(v::add);
             }
-        }
+        });
         return v;
     }
 

@@ -52,7 +52,8 @@ public record SystemInfo(
                 env.nettyVersion(), env.reactorNettyVersion(), env.allocator(), env.transports());
     }
 
-    private static String readCpuModel() {
+    /** The CPU's model name from /proc/cpuinfo, or the architecture where there is none. */
+    public static String readCpuModel() {
         try {
             return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
                     .filter(l -> l.startsWith("model name"))
@@ -63,7 +64,8 @@ public record SystemInfo(
         }
     }
 
-    private static Long readMemTotal() {
+    /** MemTotal from /proc/meminfo in bytes, or null where absent. */
+    public static Long readMemTotal() {
         try {
             return Files.readAllLines(Path.of("/proc/meminfo")).stream()
                     .filter(l -> l.startsWith("MemTotal:"))

@@ -3,6 +3,7 @@ package io.loopbench.agents;
 import io.loopbench.cluster.Agent;
 import io.loopbench.cluster.AgentState;
 import io.loopbench.cluster.ClusterTestSupport;
+import io.loopbench.system.SystemInfo;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
@@ -62,6 +63,8 @@ class AgentsApiTest {
                     .andExpect(jsonPath("$.agents[0].facts.role").value("agent"))
                     .andExpect(jsonPath("$.agents[0].facts.logicalCpus")
                             .value(Runtime.getRuntime().availableProcessors()))
+                    .andExpect(jsonPath("$.agents[0].facts.cpuModel").value(SystemInfo.current().cpuModel()))
+                    .andExpect(jsonPath("$.agents[0].facts.memoryBytes").value(SystemInfo.current().memoryBytes()))
                     .andExpect(jsonPath("$.agents[0].facts.javaVersion").value(System.getProperty("java.version")))
                     .andExpect(jsonPath("$.agents[0].facts.nettyVersion").value(matchesPattern("4\\..+")));
         }

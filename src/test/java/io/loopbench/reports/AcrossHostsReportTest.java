@@ -1,5 +1,6 @@
 package io.loopbench.reports;
 
+import io.loopbench.cluster.AgentGroup;
 import io.loopbench.cluster.AgentShare;
 import io.loopbench.cluster.AgentStart;
 import io.loopbench.cluster.ClockOffset;
@@ -7,6 +8,8 @@ import io.loopbench.cluster.Placement;
 import io.loopbench.cluster.StartReport;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.jobs.RunStatus;
+import io.loopbench.matrices.MatrixRecord;
+import io.loopbench.matrices.MatrixSpec;
 import io.loopbench.runs.HostsRepetition;
 import io.loopbench.runs.Isolation;
 import io.loopbench.runs.RunRecord;
@@ -20,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A run across hosts reports a per-agent table per repetition, with the measured start skew, its agents' names as
- * text; a run on one host has no such section.
+ * text; a run on one host has no such section; a matrix's cases across hosts each have a section naming their agent
+ * group and placement.
  */
 class AcrossHostsReportTest {
 
@@ -49,5 +53,26 @@ class AcrossHostsReportTest {
                 "| agent\\|b | clients | 2 | 3,000 | 6,000 | 77.25 | 130.00 | unfair: x |",
                 "### Repetition 2", "Failed before its measured phase");
         assertThat(ReportRenderer.markdown(ReportSources.of(run(List.of())), "")).doesNotContain("Across hosts");
+    }
+
+    @Test
+    void aMatrixAcrossHostsHasASectionPerCaseNamingItsAgentGroupAndPlacement() {
+        RunSpec spec = RunSpec.builder().clients(3).repetitions(1).build();
+        Placement placement = new AgentGroup("agent-c", List.of("agent-c", "agent-d")).placement(3);
+        MatrixRecord.Case ran = new MatrixRecord.Case(2, spec, null, List.of(), null, "failed", 1, placement,
+                List.of(new HostsRepetition(1, List.of(new AgentShare("agent-c", true, 2, 10L, 5.0, 1.0, 0L, null),
+                        new AgentShare("agent-d", false, 1, 4L, 2.0, 1.0, 0L, null)), null)));
+        MatrixRecord.Case onThisHost = new MatrixRecord.Case(1, spec, null, List.of(), null, null, null, null,
+                null);
+        MatrixRecord m = new MatrixRecord(MatrixRecord.SCHEMA_VERSION, "m1", RunStatus.FAILED,
+                new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                        null, null, null, null, null, null, null, null).effective(), 1, Instant.EPOCH, Instant.EPOCH,
+                Instant.EPOCH, null, List.of(onThisHost, ran), false, "failed", SystemInfo.current(), null, null);
+
+        String md = ReportRenderer.markdown(ReportSources.of(m), "");
+
+        assertThat(md).contains("## Across hosts",
+                "### Case 2 — agent group 1: server agent-c, clients agent-c × 2, agent-d × 1",
+                "#### Repetition 1", "| agent-d | clients | 1 | 4 | 2 |").doesNotContain("### Case 1 ");
     }
 }

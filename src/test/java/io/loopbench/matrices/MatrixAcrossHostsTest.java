@@ -1,0 +1,170 @@
+package io.loopbench.matrices;
+
+import io.loopbench.cluster.Agent;
+import io.loopbench.cluster.AgentGroup;
+import io.loopbench.cluster.AgentShare;
+import io.loopbench.cluster.AgentState;
+import io.loopbench.cluster.ClusterTestSupport;
+import io.loopbench.cluster.Coordinator;
+import io.loopbench.cluster.KnownAgent;
+import io.loopbench.cluster.Placement;
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.InvalidSpecException;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.Violation;
+import io.loopbench.engine.spec.WarmupMode;
+import io.loopbench.storage.EventStreams;
+import io.loopbench.storage.EventStreamsProperties;
+import io.loopbench.jobs.JobQueue;
+import io.loopbench.jobs.RunStatus;
+import io.loopbench.runs.HostsRepetition;
+import io.loopbench.runs.Isolation;
+import io.loopbench.runs.LiveTimelines;
+import io.loopbench.runs.RunService;
+import io.loopbench.runs.RunStore;
+import io.loopbench.runs.RunsProperties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+
+import static io.loopbench.cluster.ClusterTestSupport.SECRET;
+import static io.loopbench.cluster.ClusterTestSupport.agentSettings;
+import static io.loopbench.cluster.ClusterTestSupport.coordinatorSettings;
+import static io.loopbench.matrices.MatrixServiceTest.JSON;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
+
+/**
+ * A matrix across hosts: its agent groups are checked before anything runs (well formed, disjoint, known, idle,
+ * allowed, of one hardware); its cases run on the groups at once, each group one case at a time, the cases that
+ * differ only by execution on one group; each case records its placement, and each repetition what every agent did,
+ * merged exactly.
+ */
+class MatrixAcrossHostsTest {
+
+    @TempDir
+    Path dir;
+
+    /** TCP, 3 clients × window 2, shared 1 and 2 threads, netty and reactive: two blocks of two cases. */
+    private static MatrixSpec acrossHosts(List<AgentGroup> groups) {
+        return new MatrixSpec(List.of(Protocol.TCP), List.of(128), List.of(new MatrixSpec.Profile(3, 2)),
+                List.of(IoModel.SHARED), List.of(1, 2), null, null, null, List.of(Execution.NETTY, Execution.REACTIVE),
+                0.6, 0.2, 1, false, null, null, null, WarmupMode.FIXED, null, null, null, null, groups);
+    }
+
+    private static final AgentGroup AB = new AgentGroup("agent-a", List.of("agent-a", "agent-b"));
+    private static final AgentGroup CD = new AgentGroup("agent-c", List.of("agent-c", "agent-d"));
+
+    @Test
+    void theCasesRunOnTheGroupsAtOnceEachRecordingItsPlacementAndEveryAgentsPart() throws Exception {
+        RunsProperties p = new RunsProperties(dir, 10, new RunsProperties.Limits(30, 5, 64, 120),
+                new RunsProperties.Worker(List.of("-Xmx256m"), 45, false), new RunsProperties.Network(List.of()));
+        JobQueue jobs = new JobQueue(10);
+        jobs.start();
+        List<Agent> agents = new ArrayList<>();
+        try (Coordinator coordinator = Coordinator.join(coordinatorSettings("matrix-hosts", false), "coordinator")) {
+            for (String name : List.of("agent-a", "agent-b", "agent-c", "agent-d")) {
+                agents.add(Agent.join(agentSettings(coordinator, SECRET, false), name, () -> { }));
+            }
+            ClusterTestSupport.await(Duration.ofSeconds(15), "four idle agents", () -> coordinator.agents().size() == 4
+                    && coordinator.agents().stream().allMatch(k -> k.state() == AgentState.IDLE));
+            RunService runs = new RunService(new RunStore(dir, JSON), p, JSON, List.of(), jobs,
+                    InetAddress::getAllByName, new LiveTimelines(), coordinator);
+            runs.start();
+            MatrixEvents events = new MatrixEvents(EventStreamsProperties.defaults(), new EventStreams.Slots(256),
+                    id -> Optional.empty());
+            MatrixService matrices = new MatrixService(new MatrixStore(dir.resolve("matrices"), JSON), runs, p, jobs,
+                    events);
+            matrices.start();
+            try {
+                assertThatThrownBy(() -> matrices.submit(acrossHosts(List.of(AB,
+                        new AgentGroup("agent-b", List.of("agent-x"))))))
+                        .as("an agent in two groups; an unknown one is named once the groups are well formed")
+                        .isInstanceOfSatisfying(InvalidSpecException.class, e -> assertThat(e.violations())
+                                .extracting(Violation::field, Violation::value)
+                                .containsExactly(tuple("agentGroups[1]", "agent-b")));
+                assertThatThrownBy(() -> matrices.submit(acrossHosts(List.of(
+                        new AgentGroup("agent-a", List.of("agent-x"))))))
+                        .isInstanceOfSatisfying(InvalidSpecException.class, e -> assertThat(e.violations())
+                                .extracting(Violation::field).containsExactly("agentGroups[0].clientAgents[0]"));
+                assertThat(matrices.store().all()).as("a refused matrix changes nothing").isEmpty();
+
+                // which agents are busy at once, sampled while the matrix runs
+                AtomicBoolean bothGroupsBusy = new AtomicBoolean();
+                MatrixRecord queued = matrices.submit(acrossHosts(List.of(AB, CD)));
+                assertThat(queued.cases()).extracting(MatrixRecord.Case::agentGroup).containsExactly(0, 0, 1, 1);
+                assertThat(queued.cases().getFirst().placement()).isEqualTo(new Placement("agent-a",
+                        List.of(new Placement.ClientShare("agent-a", 2), new Placement.ClientShare("agent-b", 1))));
+                MatrixRecord done = null;
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                while (System.nanoTime() < deadline) {
+                    Set<String> busy = coordinator.agents().stream().filter(k -> k.state() == AgentState.BUSY)
+                            .map(KnownAgent::member).collect(Collectors.toSet());
+                    if (busy.contains("agent-a") && busy.contains("agent-c")) {
+                        bothGroupsBusy.set(true);
+                    }
+                    MatrixRecord m = matrices.get(queued.id());
+                    if (m.status().isFinished()) {
+                        done = m;
+                        break;
+                    }
+                    Thread.sleep(10);
+                }
+                assertThat(done).as("finished within 60 s").isNotNull();
+                assertThat(done.status()).as(done.error()).isEqualTo(RunStatus.SUCCEEDED);
+                assertThat(bothGroupsBusy).as("both groups ran a case at the same moment").isTrue();
+                for (MatrixRecord.Case c : done.cases()) {
+                    String server = c.agentGroup() == 0 ? "agent-a" : "agent-c";
+                    String other = c.agentGroup() == 0 ? "agent-b" : "agent-d";
+                    assertThat(c.summary()).isNotNull();
+                    RepetitionResult merged = c.repetitions().getFirst();
+                    assertThat(merged.remote()).isTrue();
+                    HostsRepetition hosts = c.acrossHosts().getFirst();
+                    assertThat(hosts.agents()).extracting(AgentShare::member, AgentShare::server, AgentShare::clients)
+                            .containsExactly(tuple(server, true, 2), tuple(other, false, 1));
+                    assertThat(merged.messages()).isEqualTo(hosts.agents().stream()
+                            .mapToLong(AgentShare::messages).sum());
+                }
+                assertThat(new MatrixStore(dir.resolve("matrices"), JSON).find(done.id())).contains(done);
+            } finally {
+                matrices.stop();
+                runs.stop();
+                events.close();
+            }
+        } finally {
+            for (Agent a : agents) {
+                a.close();
+            }
+            jobs.stop();
+        }
+    }
+
+    @Test
+    void groupsOfDifferentHardwareAreRefusedNamingTheOddAgent() {
+        MatrixSpec spec = acrossHosts(List.of(AB, CD));
+        Map<String, String> hardware = Map.of("agent-a", "EPYC × 2, 8 GiB", "agent-b", "EPYC × 2, 8 GiB",
+                "agent-c", "EPYC × 4, 8 GiB", "agent-d", "EPYC × 2, 8 GiB");
+        List<Violation> servers = new ArrayList<>();
+        MatrixService.sameHardware(servers, spec, hardware, true);
+        List<Violation> clients = new ArrayList<>();
+        MatrixService.sameHardware(clients, spec, hardware, false);
+
+        assertThat(servers).extracting(Violation::field, Violation::value)
+                .containsExactly(tuple("agentGroups[1].server", "agent-c (EPYC × 4, 8 GiB)"));
+        assertThat(clients).as("agent-c's clients, beside agent-a's").extracting(Violation::field)
+                .containsExactly("agentGroups[1].clientAgents[0]");
+    }
+}
