@@ -29,9 +29,10 @@ export function runView(root, params, id) {
   const timelineBox = h('section', {id: 'run-timeline'});
   const reportBox = h('section', {id: 'run-report'});
   const repsBox = h('section', {id: 'run-repetitions'});
+  const hostsBox = h('section', {id: 'run-hosts'});
   const envBox = h('section', {id: 'run-environment'});
   fill(root, title, actions, progressBox, errorBox, specBox, summaryBox, chartsBox, timelineBox, reportBox, repsBox,
-    envBox);
+    hostsBox, envBox);
   root.dataset.progressSeen = '0';
 
   let lastRepetitions = -1;
@@ -64,6 +65,7 @@ export function runView(root, params, id) {
     if (r.repetitions.length !== lastRepetitions || (isFinished(r.status) && !finishedShown)) {
       lastRepetitions = r.repetitions.length;
       renderRepetitions(r);
+      renderAcrossHosts(r);
       renderEnvironment(r);
     }
     if (isFinished(r.status) && !finishedShown) {
@@ -94,11 +96,25 @@ export function runView(root, params, id) {
   function renderSpec(r) {
     const spec = r.spec || {};
     fill(specBox, h('h2', {}, 'Specification'),
-      h('p', {class: 'muted'}, `${fmt.specLine(spec)} · ${r.isolation} · created ${fmt.time(r.createdAt)}`,
-        r.estimatedSeconds ? ` · estimated ${fmt.seconds(r.estimatedSeconds)}` : ''),
+      h('p', {class: 'muted'}, `${fmt.specLine(spec)} · ${r.placement ? 'across hosts' : r.isolation} · created `
+        + fmt.time(r.createdAt), r.estimatedSeconds ? ` · estimated ${fmt.seconds(r.estimatedSeconds)}` : ''),
+      placement(r.placement),
       h('details', {}, h('summary', {}, 'Every field'),
         h('dl', {class: 'spec'}, Object.entries(spec).map(([k, v]) => [h('dt', {}, h('code', {}, k)),
           h('dd', {}, fmt.compact(v))]))));
+  }
+
+  // A run across hosts: which agent ran the echo server, and which ran clients, with how many each.
+  function placement(p) {
+    if (!p) return null;
+    const clients = Array.isArray(p.clients) ? p.clients : [];
+    const total = clients.reduce((n, c) => n + (fmt.isNum(c.clients) ? c.clients : 0), 0);
+    return h('dl', {class: 'spec', id: 'run-placement'},
+      h('dt', {}, 'Echo server'), h('dd', {id: 'run-placement-server'}, p.server ?? '–'),
+      h('dt', {}, 'Clients'), h('dd', {id: 'run-placement-clients'}, clients.length
+        ? [clients.map((c, i) => [i ? ', ' : null, h('span', {class: 'placement-client'},
+          `${c.agent ?? '–'}: ${fmt.int(c.clients)} client${c.clients === 1 ? '' : 's'}`)]),
+        clients.length > 1 ? ` (${fmt.int(total)} in all)` : null] : '–'));
   }
 
   function renderSummary(r) {
@@ -256,6 +272,46 @@ export function runView(root, params, id) {
       checks, {className: 'checks', caption: 'JIT-quiet: no deoptimization and under 1 ms of compilation. '
         + 'Fairness: Jain\'s index of validated echoes per client (1 is even). Little\'s law: round trips/s × '
         + 'mean RTT ÷ (clients × window), closed sliding-window load only; more than 5 % off is a warning.'})));
+  }
+
+  // A run across hosts: per repetition, what each agent did and how simultaneous the measured phase's start was.
+  function renderAcrossHosts(r) {
+    const hosts = Array.isArray(r.acrossHosts) ? r.acrossHosts : [];
+    if (!hosts.length) {
+      fill(hostsBox);
+      return;
+    }
+    // CPU and peak RSS per agent: columns only when the records carry them (runs recorded before they were do not)
+    const shares = hosts.flatMap(x => Array.isArray(x.agents) ? x.agents : []);
+    const cpu = shares.some(a => a.cpuPercent !== undefined);
+    const rss = shares.some(a => a.peakRssBytes !== undefined);
+    const headers = ['Agent', 'Role', 'Clients', 'Messages', 'Round trips/s', 'p99 RTT', 'Start late',
+      ...(cpu ? ['CPU'] : []), ...(rss ? ['Peak RSS'] : []), 'Error'];
+    const row = a => [
+      {value: a.member ?? '–', header: true},
+      a.server ? (a.clients > 0 ? 'server, clients' : 'server') : 'clients',
+      {value: fmt.int(a.clients), class: 'num'},
+      {value: fmt.int(a.messages), class: 'num'},
+      {value: fmt.int(a.roundTripsPerSecond), class: 'num'},
+      {value: fmt.us(a.p99Us), class: 'num'},
+      {value: fmt.us(fmt.isNum(a.startLateNanos) ? a.startLateNanos / 1e3 : null), class: 'num'},
+      ...(cpu ? [{value: fmt.pct(a.cpuPercent), class: 'num'}] : []),
+      ...(rss ? [{value: fmt.mib(a.peakRssBytes), class: 'num'}] : []),
+      a.error ? h('span', {class: 'error-text'}, a.error) : '–',
+    ];
+    const caption = 'One row per agent; the repetition\'s merged figures are under Repetitions. Start late: the '
+      + 'agent\'s start after the instant all were told, on the coordinator\'s timeline through its clock offset.'
+      + (cpu ? ' CPU: the agent\'s process over its measured phase, 100 % = one logical CPU.' : '');
+    fill(hostsBox, h('h2', {}, 'Across hosts'), hosts.map(x => {
+      const s = x.start;
+      const agents = Array.isArray(x.agents) ? x.agents : [];
+      return h('div', {class: 'hosts-repetition', dataset: {repetition: String(x.repetition)}},
+        h('h3', {}, `Repetition ${x.repetition}`),
+        s ? h('p', {class: 'start-skew'}, `Measured start skew: ${fmt.us(s.skewNanos / 1e3)} `
+          + `(± ${fmt.us(s.skewUncertaintyNanos / 1e3)})`) : null,
+        agents.length ? h('div', {class: 'scroll'}, table(headers, agents.map(row), {className: 'hosts', caption}))
+          : notice('warn', 'Failed before its measured phase:', 'see the repetition\'s error.'));
+    }));
   }
 
   function renderEnvironment(r) {

@@ -1,5 +1,17 @@
 package io.loopbench.web;
 
+import io.loopbench.cluster.AgentShare;
+import io.loopbench.cluster.AgentStart;
+import io.loopbench.cluster.ClockOffset;
+import io.loopbench.cluster.Placement;
+import io.loopbench.cluster.StartReport;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.jobs.RunStatus;
+import io.loopbench.runs.HostsRepetition;
+import io.loopbench.runs.Isolation;
+import io.loopbench.runs.RunRecord;
+import io.loopbench.runs.RunStore;
+import io.loopbench.system.SystemInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -16,8 +28,10 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectReader;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,18 +39,20 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The web page at {@code /} in headless Chromium, against the real service on a random port: a run and a matrix
- * started from their forms and followed live to their results, a comparison of two runs, and the form's handling of
- * values the service refuses. Each test is skipped, saying what is missing, when Chromium or ChromeDriver is not
+ * started from their forms and followed live to their results, a comparison of two runs, a run across hosts (written
+ * into the store) with its placement and per-agent tables, and the form's handling of values the service refuses. Each test is skipped, saying what is missing, when Chromium or ChromeDriver is not
  * installed (see README, "Browser tests"); the check runs per test (in {@link Chromium}), not in a
  * {@code @BeforeAll}: Surefire reports a class skipped there as no tests at all, without the reason.
  */
@@ -65,6 +81,8 @@ class WebPageBrowserTest {
     int port;
     @Autowired
     ObjectMapper json;
+    @Autowired
+    RunStore runs;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -404,6 +422,88 @@ class WebPageBrowserTest {
         wait(browser, UI).until(d -> Boolean.TRUE.equals(js(d).executeScript(
                 "return arguments[0].complete && arguments[0].naturalWidth > 0", spectrum)));
         assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void aRunAcrossHostsShowsItsPlacementAndEachRepetitionsAgentsAndStartSkew() {
+        // a finished run across hosts, written into the store as the service would have recorded it: repetition 1
+        // measured on three agents (the server's alone, two running clients, one of them failed), repetition 2
+        // failed before its measured phase. The agents' rows are read from JSON as the store reads them, with the
+        // per-agent CPU and peak RSS: AgentShare keeps them once it has those fields, and drops them before
+        ObjectReader shares = json.readerFor(AgentShare.class)
+                .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        AgentShare server = shares.readValue("""
+                {"member":"srv-agent","server":true,"clients":0,"messages":null,"roundTripsPerSecond":null,
+                 "p99Us":null,"startLateNanos":null,"error":null,"cpuPercent":41.5,"peakRssBytes":104857600}""");
+        AgentShare first = shares.readValue("""
+                {"member":"cli-agent-1","server":false,"clients":2,"messages":123456,"roundTripsPerSecond":24691.2,
+                 "p99Us":55.5,"startLateNanos":10000,"error":null,"cpuPercent":85.2,"peakRssBytes":536870912}""");
+        AgentShare second = shares.readValue("""
+                {"member":"cli-agent-2","server":false,"clients":3,"messages":7890,"roundTripsPerSecond":1578,
+                 "p99Us":812,"startLateNanos":130000,"error":"unfair: a client starved",
+                 "cpuPercent":null,"peakRssBytes":null}""");
+        boolean perAgentResources = json.writeValueAsString(first).contains("cpuPercent");
+        ClockOffset offset = new ClockOffset(0, 40_000, 16);
+        StartReport start = new StartReport(List.of(new AgentStart("cli-agent-1", offset, 10_000),
+                new AgentStart("cli-agent-2", offset, 130_000)), 120_000, 80_000);
+        String id = UUID.randomUUID().toString();
+        Instant at = Instant.now();
+        runs.save(new RunRecord(RunRecord.SCHEMA_VERSION, id, RunStatus.FAILED, Isolation.IN_PROCESS,
+                RunSpec.builder().clients(5).repetitions(2).build(), null, 10, at, at, at, null, null, List.of(),
+                null, false, "repetition 2: agent cli-agent-2 was lost", SystemInfo.current(), null, List.of(), null,
+                new Placement("srv-agent", List.of(new Placement.ClientShare("cli-agent-1", 2),
+                        new Placement.ClientShare("cli-agent-2", 3))),
+                List.of(new HostsRepetition(1, List.of(server, first, second), start),
+                        new HostsRepetition(2, List.of(), null))));
+
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/runs/" + id));
+        WebElement hosts = wait(browser, UI).until(d -> d.findElement(By.cssSelector("#run-hosts table.hosts")));
+
+        // the placement, next to the spec
+        assertThat(browser.findElement(By.id("run-placement-server")).getText()).isEqualTo("srv-agent");
+        assertThat(browser.findElement(By.id("run-placement-clients")).getText())
+                .isEqualTo("cli-agent-1: 2 clients, cli-agent-2: 3 clients (5 in all)");
+
+        // per repetition: its start skew, and a row per agent
+        WebElement section = browser.findElement(By.id("run-hosts"));
+        assertThat(section.findElement(By.tagName("h2")).getText()).isEqualTo("Across hosts");
+        WebElement repetition1 = section.findElement(By.cssSelector("[data-repetition='1']"));
+        assertThat(repetition1.findElement(By.cssSelector(".start-skew")).getText())
+                .isEqualTo("Measured start skew: 120 µs (± 80 µs)");
+        List<String> headers = hosts.findElements(By.cssSelector("thead th")).stream().map(WebElement::getText)
+                .toList();
+        List<String> resources = perAgentResources ? List.of("CPU", "Peak RSS") : List.of();
+        List<String> expected = new ArrayList<>(List.of("Agent", "Role", "Clients", "Messages", "Round trips/s",
+                "p99 RTT", "Start late"));
+        expected.addAll(resources);
+        expected.add("Error");
+        assertThat(headers).containsExactlyElementsOf(expected);
+        List<List<String>> rows = hosts.findElements(By.cssSelector("tbody tr")).stream()
+                .map(tr -> tr.findElements(By.cssSelector("th, td")).stream().map(WebElement::getText).toList())
+                .toList();
+        assertThat(rows).containsExactly(
+                row(perAgentResources, List.of("srv-agent", "server", "0", "–", "–", "–", "–"),
+                        List.of("41.5 %", "100 MiB"), "–"),
+                row(perAgentResources, List.of("cli-agent-1", "clients", "2", "123,456", "24,691", "55.5 µs",
+                        "10 µs"), List.of("85.2 %", "512 MiB"), "–"),
+                row(perAgentResources, List.of("cli-agent-2", "clients", "3", "7,890", "1,578", "812 µs", "130 µs"),
+                        List.of("–", "–"), "unfair: a client starved"));
+        WebElement repetition2 = section.findElement(By.cssSelector("[data-repetition='2']"));
+        assertThat(repetition2.findElements(By.cssSelector(".start-skew, table"))).isEmpty();
+        assertThat(repetition2.getText()).contains("Failed before its measured phase");
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    /** A row of the per-agent table: its cells, with the CPU and peak RSS cells where the records carry them. */
+    private static List<String> row(boolean perAgentResources, List<String> cells, List<String> resources,
+                                    String error) {
+        List<String> row = new ArrayList<>(cells);
+        if (perAgentResources) {
+            row.addAll(resources);
+        }
+        row.add(error);
+        return row;
     }
 
     // ---- helpers ----
