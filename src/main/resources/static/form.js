@@ -63,10 +63,17 @@ export function rangeText(p) {
   return parts.join(', ');
 }
 
+/** Whether every property of an object schema is a number: such an object is written as a tuple, 16×16. */
+function numericTuple(item) {
+  return Object.values(item.properties).every(v => v.type === 'integer' || v.type === 'number');
+}
+
 function kindOf(p, item) {
+  // nested objects (a run's placement, a matrix's agentGroups) are written as JSON
+  if (p.type === 'object' || p.properties) return 'json';
   if (p.type === 'array') {
     if (item?.enum) return 'enum-list';
-    if (item?.type === 'object' && item.properties) return 'tuple-list';
+    if (item?.type === 'object' && item.properties) return numericTuple(item) ? 'tuple-list' : 'json';
     if (item?.type === 'integer' || item?.type === 'number') return 'number-list';
     return 'text-list';
   }
@@ -122,6 +129,7 @@ export class SchemaForm {
     if (range) meta.push(`allowed ${range}`);
     if (kind === 'number-list' || kind === 'text-list') meta.push('comma-separated');
     if (kind === 'tuple-list') meta.push(`comma-separated ${Object.keys(item.properties).join('×')}, e.g. 16×16`);
+    if (kind === 'json') meta.push('JSON');
     const help = h('p', {class: 'help', id: helpId}, p.description || '', p.description ? ' ' : '',
       meta.length ? h('span', {class: 'meta'}, meta.join(' · ')) : null);
     const error = h('p', {class: 'field-error', id: errorId, hidden: true});
@@ -199,6 +207,9 @@ export class SchemaForm {
       case 'tuple-list':
         f.control.value = Array.isArray(v) ? v.map(x => Object.values(x).join('×')).join(', ') : '';
         break;
+      case 'json':
+        f.control.value = v === undefined || v === null ? '' : JSON.stringify(v);
+        break;
       default:
         f.control.value = v === undefined || v === null ? '' : Array.isArray(v) ? v.join(', ') : String(v);
     }
@@ -232,6 +243,13 @@ export class SchemaForm {
       if (f.kind === 'tristate') body[name] = text === 'true';
       else if (f.kind === 'enum' || f.kind === 'text') body[name] = text;
       else if (f.kind === 'number') body[name] = number(text, p.type, name);
+      else if (f.kind === 'json') {
+        try {
+          body[name] = JSON.parse(text);
+        } catch (e) {
+          errors.set(name, `${name}: not JSON (${e.message})`);
+        }
+      }
       else {
         const tokens = text.split(/[,;\s]+/).filter(Boolean);
         if (f.kind === 'number-list') body[name] = tokens.map(t => number(t, item.type, name));

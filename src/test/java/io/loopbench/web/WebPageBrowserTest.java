@@ -333,6 +333,33 @@ class WebPageBrowserTest {
     }
 
     @Test
+    void aNestedObjectIsTypedAsJsonAndReachesTheServiceAsAnObject() {
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/matrices/new"));
+        wait(browser, UI).until(d -> !d.findElements(By.id("matrix-form")).isEmpty());
+        assertThat(browser.findElement(By.id("matrix-help-agentGroups")).getText()).contains("JSON");
+
+        typeInto(browser, "matrix-input-agentGroups", "[{\"server\": \"agent-a\"");
+        browser.findElement(By.id("matrix-submit")).click();
+        WebElement notJson = wait(browser, UI).until(d -> {
+            WebElement e = d.findElement(By.id("matrix-error-agentGroups"));
+            return e.isDisplayed() ? e : null;
+        });
+        assertThat(notJson.getText()).contains("agentGroups: not JSON");
+
+        // well-formed: the service judges it (clustering is off here), naming the group's field
+        typeInto(browser, "matrix-input-agentGroups", "[{\"server\": \"agent-a\", \"clientAgents\": [\"agent-b\"]}]");
+        browser.findElement(By.id("matrix-submit")).click();
+        WebElement refused = wait(browser, UI).until(d -> {
+            WebElement e = d.findElement(By.id("matrix-error-agentGroups"));
+            return e.isDisplayed() && e.getText().contains("clustering is off") ? e : null;
+        });
+        assertThat(refused.getText()).contains("agent-a");
+        assertThat(browser.getCurrentUrl()).endsWith("#/matrices/new");
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
     void aRunsTimelineGrowsLiveThenEachRepetitionsTimelineAndTheSpectrumAreShown() throws Exception {
         HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(url("/api/runs")))
                 .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
