@@ -8,6 +8,7 @@ import org.jgroups.blocks.RequestOptions;
 import org.jgroups.blocks.Response;
 
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Target;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -30,8 +31,10 @@ import java.util.function.Supplier;
  * ({@link AgentPart}) when asked, and stops its server and clients when the repetition ends.
  *
  * <p>Threads: JGroups' threads deliver requests and views; a start barrier waits on a thread of its own, which runs
- * the start action and answers, as does the preparation of clients. The coordinator's address, the state, the sequence, the start action and the part
- * source are atomics or volatile, so every method may be called from any thread.
+ * the start action and answers, as does the preparation of clients once they are started (started on the delivering
+ * thread, so that the coordinator's end, delivered after, finds them). The coordinator's address, the state, the
+ * sequence, the start action and the part source are atomics or volatile, so every method may be called from any
+ * thread.
  */
 public final class Agent extends ClusterMember {
 
@@ -145,7 +148,10 @@ public final class Agent extends ClusterMember {
             case SERVE -> {
                 fromCoordinator(request);
                 state(AgentState.BUSY);
-                yield Wire.reply(work.serve(Wire.body(request, RunSpec.class), settings.bindAddress()));
+                Target served = work.serve(Wire.body(request, RunSpec.class), settings.bindAddress());
+                // a server without clients here takes part in the start barrier too: its figures span the phase
+                takePart();
+                yield Wire.reply(served);
             }
             case END -> {
                 fromCoordinator(request);
@@ -153,6 +159,17 @@ public final class Agent extends ClusterMember {
             }
             default -> throw new IllegalArgumentException("an agent does not answer " + Wire.kind(request));
         };
+    }
+
+    /** Whether a server or clients of a repetition still run here, whatever the state says. */
+    boolean working() {
+        return work.busy();
+    }
+
+    /** Begins this agent's share of the measured phase at the start barrier, and sends its part when asked. */
+    private void takePart() {
+        onStart(work::beginPhase);
+        partSource(() -> work.part(Duration.ofMillis(Coordinator.PART_TIMEOUT_MILLIS - 1_000)));
     }
 
     /** Stops this agent's share of a repetition, if any; what it stopped, in words, or null. */
@@ -194,17 +211,25 @@ public final class Agent extends ClusterMember {
 
     /**
      * Starts the clients of a client-only spec, to be released by the start barrier and to give their part when
-     * asked, and answers once they are warmed up and held (or with why not).
+     * asked, and answers once they are warmed up and held (or with why not: also when the repetition's end stopped
+     * them first).
      */
     private void prepare(Message request, Response response) {
         fromCoordinator(request);
         RunSpec spec = Wire.body(request, RunSpec.class);
         state(AgentState.BUSY);
-        onStart(work::release);
-        partSource(() -> work.part(Duration.ofMillis(Coordinator.PART_TIMEOUT_MILLIS - 1_000)));
+        takePart();
+        AgentWork.Preparing preparing;
+        try {
+            // here, not on the waiting thread: an end delivered after this request must find the clients to stop
+            preparing = work.start(spec);
+        } catch (RuntimeException e) {
+            response.send(e, true);
+            return;
+        }
         Thread.ofPlatform().name("loopbench-prepare").daemon().start(() -> {
             try {
-                work.prepare(spec);
+                preparing.awaitHeld();
                 response.send(Wire.reply(new Wire.Prepared(name(address()))), false);
             } catch (RuntimeException | InterruptedException e) {
                 response.send(e, true);

@@ -6,11 +6,13 @@ import io.loopbench.engine.process.GcActivity;
 import io.loopbench.engine.process.MemoryUsage;
 
 /**
- * What one agent's clients did in a measured phase, as it sends it to the coordinator.
+ * What one agent's clients did in a measured phase, as it sends it to the coordinator; from the server's agent
+ * without clients, its process's figures only (no clients, no counts, an empty histogram).
  *
  * @param member           the agent
  * @param clients          how many clients it ran
- * @param elapsedSeconds   its measured phase's wall time, drain and barrier included, on its own clock
+ * @param elapsedSeconds   its measured phase's wall time, drain and barrier included, on its own clock (the server's
+ *                         agent alone: from the start instant to the coordinator's request for the parts)
  * @param counts           its clients' counters, summed
  * @param latencyHistogram its clients' RTTs, each on its own client's monotonic clock, as one HdrHistogram in
  *                         {@code LatencyHistograms.encode}'s form

@@ -13,7 +13,13 @@ package io.loopbench.cluster;
  *                            it released its clients, whose thread then begins the phase within its scheduling
  *                            latency (not measured); null without clients
  * @param error               why its part failed there, or null
+ * @param cpuPercent          its process's CPU (user + system, every thread) over its measured phase, 100 = one
+ *                            logical CPU: with clients, their phase (drain included, and its server's work too where
+ *                            it runs one); the server's agent alone, from the start instant all were told to the
+ *                            collection of the parts, once the clients' phase is over; null where unknown
+ * @param peakRssBytes        its process's peak resident memory so far ({@code VmHWM}: since the agent started, not
+ *                            this repetition alone), bytes; null where unknown (no Linux /proc)
  */
 public record AgentShare(String member, boolean server, int clients, Long messages, Double roundTripsPerSecond,
-                         Double p99Us, Long startLateNanos, String error) {
+                         Double p99Us, Long startLateNanos, String error, Double cpuPercent, Long peakRssBytes) {
 }

@@ -8,6 +8,9 @@ import io.loopbench.engine.RunControl;
 import io.loopbench.engine.StandingEchoServer;
 import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.latency.LatencyHistograms;
+import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.process.ProcessMetrics;
 import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
@@ -26,9 +29,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * another agent's (or its own) server, held after their warm-up until the start barrier releases them, or both. It
  * stops everything when the coordinator says the repetition ended, and when the coordinator is lost.
  *
- * <p>Threads: JGroups' threads serve, prepare, release, take the part and end; the coordinator-lost thread ends; the
- * clients' repetition runs on a platform thread of its own. What the repetition holds is one immutable {@link Work}
- * swapped atomically, so that {@link #end} stops whatever is there, from any thread.
+ * <p>Threads: JGroups' threads serve, start clients, begin the phase, take the part and end; the coordinator-lost
+ * thread ends; an agent's prepare thread waits for the clients' warm-up ({@link Preparing#awaitHeld}); the clients'
+ * repetition runs on a platform thread of its own. What the repetition holds is one immutable {@link Work} swapped
+ * atomically (its phase start, set once, is an atomic in it), so that {@link #end} stops whatever is there, from any
+ * thread, and a waiter sees that its work was ended by finding another in its place.
  */
 final class AgentWork {
 
@@ -47,11 +52,22 @@ final class AgentWork {
      * @param gate    where the clients wait for the start
      * @param result  the clients' repetition, when it ends
      * @param clients how many clients
+     * @param phase   this process's readings at the instant the measured phase began ({@link #beginPhase}), unset
+     *                before: the server's figures when no clients run here
      */
     private record Work(StandingEchoServer server, RunControl control, MeasuredPhaseGate gate,
-                        CompletableFuture<RepetitionResult> result, int clients) {
+                        CompletableFuture<RepetitionResult> result, int clients, AtomicReference<PhaseStart> phase) {
 
-        static final Work NONE = new Work(null, null, null, null, 0);
+        static final Work NONE = new Work(null, null, null, null, 0, new AtomicReference<>());
+    }
+
+    /** This process's clock, CPU time and collections at the start of a measured phase. */
+    private record PhaseStart(long nanos, long cpuNanos, long gcCollections, long gcMillis) {
+
+        static PhaseStart now() {
+            long[] gc = ProcessMetrics.gc();
+            return new PhaseStart(System.nanoTime(), ProcessMetrics.cpuNanos(), gc[0], gc[1]);
+        }
     }
 
     private final String member;
@@ -80,18 +96,29 @@ final class AgentWork {
             throw new InvalidSpecException(config.violations());
         }
         StandingEchoServer server = StandingEchoServer.start(config);
-        current.set(new Work(server, null, null, null, 0));
+        current.set(new Work(server, null, null, null, 0, new AtomicReference<>()));
         return new Target(bindAddress, server.port());
     }
 
     /**
      * Starts the spec's clients (against its target), and returns once they have warmed up and are held before the
-     * measured phase.
+     * measured phase: {@link #start}, then {@link Preparing#awaitHeld}.
      *
-     * @throws IllegalStateException when their set-up or warm-up failed, or did not finish in time (they are then
-     *                               stopped)
+     * @throws IllegalStateException when their set-up or warm-up failed, did not finish in time, or was ended (they
+     *                               are then stopped)
      */
     void prepare(RunSpec spec) throws InterruptedException {
+        start(spec).awaitHeld();
+    }
+
+    /**
+     * Starts the spec's clients (against its target) and returns at once, the clients installed as this repetition's:
+     * called on the thread that received the request, so that an end delivered after it finds them and stops them,
+     * whatever stage their warm-up is at.
+     *
+     * @throws IllegalStateException when clients still run here
+     */
+    Preparing start(RunSpec spec) {
         Work before = current.get();
         if (before.control != null && !before.result.isDone()) {
             throw new IllegalStateException("agent " + member + " already runs clients");
@@ -101,7 +128,8 @@ final class AgentWork {
         MeasuredPhaseGate gate = new MeasuredPhaseGate(MAX_HOLD);
         Measurement measurement = Measurement.of(spec).control(control.holdMeasuredPhase(gate));
         CompletableFuture<RepetitionResult> result = new CompletableFuture<>();
-        if (!current.compareAndSet(before, new Work(before.server, control, gate, result, spec.clients()))) {
+        Work work = new Work(before.server, control, gate, result, spec.clients(), new AtomicReference<>());
+        if (!current.compareAndSet(before, work)) {
             throw new IllegalStateException("agent " + member + " was told to end while it prepared");
         }
         Thread.ofPlatform().name("loopbench-agent-clients").start(() -> {
@@ -111,33 +139,77 @@ final class AgentWork {
                 result.completeExceptionally(t);
             }
         });
-        long deadline = System.nanoTime() + SET_UP.toNanos() + (long) (spec.warmupLimitSeconds() * 1e9);
-        while (!gate.awaitArrival(Duration.ofMillis(20))) {
-            if (result.isDone()) {
-                RepetitionResult r = result.getNow(null);
-                throw new IllegalStateException(r != null ? "its clients failed before the measured phase: "
-                        + r.error() : "its clients stopped before the measured phase");
-            }
-            if (System.nanoTime() - deadline > 0) {
-                end();
-                throw new IllegalStateException("its clients were not warmed up within " + SET_UP.toSeconds()
-                        + " s plus the warm-up");
+        return new Preparing(work, System.nanoTime() + SET_UP.toNanos() + (long) (spec.warmupLimitSeconds() * 1e9));
+    }
+
+    /** Clients {@link #start started} here, until they are held before their measured phase. */
+    final class Preparing {
+
+        private final Work work;
+        private final long deadline;
+
+        private Preparing(Work work, long deadline) {
+            this.work = work;
+            this.deadline = deadline;
+        }
+
+        /**
+         * Returns once the clients are warmed up and held; looks every 20 ms whether they failed, ran out of time or
+         * were ended ({@link #end}: their warm-up, cancelled, stops within the engine's 20 ms poll).
+         *
+         * @throws IllegalStateException when they failed, did not warm up in time (then stopped) or were ended
+         */
+        void awaitHeld() throws InterruptedException {
+            while (!work.gate.awaitArrival(Duration.ofMillis(20))) {
+                if (current.get() != work) {
+                    throw new IllegalStateException("its clients were stopped before the measured phase: the "
+                            + "repetition ended");
+                }
+                if (work.result.isDone()) {
+                    RepetitionResult r = work.result.isCompletedExceptionally() ? null : work.result.getNow(null);
+                    throw new IllegalStateException(r != null ? "its clients failed before the measured phase: "
+                            + r.error() : "its clients stopped before the measured phase");
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    // only these clients' repetition: a later one's (this one ended meanwhile) is not this waiter's
+                    if (current.compareAndSet(work, Work.NONE)) {
+                        stop(work);
+                    }
+                    throw new IllegalStateException("its clients were not warmed up within " + SET_UP.toSeconds()
+                            + " s plus the warm-up");
+                }
             }
         }
     }
 
-    /** Lets the held clients begin their measured phase (the start barrier's action: it returns at once). */
-    void release() {
-        MeasuredPhaseGate gate = current.get().gate;
-        if (gate == null) {
-            throw new IllegalStateException("agent " + member + " has no clients waiting to start");
+    /**
+     * The start barrier's action (it returns at once): marks this process's readings at the measured phase's start,
+     * from which a server without clients here reports its figures, and lets held clients begin their measured phase.
+     *
+     * @throws IllegalStateException when nothing runs here
+     */
+    void beginPhase() {
+        Work w = current.get();
+        if (w == Work.NONE) {
+            throw new IllegalStateException("agent " + member + " runs no server or clients to start");
         }
-        gate.release();
+        w.phase.compareAndSet(null, PhaseStart.now());
+        if (w.gate != null) {
+            w.gate.release();
+        }
     }
 
-    /** This agent's part of the measured phase, once its clients finished it (waiting at most {@code timeout}). */
+    /**
+     * This agent's part of the measured phase: its clients', once they finished it (waiting at most
+     * {@code timeout}); with a server and no clients here, the server's: this process's figures from the phase's
+     * start to now.
+     */
     AgentPart part(Duration timeout) {
         Work w = current.get();
+        PhaseStart started = w.phase.get();
+        if (w.result == null && w.server != null && started != null) {
+            return serverPart(started);
+        }
         if (w.result == null) {
             throw new IllegalStateException("agent " + member + " has no part to send");
         }
@@ -173,13 +245,34 @@ final class AgentWork {
     }
 
     /**
+     * A server's part: no clients, no messages, an empty histogram; its process's CPU and collections from the
+     * phase's start to now (the coordinator asks once the clients' phase is over, so it spans the same phase, to
+     * within the clients' drain and the request's way here), and its resident memory now.
+     */
+    private AgentPart serverPart(PhaseStart start) {
+        long nanos = System.nanoTime() - start.nanos;
+        long cpu = ProcessMetrics.cpuNanos();
+        long[] gc = ProcessMetrics.gc();
+        double seconds = nanos / 1e9;
+        CpuUsage usage = cpu < 0 || start.cpuNanos < 0 ? null
+                : new CpuUsage((cpu - start.cpuNanos) / 1e9, seconds, (cpu - start.cpuNanos) / (double) nanos * 100);
+        return new AgentPart(member, 0, seconds, PhaseCounts.NONE,
+                LatencyHistograms.encode(LatencyHistograms.create()), null, usage,
+                new GcActivity(gc[0] - start.gcCollections, gc[1] - start.gcMillis), ProcessMetrics.memory());
+    }
+
+    /**
      * Stops whatever runs here: cancels the clients (waiting up to {@link #CLOSE_WAIT} for them to close their
      * connections) and closes the server. Safe to call when nothing runs, and from any thread.
      *
      * @return what was running, in words, or null when nothing was
      */
     String end() {
-        Work w = current.getAndSet(Work.NONE);
+        return stop(current.getAndSet(Work.NONE));
+    }
+
+    /** Stops a work no longer current (so that nothing else stops it too); what it was, in words, or null. */
+    private static String stop(Work w) {
         if (w.control != null) {
             w.control.cancel();
             try {

@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * The service's member of the cluster: it asks each member that joins for its status, keeps each agent's newest
@@ -41,8 +42,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Threads: JGroups' threads deliver views, answers and statuses; the statuses are a concurrent map updated
  * atomically per member, so {@link #agents()} may be called from any thread and sees each agent's newest status.
- * The primitives block their calling thread (one repetition's) until every agent answered or failed; probes run on
- * virtual threads of their own.
+ * The primitives block their calling thread (one repetition's) until every agent answered or failed (the preparation
+ * also until the repetition is cancelled); probes run on virtual threads of their own.
  */
 public final class Coordinator extends ClusterMember {
 
@@ -56,6 +57,8 @@ public final class Coordinator extends ClusterMember {
     static final long SERVE_TIMEOUT_MILLIS = 10_000;
     /** Long enough for an agent to stop its clients ({@link AgentWork#CLOSE_WAIT}) and its server. */
     static final long END_TIMEOUT_MILLIS = 10_000;
+    /** How often a wait for the agents' warm-up looks whether the repetition was cancelled. */
+    static final long PREPARE_POLL_MILLIS = 20;
 
     private final MemberFacts facts = MemberFacts.current(MemberRole.COORDINATOR);
     private final Map<Address, AgentStatus> statuses = new ConcurrentHashMap<>();
@@ -224,23 +227,68 @@ public final class Coordinator extends ClusterMember {
      * @throws AgentFailure naming the first agent (by name) that was lost, failed or did not answer in time
      */
     public void prepare(Map<Address, RunSpec> clients) {
+        prepare(clients, () -> false);
+    }
+
+    /**
+     * As {@link #prepare(Map)}, looking every {@value #PREPARE_POLL_MILLIS} ms whether {@code cancelled}: if so, it
+     * stops waiting and returns false at once, the agents' warm-up still going; the caller then {@link #end ends} the
+     * repetition, which stops it (an agent's end reaches it after its prepare request, both sent to it alone, in
+     * order).
+     *
+     * @return true once every agent's clients are held; false when cancelled first
+     * @throws AgentFailure naming the first agent (in the map's order) that was lost, failed or did not answer in
+     *                      time, as soon as it did
+     */
+    public boolean prepare(Map<Address, RunSpec> clients, BooleanSupplier cancelled) {
         Map<Address, CompletableFuture<byte[]>> pending = new LinkedHashMap<>();
         long longest = 0;
-        for (Map.Entry<Address, RunSpec> e : clients.entrySet()) {
-            long limit = AgentWork.SET_UP.toMillis() + (long) (e.getValue().warmupLimitSeconds() * 1000)
-                    + START_TIMEOUT_MILLIS;
-            longest = Math.max(longest, limit);
-            try {
-                pending.put(e.getKey(), dispatcher.sendMessageWithFuture(new BytesMessage(e.getKey(),
-                        Wire.request(Wire.Kind.PREPARE, e.getValue())), RequestOptions.SYNC().timeout(limit)));
-            } catch (Exception x) {
-                throw new AgentFailure(name(e.getKey()), "preparing its clients", why(x));
+        try {
+            for (Map.Entry<Address, RunSpec> e : clients.entrySet()) {
+                long limit = AgentWork.SET_UP.toMillis() + (long) (e.getValue().warmupLimitSeconds() * 1000)
+                        + START_TIMEOUT_MILLIS;
+                longest = Math.max(longest, limit);
+                try {
+                    pending.put(e.getKey(), dispatcher.sendMessageWithFuture(new BytesMessage(e.getKey(),
+                            Wire.request(Wire.Kind.PREPARE, e.getValue())), RequestOptions.SYNC().timeout(limit)));
+                } catch (Exception x) {
+                    throw new AgentFailure(name(e.getKey()), "preparing its clients", why(x));
+                }
             }
-        }
-        long deadline = System.nanoTime() + longest * 1_000_000;
-        for (Map.Entry<Address, CompletableFuture<byte[]>> e : pending.entrySet()) {
-            result(e.getKey(), "preparing its clients", e.getValue(),
-                    Math.max(0, (deadline - System.nanoTime()) / 1_000_000));
+            CompletableFuture<Void> all = CompletableFuture.allOf(pending.values().toArray(CompletableFuture[]::new));
+            long deadline = System.nanoTime() + longest * 1_000_000;
+            while (true) {
+                for (Map.Entry<Address, CompletableFuture<byte[]>> e : pending.entrySet()) {
+                    if (e.getValue().isCompletedExceptionally()) {
+                        result(e.getKey(), "preparing its clients", e.getValue(), 0);
+                    }
+                }
+                if (all.isDone()) {
+                    return true;
+                }
+                if (cancelled.getAsBoolean()) {
+                    return false;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    Address late = pending.entrySet().stream().filter(e -> !e.getValue().isDone()).findFirst()
+                            .orElseThrow().getKey();
+                    throw new AgentFailure(name(late), "preparing its clients", "no answer within " + longest
+                            + " ms");
+                }
+                try {
+                    all.get(PREPARE_POLL_MILLIS, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException | ExecutionException e) {
+                    // looked at above: an agent's failure, or still waiting
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    Address waited = pending.entrySet().stream().filter(f -> !f.getValue().isDone()).findFirst()
+                            .map(Map.Entry::getKey).orElse(clients.keySet().iterator().next());
+                    throw new AgentFailure(name(waited), "preparing its clients", "interrupted");
+                }
+            }
+        } finally {
+            // no longer waited for (cancelled, or another agent failed): their answers, when they come, are dropped
+            pending.values().forEach(f -> f.cancel(false));
         }
     }
 
@@ -257,8 +305,11 @@ public final class Coordinator extends ClusterMember {
             return stopped;
         }
         try {
+            // anycast, a unicast to each: only the repetition's agents are told, each in order after its prepare
+            // request, so that an end sent while they prepare finds their clients started
             RspList<byte[]> answers = dispatcher.castMessage(present, new BytesMessage(null,
-                    Wire.request(Wire.Kind.END, null)), RequestOptions.SYNC().timeout(END_TIMEOUT_MILLIS));
+                    Wire.request(Wire.Kind.END, null)), RequestOptions.SYNC().timeout(END_TIMEOUT_MILLIS)
+                    .anycasting(true));
             for (Address a : present) {
                 Rsp<byte[]> r = answers.get(a);
                 if (r != null && r.wasReceived() && !r.hasException()) {

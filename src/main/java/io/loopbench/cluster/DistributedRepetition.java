@@ -9,8 +9,9 @@ import java.util.List;
  * Immutable.
  *
  * @param result the agents' parts merged exactly: every agent's counters summed and every RTT in one histogram
- *               ({@link MergedParts}); CPU, GC and memory are the client agents' processes' added up (the server
- *               agent's are not counted); figures no part carries (JIT, timeline, fairness) are null
+ *               ({@link MergedParts}); CPU, GC and memory are every agent's process's added up, the server
+ *               agent's included (both ends, as a run on one host counts both peers; each agent's own are in
+ *               {@code agents}); figures no part carries (JIT, timeline, fairness) are null
  * @param agents one row per agent, by name (empty when the repetition failed before its measured phase)
  * @param start  the measured phase's start across the client agents; null when it failed before
  */

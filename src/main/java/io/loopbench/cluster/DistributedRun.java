@@ -29,10 +29,11 @@ import java.util.Set;
 /**
  * Runs one repetition across hosts from the coordinator: the server's agent starts a standing echo server for the
  * spec's protocol; each client agent starts its share of clients against it (a client-only spec: the target is the
- * server's address) and warms them up, then holds them; the coordinator estimates each client agent's clock offset,
- * releases every agent's measured phase at one instant and measures the skew, waits out the phase, collects each
- * agent's counters and encoded histogram and merges them exactly. Each RTT is measured by one client on its own
- * monotonic clock; only the start is coordinated across clocks.
+ * server's address) and warms them up, then holds them; the coordinator estimates each agent's clock offset,
+ * releases every client agent's measured phase at one instant (the server's agent marks the same instant, from which
+ * its process's figures count) and measures the client agents' skew, waits out the phase, collects each agent's
+ * counters, encoded histogram and process figures and merges them exactly. Each RTT is measured by one client on its
+ * own monotonic clock; only the start is coordinated across clocks.
  *
  * <p>Whatever happens, every agent still in the cluster is told the repetition ended, so that it stops its server and
  * clients; an agent that failed is named with what the repetition had done, and no load is moved to another.
@@ -63,8 +64,8 @@ public final class DistributedRun {
 
     /**
      * As {@link #repetition(Coordinator, Placement, RunSpec, int)}, cancellable through {@code control}: looked at
-     * between the steps and every 20 ms of the measured phase (not while the agents prepare), a cancellation stops
-     * every agent's load and gives a failed result saying so.
+     * between the steps and every 20 ms while the agents prepare and of the measured phase, a cancellation stops
+     * every agent's load (its warm-up included) and gives a failed result saying so.
      */
     public static DistributedRepetition repetition(Coordinator coordinator, Placement placement, RunSpec spec,
                                                    int index, RunControl control) {
@@ -92,13 +93,21 @@ public final class DistributedRun {
             if (control.isCancelled()) {
                 return failed(index, spec, CANCELLED);
             }
-            coordinator.prepare(clients);
-            if (control.isCancelled()) {
+            // a cancellation here returns at once; the end in finally stops the agents' warm-up
+            if (!coordinator.prepare(clients, control::isCancelled) || control.isCancelled()) {
                 return failed(index, spec, CANCELLED);
             }
             done.add(placement.totalClients() + " clients on " + placement.clients().size()
                     + " agent(s) warmed up");
-            StartReport start = coordinator.startTogether(coordinator.clockOffsets(clients.keySet(), PROBES), LEAD);
+            // the server's agent takes part in the start barrier (when it runs no clients, only to mark the instant
+            // its figures count from); the skew reported is the client agents'
+            Set<Address> phase = new LinkedHashSet<>(clients.keySet());
+            phase.add(serverAgent);
+            StartReport all = coordinator.startTogether(coordinator.clockOffsets(phase, PROBES), LEAD);
+            Set<String> clientAgents = new LinkedHashSet<>();
+            placement.clients().forEach(c -> clientAgents.add(c.agent()));
+            StartReport start = StartReport.of(all.starts().stream()
+                    .filter(s -> clientAgents.contains(s.member())).toList());
             done.add(String.format(Locale.ROOT, "the measured phase started on every client agent (skew %,.0f µs)",
                     start.skewNanos() / 1e3));
             // The agents measure on their own; their parts are ready once the phase and its drain are over.
@@ -109,7 +118,7 @@ public final class DistributedRun {
                 }
                 Thread.sleep(Duration.ofNanos(Math.min(left, POLL.toNanos())));
             }
-            MergedParts merged = coordinator.collect(clients.keySet(), mode(spec));
+            MergedParts merged = coordinator.collect(phase, mode(spec));
             return merged(index, spec, placement, server, merged, start);
         } catch (AgentFailure f) {
             return failed(index, spec, f.getMessage() + (done.isEmpty() ? ""
@@ -133,7 +142,8 @@ public final class DistributedRun {
 
     /**
      * The merged result: ok when every agent's part passed there and the summed counters have no error. The rate is
-     * the sum of each agent's own (its messages over its own phase's elapsed time), the elapsed time the longest.
+     * the sum of each client agent's own (its messages over its own phase's elapsed time), the elapsed time the
+     * longest; CPU, GC and memory are every agent's process's, the server's included.
      */
     private static DistributedRepetition merged(int index, RunSpec spec, Placement placement, Target server,
                                                 MergedParts merged, StartReport start) {
@@ -143,23 +153,26 @@ public final class DistributedRun {
         double rate = 0;
         double elapsed = 0;
         String error = null;
-        Set<String> withClients = new LinkedHashSet<>();
         for (AgentPart p : merged.parts()) {
-            withClients.add(p.member());
-            double r = p.elapsedSeconds() > 0 ? p.counts().messages() / p.elapsedSeconds() : 0;
-            rate += r;
-            elapsed = Math.max(elapsed, p.elapsedSeconds());
-            var latency = LatencyHistograms.latency(mode(spec), LatencyHistograms.decode(p.latencyHistogram()));
+            // the server's agent alone has no messages, and its span is not a client's phase
+            boolean withClients = p.clients() > 0;
+            Double r = null;
+            Double p99 = null;
+            if (withClients) {
+                r = p.elapsedSeconds() > 0 ? p.counts().messages() / p.elapsedSeconds() : 0;
+                rate += r;
+                elapsed = Math.max(elapsed, p.elapsedSeconds());
+                var latency = LatencyHistograms.latency(mode(spec), LatencyHistograms.decode(p.latencyHistogram()));
+                p99 = latency.observations() > 0 ? latency.p99Us() : null;
+            }
             rows.add(new AgentShare(p.member(), p.member().equals(placement.server()), p.clients(),
-                    p.counts().messages(), r, latency.observations() > 0 ? latency.p99Us() : null,
-                    starts.containsKey(p.member()) ? starts.get(p.member()).lateNanos() : null, p.error()));
+                    withClients ? p.counts().messages() : null, r, p99,
+                    withClients && starts.containsKey(p.member()) ? starts.get(p.member()).lateNanos() : null,
+                    p.error(), p.cpu() == null ? null : p.cpu().percent(),
+                    p.memory() == null ? null : p.memory().peakRssBytes()));
             if (error == null && p.error() != null) {
                 error = "agent " + p.member() + ": " + p.error();
             }
-        }
-        if (!withClients.contains(placement.server())) {
-            rows.add(new AgentShare(placement.server(), true, 0, null, null, null, null, null));
-            rows.sort(Comparator.comparing(AgentShare::member));
         }
         PhaseCounts c = merged.counts();
         ErrorCounts errors = new ErrorCounts(c.contentErrors(), c.orderErrors(), c.unexpectedMessages(),
@@ -178,8 +191,11 @@ public final class DistributedRun {
     }
 
     /**
-     * The client agents' processes' CPU added up (100 % = one logical CPU, on any of them), over the longest phase;
-     * null where an agent had no figures (its part failed, and so does the repetition).
+     * Every agent's process's CPU added up, the server's agent's included (100 % = one logical CPU, on any of them),
+     * over the longest client phase: the cost of both ends, as a run on one host counts both peers in its process. A
+     * server-only agent's CPU spans the start instant to the collection of the parts, which the clients' phase and
+     * drain fill to within a poll and a message's way. Null where an agent had no figures (its part failed, and so
+     * does the repetition).
      */
     private static CpuUsage cpu(List<AgentPart> parts, double elapsed) {
         if (parts.stream().anyMatch(p -> p.cpu() == null)) {
@@ -189,13 +205,16 @@ public final class DistributedRun {
         return new CpuUsage(seconds, elapsed, elapsed > 0 ? seconds / elapsed * 100 : 0);
     }
 
-    /** The client agents' processes' garbage collections added up. */
+    /** Every agent's process's garbage collections added up, the server's agent's included. */
     private static GcActivity gc(List<AgentPart> parts) {
         return new GcActivity(parts.stream().mapToLong(p -> p.gc() == null ? 0 : p.gc().collections()).sum(),
                 parts.stream().mapToLong(p -> p.gc() == null ? 0 : p.gc().collectionMillis()).sum());
     }
 
-    /** The client agents' processes' resident memory added up; unknown (null) where any agent's is. */
+    /**
+     * Every agent's process's resident memory added up, the server's agent's included; unknown (null) where any
+     * agent's is.
+     */
     private static MemoryUsage memory(List<AgentPart> parts) {
         boolean known = parts.stream().allMatch(p -> p.memory() != null && p.memory().rssBytes() != null
                 && p.memory().peakRssBytes() != null);

@@ -353,7 +353,9 @@ public final class ReportRenderer {
                 + "warmed up apart and released into the measured phase at one instant. The repetition's figures "
                 + "above merge every agent's counters and RTT histogram exactly; each RTT was timed on its own "
                 + "client's clock. \"Start late\" is an agent's start after the instant, on the coordinator's "
-                + "timeline through its clock offset.\n\n");
+                + "timeline through its clock offset. CPU is the agent's process's over its measured phase (the "
+                + "server's agent alone: from the start instant to the parts' collection); peak RSS its process's "
+                + "so far.\n\n");
         boolean matrix = s.kind().equals("matrix");
         for (CaseHosts c : s.acrossHosts()) {
             if (matrix) {
@@ -384,8 +386,9 @@ public final class ReportRenderer {
             md.append("Failed before its measured phase; see the repetition's error.\n\n");
             return;
         }
-        md.append("| Agent | Role | Clients | Messages | Round trips/s | p99 / µs | Start late / µs | Error |\n");
-        md.append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        md.append("| Agent | Role | Clients | Messages | Round trips/s | p99 / µs | Start late / µs | Error "
+                + "| CPU / % | Peak RSS / MiB |\n");
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (AgentShare a : h.agents()) {
             md.append("| ").append(Format.text(a.member())).append(" | ")
                     .append(a.server() ? (a.clients() > 0 ? "server, clients" : "server") : "clients")
@@ -394,7 +397,9 @@ public final class ReportRenderer {
                     .append(a.roundTripsPerSecond() == null ? "" : Format.count(a.roundTripsPerSecond()))
                     .append(" | ").append(a.p99Us() == null ? "" : Format.micros(a.p99Us())).append(" | ")
                     .append(a.startLateNanos() == null ? "" : Format.micros(a.startLateNanos() / 1e3))
-                    .append(" | ").append(a.error() == null ? "" : Format.text(a.error())).append(" |\n");
+                    .append(" | ").append(a.error() == null ? "" : Format.text(a.error())).append(" | ")
+                    .append(a.cpuPercent() == null ? "" : Format.oneDecimal(a.cpuPercent())).append(" | ")
+                    .append(a.peakRssBytes() == null ? "" : Format.mib(a.peakRssBytes())).append(" |\n");
         }
         md.append('\n');
     }

@@ -7,14 +7,21 @@ import io.loopbench.engine.spec.Target;
 import io.loopbench.engine.spec.WarmupMode;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * An agent's share of a repetition without the cluster: a server and clients held after warm-up, released, their
- * part taken; clients still running are not replaced, finished ones whose end never came are; the end stops all.
+ * part taken; clients still running are not replaced, finished ones whose end never came are; the end stops all, a
+ * warm-up in progress included; a server alone sends its process's figures from the phase's start.
  */
 class AgentWorkTest {
 
@@ -36,7 +43,7 @@ class AgentWorkTest {
             assertThatThrownBy(() -> work.prepare(clients)).hasMessage("agent agent-x already runs clients");
             assertThatThrownBy(() -> work.part(Duration.ofMillis(300))).as("held: no part until released")
                     .hasMessageContaining("did not finish within");
-            work.release();
+            work.beginPhase();
             AgentPart part = work.part(Duration.ofSeconds(10));
             assertThat(part.error()).isNull();
             assertThat(part.member()).isEqualTo("agent-x");
@@ -49,7 +56,73 @@ class AgentWorkTest {
             work.prepare(clients);
             assertThat(work.end()).isEqualTo("an echo server and 2 clients");
             assertThat(work.busy()).isFalse();
-            assertThatThrownBy(work::release).hasMessageContaining("no clients waiting");
+            assertThatThrownBy(work::beginPhase).hasMessageContaining("runs no server or clients to start");
+        } finally {
+            work.end();
+        }
+    }
+
+    @Test
+    void aServerAloneSendsItsProcessFiguresFromThePhaseStart() throws Exception {
+        AgentWork work = new AgentWork("agent-s");
+        try {
+            work.serve(quick().build(), "127.0.0.1");
+            assertThatThrownBy(() -> work.part(Duration.ofMillis(100))).as("no phase begun: no part")
+                    .hasMessageContaining("has no part");
+            work.beginPhase();
+            long spin = System.nanoTime() + Duration.ofMillis(300).toNanos();
+            while (System.nanoTime() < spin) {
+                Thread.onSpinWait(); // CPU this process uses in the phase
+            }
+            AgentPart part = work.part(Duration.ofSeconds(1));
+            assertThat(part.clients()).isZero();
+            assertThat(part.counts().messages()).isZero();
+            assertThat(part.error()).isNull();
+            assertThat(part.elapsedSeconds()).isGreaterThanOrEqualTo(0.3);
+            assertThat(part.cpu().intervalSeconds()).isEqualTo(part.elapsedSeconds());
+            assertThat(part.cpu().seconds()).isPositive();
+            assertThat(part.cpu().percent()).isPositive();
+            if (Files.exists(Path.of("/proc/self/status"))) {
+                assertThat(part.memory().peakRssBytes()).isPositive();
+            }
+        } finally {
+            work.end();
+        }
+    }
+
+    /** Live threads of the engine and of an agent's work (the JIT monitor, once started, stays for the JVM). */
+    static Set<Thread> loopbenchThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("loopbench-") && !t.getName().startsWith("loopbench-jit-monitor"))
+                .collect(Collectors.toSet());
+    }
+
+    @Test
+    void anEndDuringTheWarmUpStopsItAtOnceAndReleasesEverything() throws Exception {
+        Set<Thread> before = loopbenchThreads();
+        AgentWork work = new AgentWork("agent-w");
+        try {
+            Target server = work.serve(quick().build(), "127.0.0.1");
+            AgentWork.Preparing preparing = work.start(quick().target(server.toString()).warmupSeconds(30.0).build());
+            CompletableFuture<Throwable> waiter = CompletableFuture.supplyAsync(() -> {
+                try {
+                    preparing.awaitHeld();
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            }, r -> Thread.ofPlatform().start(r));
+            Thread.sleep(1_000); // connected, warming up
+            assertThat(waiter).isNotDone();
+            long ended = System.nanoTime();
+            assertThat(work.end()).isEqualTo("an echo server and 2 clients");
+            assertThat(Duration.ofNanos(System.nanoTime() - ended)).as("the warm-up stopped, the clients closed")
+                    .isLessThan(Duration.ofSeconds(2));
+            assertThat(waiter.get(1, TimeUnit.SECONDS)).hasMessageContaining("the repetition ended");
+            assertThat(work.busy()).isFalse();
+            ClusterTestSupport.await(Duration.ofSeconds(2), "no thread left: " + loopbenchThreads(),
+                    () -> before.containsAll(loopbenchThreads()));
+            assertThat(work.end()).as("nothing left to stop").isNull();
         } finally {
             work.end();
         }

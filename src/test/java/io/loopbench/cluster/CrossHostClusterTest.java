@@ -31,9 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Four hosts on one machine: three agents, each {@code ./loopbench agent} in a process of its own in a network
  * namespace of its own, and the coordinator (this JVM) in this one, all joined by veth links to a bridge here, with
  * addresses of the test's own making. TCP and UDP runs with the echo server on one agent and clients on the other
- * two pass validation and merge exactly; a client agent killed (SIGKILL) mid-repetition fails that repetition naming
- * it, the other client agent stops within 5 s, and the next run succeeds without it. Needs root (namespaces and
- * links); skipped otherwise.
+ * two pass validation and merge exactly, each agent's row with its own process's CPU and peak RSS; a client agent
+ * killed (SIGKILL) mid-repetition fails that repetition naming it, the other client agent stops within 5 s, and the
+ * next run succeeds without it. Needs root (namespaces and links); skipped otherwise.
  */
 class CrossHostClusterTest {
 
@@ -170,6 +170,12 @@ class CrossHostClusterTest {
                     .containsExactly("agent-a", "agent-b", "agent-c");
             long sum = rep.agents().stream().filter(s -> s.messages() != null).mapToLong(AgentShare::messages).sum();
             assertThat(r.messages()).as(protocol + ": merged = sum of the agents'").isEqualTo(sum).isPositive();
+            // each agent's own process, the server's agent's (no clients there) included
+            assertThat(rep.agents()).allSatisfy(s -> {
+                assertThat(s.cpuPercent()).as(protocol + ": " + s.member() + "'s CPU").isPositive();
+                assertThat(s.peakRssBytes()).as(protocol + ": " + s.member() + "'s peak RSS").isPositive();
+            });
+            assertThat(rep.agents().getFirst().messages()).as("the server's agent alone").isNull();
             assertThat(rep.start().skewNanos()).as(rep.start().toString())
                     .isLessThan(Duration.ofMillis(50).toNanos());
             await(Duration.ofSeconds(5), "agents idle again", () -> AGENTS.stream()

@@ -8,8 +8,11 @@ import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.WarmupMode;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -18,12 +21,15 @@ import static io.loopbench.cluster.ClusterTestSupport.agentSettings;
 import static io.loopbench.cluster.ClusterTestSupport.await;
 import static io.loopbench.cluster.ClusterTestSupport.coordinatorSettings;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 /**
  * A repetition across hosts, wired end to end with every member in this JVM on 127.0.0.1 (each agent's engine
  * in-process): the echo server on one agent, clients on it and on another, merged exactly with the start skew
- * reported, for TCP and UDP; a cancelled repetition stops the agents' load; a client agent lost mid-repetition fails it, named, the others stop and the next run
- * goes on without it; agents that lose their coordinator stop their load by themselves.
+ * reported, for TCP and UDP, each agent's row with its process's CPU and peak RSS, the server's agent's alone too; a
+ * cancelled repetition stops the agents' load, in its measured phase or while they warm up; a client agent lost
+ * mid-repetition fails it, named, the others stop and the next run goes on without it; agents that lose their
+ * coordinator stop their load by themselves.
  */
 class DistributedRunTest {
 
@@ -55,6 +61,7 @@ class DistributedRunTest {
                 assertThat(rep.agents()).extracting(AgentShare::server).containsExactly(true, false);
                 assertThat(rep.agents()).extracting(AgentShare::clients).containsExactly(2, 2);
                 assertThat(rep.agents()).allSatisfy(s -> assertThat(s.messages()).isPositive());
+                assertProcessFigures(rep);
                 long sum = rep.agents().stream().mapToLong(AgentShare::messages).sum();
                 assertThat(r.messages()).as(protocol + ": merged = sum of the agents'").isEqualTo(sum);
                 // every validated echo's RTT is in the merged histogram, once
@@ -68,6 +75,22 @@ class DistributedRunTest {
                 await(Duration.ofSeconds(2), "agents idle again",
                         () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
             }
+
+            // the server's agent alone, without clients: a row with its process's figures over the same phase
+            DistributedRepetition serverApart = DistributedRun.repetition(coordinator, placement("agent-a", "agent-b"),
+                    quick(Protocol.TCP, 0.6).build(), 1);
+            assertThat(serverApart.result().ok()).as(serverApart.result().error()).isTrue();
+            assertThat(serverApart.agents()).extracting(AgentShare::member, AgentShare::server, AgentShare::clients)
+                    .containsExactly(tuple("agent-a", true, 0), tuple("agent-b", false, 2));
+            AgentShare server = serverApart.agents().getFirst();
+            assertThat(server.messages()).isNull();
+            assertThat(server.roundTripsPerSecond()).isNull();
+            assertThat(server.startLateNanos()).as("the skew is the client agents'").isNull();
+            assertThat(serverApart.start().starts()).extracting(AgentStart::member).containsExactly("agent-b");
+            assertThat(serverApart.result().messages()).isEqualTo(serverApart.agents().get(1).messages());
+            assertProcessFigures(serverApart);
+            await(Duration.ofSeconds(2), "agents idle again",
+                    () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
 
             // cancelled in its measured phase: the repetition ends at once and the agents' load with it
             RunControl control = new RunControl();
@@ -84,6 +107,59 @@ class DistributedRunTest {
             assertThat(stopped.result().error()).isEqualTo("cancelled");
             assertThat(a.state()).isEqualTo(AgentState.IDLE);
             assertThat(b.state()).isEqualTo(AgentState.IDLE);
+        }
+    }
+
+    /** Every agent's row has its process's CPU and peak RSS (where Linux has /proc), and the merged CPU is known. */
+    private static void assertProcessFigures(DistributedRepetition rep) {
+        assertThat(rep.agents()).allSatisfy(s -> {
+            assertThat(s.cpuPercent()).as(s.member() + "'s CPU").isPositive();
+            if (Files.exists(Path.of("/proc/self/status"))) {
+                assertThat(s.peakRssBytes()).as(s.member() + "'s peak RSS").isPositive();
+            }
+        });
+        assertThat(rep.result().cpu()).isNotNull();
+        assertThat(rep.result().cpu().percent()).isPositive();
+    }
+
+    @Test
+    void aCancelWhileTheAgentsWarmUpEndsTheRepetitionAtOnceAndStopsTheirWarmUp() throws Exception {
+        try (Coordinator coordinator = Coordinator.join(coordinatorSettings("distributed-cancel-warmup", false),
+                "coordinator");
+             Agent a = Agent.join(agentSettings(coordinator, SECRET, false), "agent-a", () -> { });
+             Agent b = Agent.join(agentSettings(coordinator, SECRET, false), "agent-b", () -> { })) {
+            await(Duration.ofSeconds(10), "two idle agents", () -> coordinator.agents().size() == 2
+                    && coordinator.agents().stream().allMatch(k -> k.state() == AgentState.IDLE));
+            Set<Thread> before = AgentWorkTest.loopbenchThreads();
+            RunControl control = new RunControl();
+            // a 30 s warm-up: the coordinator would wait for it without looking at the cancellation
+            CompletableFuture<DistributedRepetition> running = CompletableFuture.supplyAsync(() ->
+                    DistributedRun.repetition(coordinator, placement("agent-a", "agent-a", "agent-b"),
+                            quick(Protocol.TCP, 1).warmupSeconds(30.0).build(), 1, control),
+                    r -> Thread.ofPlatform().start(r));
+            await(Duration.ofSeconds(10), "both agents preparing",
+                    () -> a.state() == AgentState.BUSY && b.state() == AgentState.BUSY);
+            Thread.sleep(1_500); // connected and well into the warm-up
+            assertThat(running).isNotDone();
+            long cancelled = System.nanoTime();
+            control.cancel();
+            DistributedRepetition stopped = running.get(10, TimeUnit.SECONDS);
+            // the repetition returns once the agents confirmed the end: their warm-up stopped, clients closed
+            assertThat(Duration.ofNanos(System.nanoTime() - cancelled)).isLessThan(Duration.ofSeconds(2));
+            assertThat(stopped.result().ok()).isFalse();
+            assertThat(stopped.result().error()).isEqualTo("cancelled");
+            assertThat(stopped.agents()).isEmpty();
+            assertThat(a.state()).isEqualTo(AgentState.IDLE);
+            assertThat(b.state()).isEqualTo(AgentState.IDLE);
+            assertThat(a.working()).as("agent-a's server and clients stopped").isFalse();
+            assertThat(b.working()).as("agent-b's clients stopped").isFalse();
+            await(Duration.ofSeconds(2), "no client, server or prepare thread left: "
+                    + AgentWorkTest.loopbenchThreads(), () -> before.containsAll(AgentWorkTest.loopbenchThreads()));
+
+            // and the agents take the next repetition
+            DistributedRepetition next = DistributedRun.repetition(coordinator, placement("agent-a", "agent-b"),
+                    quick(Protocol.TCP, 0.4).build(), 2);
+            assertThat(next.result().ok()).as(next.result().error()).isTrue();
         }
     }
 

@@ -43,14 +43,14 @@ class AcrossHostsReportTest {
         StartReport start = new StartReport(List.of(new AgentStart("agent-a", offset, 10_000),
                 new AgentStart("agent|b", offset, 130_000)), 120_000, 80_000);
         String md = ReportRenderer.markdown(ReportSources.of(run(List.of(new HostsRepetition(1, List.of(
-                new AgentShare("agent-a", true, 1, 1_000L, 2_000.0, 55.5, 10_000L, null),
-                new AgentShare("agent|b", false, 2, 3_000L, 6_000.0, 77.25, 130_000L, "unfair: x")), start),
+                new AgentShare("agent-a", true, 1, 1_000L, 2_000.0, 55.5, 10_000L, null, 42.5, 300L << 20),
+                new AgentShare("agent|b", false, 2, 3_000L, 6_000.0, 77.25, 130_000L, "unfair: x", null, null)), start),
                 new HostsRepetition(2, List.of(), null)))), "");
 
         assertThat(md).contains("## Across hosts", "### Repetition 1",
                 "Measured start skew: 120.00 µs (± 80.00 µs).",
-                "| agent-a | server, clients | 1 | 1,000 | 2,000 | 55.50 | 10.00 |  |",
-                "| agent\\|b | clients | 2 | 3,000 | 6,000 | 77.25 | 130.00 | unfair: x |",
+                "| agent-a | server, clients | 1 | 1,000 | 2,000 | 55.50 | 10.00 |  | 42.5 | 300.0 |",
+                "| agent\\|b | clients | 2 | 3,000 | 6,000 | 77.25 | 130.00 | unfair: x |  |  |",
                 "### Repetition 2", "Failed before its measured phase");
         assertThat(ReportRenderer.markdown(ReportSources.of(run(List.of())), "")).doesNotContain("Across hosts");
     }
@@ -60,8 +60,8 @@ class AcrossHostsReportTest {
         RunSpec spec = RunSpec.builder().clients(3).repetitions(1).build();
         Placement placement = new AgentGroup("agent-c", List.of("agent-c", "agent-d")).placement(3);
         MatrixRecord.Case ran = new MatrixRecord.Case(2, spec, null, List.of(), null, "failed", 1, placement,
-                List.of(new HostsRepetition(1, List.of(new AgentShare("agent-c", true, 2, 10L, 5.0, 1.0, 0L, null),
-                        new AgentShare("agent-d", false, 1, 4L, 2.0, 1.0, 0L, null)), null)));
+                List.of(new HostsRepetition(1, List.of(new AgentShare("agent-c", true, 2, 10L, 5.0, 1.0, 0L, null, null, null),
+                        new AgentShare("agent-d", false, 1, 4L, 2.0, 1.0, 0L, null, null, null)), null)));
         MatrixRecord.Case onThisHost = new MatrixRecord.Case(1, spec, null, List.of(), null, null, null, null,
                 null);
         MatrixRecord m = new MatrixRecord(MatrixRecord.SCHEMA_VERSION, "m1", RunStatus.FAILED,

@@ -94,6 +94,7 @@ class PlacedRunTest {
                             .containsExactly(tuple("agent-a", 1), tuple("agent-b", 2));
                     assertThat(merged.messages()).isEqualTo(hosts.agents().stream()
                             .mapToLong(AgentShare::messages).sum());
+                    assertThat(hosts.agents()).allSatisfy(row -> assertThat(row.cpuPercent()).isPositive());
                     assertThat(hosts.start().skewNanos()).isLessThan(Duration.ofMillis(50).toNanos());
                 }
                 // stored as returned
