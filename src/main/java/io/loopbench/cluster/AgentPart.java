@@ -1,9 +1,13 @@
 package io.loopbench.cluster;
 
+import io.loopbench.engine.Fairness;
 import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.MemoryUsage;
+
+import java.util.List;
 
 /**
  * What one agent's clients did in a measured phase, as it sends it to the coordinator; from the server's agent
@@ -20,7 +24,16 @@ import io.loopbench.engine.process.MemoryUsage;
  * @param cpu              its process's CPU over its measured phase; null when it had no figures
  * @param gc               its garbage collections over its measured phase; null when it had no figures
  * @param memory           its process's resident memory at the phase's end; null when it had no figures
+ * @param jit              what its JVM's JIT did over its measured phase; null when it had no figures
+ * @param fairness         how evenly its clients shared the phase; null without clients or figures
+ * @param warnings         what makes its figures doubtful there (JIT, Little's law, warm-up capped), as its
+ *                         repetition words them
  */
 public record AgentPart(String member, int clients, double elapsedSeconds, PhaseCounts counts,
-                        String latencyHistogram, String error, CpuUsage cpu, GcActivity gc, MemoryUsage memory) {
+                        String latencyHistogram, String error, CpuUsage cpu, GcActivity gc, MemoryUsage memory,
+                        JitActivity jit, Fairness fairness, List<String> warnings) {
+
+    public AgentPart {
+        warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    }
 }

@@ -10,6 +10,8 @@ import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.process.JitActivity;
+import io.loopbench.engine.process.JvmEvents;
 import io.loopbench.engine.process.ProcessMetrics;
 import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.spec.RunSpec;
@@ -17,6 +19,8 @@ import io.loopbench.engine.spec.Target;
 
 import java.net.InetAddress;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -61,12 +65,12 @@ final class AgentWork {
         static final Work NONE = new Work(null, null, null, null, 0, new AtomicReference<>());
     }
 
-    /** This process's clock, CPU time and collections at the start of a measured phase. */
-    private record PhaseStart(long nanos, long cpuNanos, long gcCollections, long gcMillis) {
+    /** This process's clocks, CPU time and collections at the start of a measured phase. */
+    private record PhaseStart(long nanos, Instant wall, long cpuNanos, long gcCollections, long gcMillis) {
 
         static PhaseStart now() {
             long[] gc = ProcessMetrics.gc();
-            return new PhaseStart(System.nanoTime(), ProcessMetrics.cpuNanos(), gc[0], gc[1]);
+            return new PhaseStart(System.nanoTime(), Instant.now(), ProcessMetrics.cpuNanos(), gc[0], gc[1]);
         }
     }
 
@@ -96,6 +100,8 @@ final class AgentWork {
             throw new InvalidSpecException(config.violations());
         }
         StandingEchoServer server = StandingEchoServer.start(config);
+        // the flight recorder takes a while to start: by the measured phase it sees the server's JIT
+        JvmEvents.startInBackground();
         current.set(new Work(server, null, null, null, 0, new AtomicReference<>()));
         return new Target(bindAddress, server.port());
     }
@@ -241,11 +247,11 @@ final class AgentWork {
         String histogram = r.latencyHistogram() != null ? r.latencyHistogram()
                 : LatencyHistograms.encode(LatencyHistograms.create());
         return new AgentPart(member, clients, r.elapsedSeconds() == null ? 0 : r.elapsedSeconds(), counts, histogram,
-                r.ok() ? null : r.error(), r.cpu(), r.gc(), r.memory());
+                r.ok() ? null : r.error(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings());
     }
 
     /**
-     * A server's part: no clients, no messages, an empty histogram; its process's CPU and collections from the
+     * A server's part: no clients, no messages, an empty histogram; its process's CPU, collections and JIT from the
      * phase's start to now (the coordinator asks once the clients' phase is over, so it spans the same phase, to
      * within the clients' drain and the request's way here), and its resident memory now.
      */
@@ -256,9 +262,13 @@ final class AgentWork {
         double seconds = nanos / 1e9;
         CpuUsage usage = cpu < 0 || start.cpuNanos < 0 ? null
                 : new CpuUsage((cpu - start.cpuNanos) / 1e9, seconds, (cpu - start.cpuNanos) / (double) nanos * 100);
+        JvmEvents events = JvmEvents.get();
+        events.awaitEvents();
+        JitActivity jit = events.activity(start.wall, Instant.now());
         return new AgentPart(member, 0, seconds, PhaseCounts.NONE,
                 LatencyHistograms.encode(LatencyHistograms.create()), null, usage,
-                new GcActivity(gc[0] - start.gcCollections, gc[1] - start.gcMillis), ProcessMetrics.memory());
+                new GcActivity(gc[0] - start.gcCollections, gc[1] - start.gcMillis), ProcessMetrics.memory(), jit,
+                null, jit.quiet() ? List.of() : List.of(jit.warning()));
     }
 
     /**

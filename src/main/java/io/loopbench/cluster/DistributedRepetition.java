@@ -11,7 +11,9 @@ import java.util.List;
  * @param result the agents' parts merged exactly: every agent's counters summed and every RTT in one histogram
  *               ({@link MergedParts}); CPU, GC and memory are every agent's process's added up, the server
  *               agent's included (both ends, as a run on one host counts both peers; each agent's own are in
- *               {@code agents}); figures no part carries (JIT, timeline, fairness) are null
+ *               {@code agents}); JIT every agent's added up (quiet only where every JVM was); fairness over every
+ *               agent's clients, exactly, judged across agents too; warnings every agent's, named, and Little's law
+ *               on the merged figures; no timeline
  * @param agents one row per agent, by name (empty when the repetition failed before its measured phase)
  * @param start  the measured phase's start across the client agents; null when it failed before
  */

@@ -1,6 +1,8 @@
 package io.loopbench.cluster;
 
 import io.loopbench.engine.ErrorCounts;
+import io.loopbench.engine.Fairness;
+import io.loopbench.engine.LittlesLaw;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunControl;
 import io.loopbench.engine.client.PhaseCounts;
@@ -9,7 +11,9 @@ import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.MemoryUsage;
+import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
 import io.loopbench.engine.spec.WindowMode;
@@ -182,12 +186,84 @@ public final class DistributedRun {
         } else if (error == null && c.messages() == 0) {
             error = "measured phase: no echo completed";
         }
+        Fairness fairness = fairness(merged.parts());
+        if (error == null && fairness != null) {
+            error = starvedAcrossAgents(merged.parts(), fairness);
+        }
+        List<String> warnings = new ArrayList<>();
+        merged.parts().forEach(p -> p.warnings().forEach(w -> warnings.add("agent " + p.member() + ": " + w)));
+        LittlesLaw law = null;
+        if (spec.load() != LoadModel.OPEN && mode(spec) == LatencyMode.MESSAGE && c.messages() > 0) {
+            // each agent's own holds on its own; this checks the merge: the summed rate against the pooled mean RTT
+            law = LittlesLaw.of(spec.clients(), spec.window(), rate, merged.latency().meanUs());
+            if (!law.holds()) {
+                warnings.add("merged: " + law.warning());
+            }
+        }
         RepetitionResult result = new RepetitionResult(index, error == null, error, Transports.resolve(spec), null,
                 null, server.toString(), null, true, spec.ioThreads(), null, null, null, null, elapsed,
                 c.messagesSent(), c.messages(), rate, 2.0 * spec.payloadBytes() * rate / (1 << 20), merged.latency(),
                 cpu(merged.parts(), elapsed), memory(merged.parts()), gc(merged.parts()), errors, null, null, null,
-                null, null, null, List.of(), merged.latencyHistogram(), null);
+                jit(merged.parts()), fairness, law, warnings, merged.latencyHistogram(), null);
         return new DistributedRepetition(result, rows, start);
+    }
+
+    /**
+     * Every client of every agent as one: counts, fewest and most added up exactly (each part's sum of squares comes
+     * back from its Jain's index and its messages); null where a client agent has no fairness figures.
+     */
+    static Fairness fairness(List<AgentPart> parts) {
+        List<AgentPart> withClients = parts.stream().filter(p -> p.clients() > 0).toList();
+        if (withClients.isEmpty() || withClients.stream().anyMatch(p -> p.fairness() == null)) {
+            return null;
+        }
+        int clients = 0;
+        long min = Long.MAX_VALUE;
+        long max = 0;
+        double sum = 0;
+        double squares = 0;
+        for (AgentPart p : withClients) {
+            Fairness f = p.fairness();
+            clients += f.clients();
+            min = Math.min(min, f.minMessages());
+            max = Math.max(max, f.maxMessages());
+            sum += p.counts().messages();
+            squares += f.sumOfSquares(p.counts().messages());
+        }
+        return Fairness.of(clients, min, max, sum, squares);
+    }
+
+    /**
+     * Each agent judges its own clients' fairness; across agents, one agent's clients may still starve beside
+     * another's (a slower host, a worse link): the same rule over every client, a tenth of the mean, naming the
+     * agent whose client completed fewest. Null when none starved.
+     */
+    private static String starvedAcrossAgents(List<AgentPart> parts, Fairness all) {
+        double mean = (double) parts.stream().mapToLong(p -> p.counts().messages()).sum() / all.clients();
+        if (all.minMessages() >= mean / 10) {
+            return null;
+        }
+        AgentPart starved = parts.stream().filter(p -> p.fairness() != null && p.clients() > 0)
+                .min(Comparator.comparingLong(p -> p.fairness().minMessages())).orElseThrow();
+        return String.format(Locale.ROOT, "unfair across agents: a client of agent %s completed %,d validated "
+                + "echoes, under a tenth of the mean %,.1f over every agent's clients (Jain's index %.3f)",
+                starved.member(), all.minMessages(), mean, all.jainIndex());
+    }
+
+    /**
+     * Every agent's JIT over its measured phase: counts and compile time added up, quiet only where every JVM was
+     * (each under the threshold on its own), the examples named by agent.
+     */
+    static JitActivity jit(List<AgentPart> parts) {
+        if (parts.stream().anyMatch(p -> p.jit() == null)) {
+            return null;
+        }
+        List<String> examples = parts.stream().flatMap(p -> p.jit().examples().stream()
+                .map(e -> p.member() + ": " + e)).limit(10).toList();
+        return new JitActivity(parts.stream().mapToLong(p -> p.jit().compilations()).sum(),
+                parts.stream().mapToLong(p -> p.jit().deoptimizations()).sum(),
+                parts.stream().mapToDouble(p -> p.jit().compileMillis()).sum(),
+                parts.stream().allMatch(p -> p.jit().quiet()), examples);
     }
 
     /**

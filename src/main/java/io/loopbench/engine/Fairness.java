@@ -23,8 +23,20 @@ public record Fairness(int clients, long minMessages, long maxMessages, double j
             sum += x;
             squares += (double) x * x;
         }
-        double jain = squares == 0 ? 0 : sum * sum / (perClient.length * squares);
-        return new Fairness(perClient.length, perClient.length == 0 ? 0 : min, max, jain);
+        return of(perClient.length, perClient.length == 0 ? 0 : min, max, sum, squares);
+    }
+
+    /** From the clients' count, fewest, most, sum and sum of squares of their validated echoes. */
+    public static Fairness of(int clients, long minMessages, long maxMessages, double sum, double squares) {
+        return new Fairness(clients, minMessages, maxMessages, squares == 0 ? 0 : sum * sum / (clients * squares));
+    }
+
+    /**
+     * The sum of squares of the clients' validated echoes, given their sum (the phase's messages), as Jain's index
+     * keeps it: what merging several parts' fairness exactly needs.
+     */
+    public double sumOfSquares(double sum) {
+        return jainIndex == 0 ? 0 : sum * sum / (clients * jainIndex);
     }
 
 }

@@ -163,15 +163,11 @@ final class Repetition {
         if (!open && !batchRtt && m.messages() > 0) {
             littlesLaw = LittlesLaw.of(spec.clients(), spec.window(), roundTripsPerSecond, latency.meanUs());
             if (!littlesLaw.holds()) {
-                warnings.add(String.format(Locale.ROOT, "Little's law missed by %+.1f %%: round trips/s × mean RTT "
-                        + "gives %.2f messages in flight, clients × window is %.0f", (littlesLaw.ratio() - 1) * 100,
-                        littlesLaw.observedInFlight(), littlesLaw.expectedInFlight()));
+                warnings.add(littlesLaw.warning());
             }
         }
         if (!measuredJit.quiet()) {
-            warnings.add(String.format(Locale.ROOT, "measured phase not JIT-quiet: %d compilations (%.1f ms), "
-                    + "%d deoptimizations", measuredJit.compilations(), measuredJit.compileMillis(),
-                    measuredJit.deoptimizations()));
+            warnings.add(measuredJit.warning());
         }
         double cpuSeconds = measured.cpuNanos() / 1e9;
         return new RepetitionResult(index, error == null, error, transport, pair.serverChannel(),

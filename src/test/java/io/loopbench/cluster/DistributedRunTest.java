@@ -120,6 +120,13 @@ class DistributedRunTest {
         });
         assertThat(rep.result().cpu()).isNotNull();
         assertThat(rep.result().cpu().percent()).isPositive();
+        // what says whether the figures can be trusted is merged too: fairness over every client, every JVM's JIT
+        int clients = rep.agents().stream().mapToInt(AgentShare::clients).sum();
+        assertThat(rep.result().fairness().clients()).isEqualTo(clients);
+        assertThat(rep.result().fairness().jainIndex()).isBetween(1.0 / clients, 1.0 + 1e-9);
+        assertThat(rep.result().jit()).isNotNull();
+        assertThat(rep.result().jit().quiet()).isEqualTo(rep.result().warnings().stream()
+                .noneMatch(w -> w.contains("not JIT-quiet")));
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.loopbench.cluster;
 
+import io.loopbench.engine.Fairness;
 import io.loopbench.engine.client.PhaseCounts;
+import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
 import org.HdrHistogram.Histogram;
@@ -10,8 +12,12 @@ import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
-/** The merge of agents' parts is the histogram of the union of their RTTs, and the sum of their counters. */
+/**
+ * The merge of agents' parts is the histogram of the union of their RTTs, and the sum of their counters; their
+ * clients' fairness merges to that of every client at once, and their JIT to the sum, quiet only where each was.
+ */
 class MergedPartsTest {
 
     static PhaseCounts counts(long messages, String firstError) {
@@ -34,7 +40,7 @@ class MergedPartsTest {
                 LatencyHistograms.record(union, rtt);
             }
             parts.add(new AgentPart(names[i], 1, 1.0, counts(n, i == 1 ? null : "error of " + names[i]),
-                    LatencyHistograms.encode(h), null, null, null, null));
+                    LatencyHistograms.encode(h), null, null, null, null, null, null, null));
         }
         MergedParts merged = MergedParts.of(parts, LatencyMode.MESSAGE);
 
@@ -50,5 +56,56 @@ class MergedPartsTest {
         assertThat(merged.counts().lostMessages()).isEqualTo(6);
         assertThat(merged.counts().firstError()).isEqualTo("error of b-agent");
         assertThat(merged.parts()).extracting(AgentPart::member).containsExactly("a-agent", "b-agent", "c-agent");
+    }
+
+    @Test
+    void fairnessOverEveryAgentsClientsIsExactlyThatOfAllOfThem() {
+        long[] onA = {900, 1_000, 1_100};
+        long[] onB = {50, 4_000};
+        List<AgentPart> parts = List.of(withClients("agent-a", onA), withClients("agent-b", onB),
+                new AgentPart("agent-s", 0, 1.0, PhaseCounts.NONE, LatencyHistograms.encode(LatencyHistograms.create()),
+                        null, null, null, null, null, null, null));
+
+        Fairness merged = DistributedRun.fairness(parts);
+
+        // Jain's index of the five clients at once: (Σx)² / (n Σx²)
+        double sum = 7_050;
+        double squares = 900.0 * 900 + 1_000.0 * 1_000 + 1_100.0 * 1_100 + 50.0 * 50 + 4_000.0 * 4_000;
+        assertThat(merged.clients()).isEqualTo(5);
+        assertThat(merged.minMessages()).isEqualTo(50);
+        assertThat(merged.maxMessages()).isEqualTo(4_000);
+        assertThat(merged.jainIndex()).isCloseTo(sum * sum / (5 * squares), within(1e-12));
+    }
+
+    @Test
+    void theJitOfSeveralAgentsIsQuietOnlyWhereEveryOneWas() {
+        JitActivity quiet = new JitActivity(2, 0, 0.4, true, List.of("compiled tier 3: a::b"));
+        JitActivity busy = new JitActivity(30, 1, 90, false, List.of("deoptimized (unstable_if): c::d"));
+        AgentPart a = part("agent-a", quiet);
+        AgentPart b = part("agent-b", busy);
+
+        JitActivity both = DistributedRun.jit(List.of(a, b));
+
+        assertThat(both.quiet()).isFalse();
+        assertThat(both.compilations()).isEqualTo(32);
+        assertThat(both.deoptimizations()).isEqualTo(1);
+        assertThat(both.compileMillis()).isCloseTo(90.4, within(1e-9));
+        assertThat(both.examples()).containsExactly("agent-a: compiled tier 3: a::b",
+                "agent-b: deoptimized (unstable_if): c::d");
+        assertThat(DistributedRun.jit(List.of(a, part("agent-c", quiet))).quiet()).isTrue();
+    }
+
+    private static AgentPart withClients(String name, long[] perClient) {
+        long sum = java.util.Arrays.stream(perClient).sum();
+        double squares = java.util.Arrays.stream(perClient).mapToDouble(x -> (double) x * x).sum();
+        return new AgentPart(name, perClient.length, 1.0, counts(sum, null),
+                LatencyHistograms.encode(LatencyHistograms.create()), null, null, null, null, null,
+                Fairness.of(perClient.length, java.util.Arrays.stream(perClient).min().orElseThrow(),
+                        java.util.Arrays.stream(perClient).max().orElseThrow(), sum, squares), null);
+    }
+
+    private static AgentPart part(String name, JitActivity jit) {
+        return new AgentPart(name, 1, 1.0, counts(1, null), LatencyHistograms.encode(LatencyHistograms.create()),
+                null, null, null, null, jit, null, null);
     }
 }

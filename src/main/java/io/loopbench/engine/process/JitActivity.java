@@ -1,6 +1,7 @@
 package io.loopbench.engine.process;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What the JIT compiler did during one phase, from the JVM's own flight recorder ({@code jdk.Compilation} events,
@@ -28,6 +29,12 @@ public record JitActivity(long compilations, long deoptimizations, double compil
 
     public JitActivity {
         examples = examples == null ? List.of() : List.copyOf(examples);
+    }
+
+    /** The warning a measured phase that was not JIT-quiet carries. */
+    public String warning() {
+        return String.format(Locale.ROOT, "measured phase not JIT-quiet: %d compilations (%.1f ms), "
+                + "%d deoptimizations", compilations, compileMillis, deoptimizations);
     }
 
     static JitActivity of(long compilations, long deoptimizations, double compileMillis, List<String> examples) {
