@@ -6,6 +6,7 @@ import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.MemoryUsage;
+import io.loopbench.engine.protocol.TlsSession;
 
 import java.util.List;
 
@@ -28,10 +29,11 @@ import java.util.List;
  * @param fairness         how evenly its clients shared the phase; null without clients or figures
  * @param warnings         what makes its figures doubtful there (JIT, Little's law, warm-up capped), as its
  *                         repetition words them
+ * @param tls              what its clients' TLS handshakes negotiated; null without TLS or clients
  */
 public record AgentPart(String member, int clients, double elapsedSeconds, PhaseCounts counts,
                         String latencyHistogram, String error, CpuUsage cpu, GcActivity gc, MemoryUsage memory,
-                        JitActivity jit, Fairness fairness, List<String> warnings) {
+                        JitActivity jit, Fairness fairness, List<String> warnings, TlsSession tls) {
 
     public AgentPart {
         warnings = warnings == null ? List.of() : List.copyOf(warnings);

@@ -247,7 +247,7 @@ final class AgentWork {
         String histogram = r.latencyHistogram() != null ? r.latencyHistogram()
                 : LatencyHistograms.encode(LatencyHistograms.create());
         return new AgentPart(member, clients, r.elapsedSeconds() == null ? 0 : r.elapsedSeconds(), counts, histogram,
-                r.ok() ? null : r.error(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings());
+                r.ok() ? null : r.error(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings(), r.tls());
     }
 
     /**
@@ -268,7 +268,7 @@ final class AgentWork {
         return new AgentPart(member, 0, seconds, PhaseCounts.NONE,
                 LatencyHistograms.encode(LatencyHistograms.create()), null, usage,
                 new GcActivity(gc[0] - start.gcCollections, gc[1] - start.gcMillis), ProcessMetrics.memory(), jit,
-                null, jit.quiet() ? List.of() : List.of(jit.warning()));
+                null, jit.quiet() ? List.of() : List.of(jit.warning()), null);
     }
 
     /**

@@ -13,6 +13,7 @@ import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.MemoryUsage;
+import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
@@ -27,6 +28,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -200,8 +202,11 @@ public final class DistributedRun {
                 warnings.add("merged: " + law.warning());
             }
         }
+        // every client agent negotiated with the same server under the same spec: the first one's session stands
+        TlsSession tls = merged.parts().stream().map(AgentPart::tls).filter(Objects::nonNull).findFirst()
+                .orElse(null);
         RepetitionResult result = new RepetitionResult(index, error == null, error, Transports.resolve(spec), null,
-                null, server.toString(), null, true, spec.ioThreads(), null, null, null, null, elapsed,
+                null, server.toString(), null, true, spec.ioThreads(), null, null, null, tls, elapsed,
                 c.messagesSent(), c.messages(), rate, 2.0 * spec.payloadBytes() * rate / (1 << 20), merged.latency(),
                 cpu(merged.parts(), elapsed), memory(merged.parts()), gc(merged.parts()), errors, null, null, null,
                 jit(merged.parts()), fairness, law, warnings, merged.latencyHistogram(), null);

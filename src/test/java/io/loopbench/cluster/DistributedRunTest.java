@@ -6,7 +6,12 @@ import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.WarmupMode;
+import io.loopbench.engine.TlsEchoTest;
+import io.loopbench.engine.protocol.tls.TlsMaterial;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetAddress;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,6 +112,31 @@ class DistributedRunTest {
             assertThat(stopped.result().error()).isEqualTo("cancelled");
             assertThat(a.state()).isEqualTo(AgentState.IDLE);
             assertThat(b.state()).isEqualTo(AgentState.IDLE);
+        }
+    }
+
+    @Test
+    void theTlsProtocolsRunAcrossHostsWithTheUsersCertificatesOnEveryAgent(@TempDir Path certs) throws Exception {
+        TlsEchoTest.write(certs, TlsMaterial.generate(InetAddress.getByName("127.0.0.1")));
+        try (Coordinator coordinator = Coordinator.join(coordinatorSettings("distributed-tls", false), "coordinator");
+             Agent a = Agent.join(agentSettings(coordinator, SECRET, false), "agent-a", () -> { });
+             Agent b = Agent.join(agentSettings(coordinator, SECRET, false), "agent-b", () -> { })) {
+            await(Duration.ofSeconds(10), "two idle agents", () -> coordinator.agents().size() == 2
+                    && coordinator.agents().stream().allMatch(k -> k.state() == AgentState.IDLE));
+            for (Protocol protocol : List.of(Protocol.TCPS, Protocol.WSS, Protocol.HTTPS)) {
+                DistributedRepetition rep = DistributedRun.repetition(coordinator, placement("agent-a", "agent-b"),
+                        quick(protocol, 0.8).window(protocol == Protocol.HTTPS ? 2 : 4)
+                                .certsDirectory(certs.toString()).build(), 1);
+                RepetitionResult r = rep.result();
+                // a stall on a busy machine may be judged unfair, truly; every echo is still validated and merged
+                assertThat(r.ok() || r.error().contains("unfair")).as(protocol + ": " + r.error()).isTrue();
+                assertThat(r.errors().total()).as(protocol + ": errors").isZero();
+                assertThat(r.messages()).isPositive().isEqualTo(rep.agents().get(1).messages());
+                assertThat(r.tls()).as(protocol + ": the handshake's session").isNotNull();
+                assertThat(r.tls().protocol()).startsWith("TLSv1.");
+                await(Duration.ofSeconds(2), "agents idle again",
+                        () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
+            }
         }
     }
 

@@ -32,7 +32,7 @@ import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** tcps: every message echoed and validated through TLS, with either provider and either certificate source. */
-class TlsEchoTest {
+public class TlsEchoTest {
 
     static List<Arguments> layouts() {
         List<Arguments> cases = new ArrayList<>();
@@ -132,7 +132,7 @@ class TlsEchoTest {
     }
 
     /** A certificates directory as a user would hand it over: PEM chain, PKCS#8 key, CA. */
-    static void write(Path dir, TlsMaterial m) throws IOException {
+    public static void write(Path dir, TlsMaterial m) throws IOException {
         try (JcaPEMWriter pem = new JcaPEMWriter(Files.newBufferedWriter(dir.resolve(TlsMaterial.SERVER_PEM)))) {
             for (var c : m.chain()) {
                 pem.writeObject(c);
