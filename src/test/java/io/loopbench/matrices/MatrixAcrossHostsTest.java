@@ -51,7 +51,7 @@ import static org.assertj.core.groups.Tuple.tuple;
  * A matrix across hosts: its agent groups are checked before anything runs (well formed, disjoint, known, idle,
  * allowed, of one hardware); its cases run on the groups at once, each group one case at a time, the cases that
  * differ only by execution on one group; each case records its placement, and each repetition what every agent did,
- * merged exactly.
+ * merged exactly; a cancellation stops every group's load.
  */
 class MatrixAcrossHostsTest {
 
@@ -144,6 +144,22 @@ class MatrixAcrossHostsTest {
                             .mapToLong(AgentShare::messages).sum());
                 }
                 assertThat(new MatrixStore(dir.resolve("matrices"), JSON).find(done.id())).contains(done);
+
+                // cancelled while both groups measure: it ends at once, and every agent's load with it
+                MatrixSpec longer = acrossHosts(List.of(AB, CD));
+                MatrixRecord running = matrices.submit(new MatrixSpec(longer.protocols(), longer.payloads(),
+                        longer.profiles(), longer.ioModels(), longer.ioThreads(), null, null, null,
+                        longer.executions(), 20.0, 0.3, 1, true, null, null, null, WarmupMode.FIXED, null, null, null,
+                        null, longer.agentGroups()));
+                ClusterTestSupport.await(Duration.ofSeconds(20), "both groups busy", () -> coordinator.agents()
+                        .stream().filter(k -> k.state() == AgentState.BUSY).count() == 4);
+                long cancelledAt = System.nanoTime();
+                assertThat(matrices.cancel(running.id()).status()).isEqualTo(RunStatus.CANCELLED);
+                assertThat(Duration.ofNanos(System.nanoTime() - cancelledAt)).isLessThan(Duration.ofSeconds(10));
+                ClusterTestSupport.await(Duration.ofSeconds(5), "every agent idle again", () -> coordinator.agents()
+                        .stream().allMatch(k -> k.state() == AgentState.IDLE));
+                assertThat(matrices.get(running.id()).cases()).allSatisfy(c -> assertThat(c.repetitions())
+                        .as("an unfinished repetition is not kept").isEmpty());
             } finally {
                 matrices.stop();
                 runs.stop();
