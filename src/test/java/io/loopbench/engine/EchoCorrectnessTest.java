@@ -22,8 +22,20 @@ import java.util.Locale;
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Every protocol × IO model × window mode × transport echoes, validates and reports consistently. */
+/**
+ * Every protocol × IO model × window mode × transport echoes, validates and reports consistently. The phases are
+ * {@link #brief} ones: what is checked is every echo, which a shorter phase checks as well, not the figures.
+ */
 class EchoCorrectnessTest {
+
+    /**
+     * A spec's phases shortened to 0.1 s of warm-up (one whole round: begin, run, stop, drain) and 0.3 s measured:
+     * still dozens (reactive http, one request at a time, on a busy machine) to thousands of echoes each, every one
+     * validated, and every message in flight at a phase's end drained and counted.
+     */
+    static RunSpec.Builder brief(RunSpec.Builder spec) {
+        return spec.warmupSeconds(0.1).seconds(0.3);
+    }
 
     static List<Arguments> matrix() {
         List<Arguments> cases = new ArrayList<>();
@@ -45,7 +57,7 @@ class EchoCorrectnessTest {
         Assumptions.assumeTrue(Transports.isAvailable(transport),
                 () -> transport.label() + " does not load here: " + Transports.unavailabilityCause(transport));
         // sharded over two loops: each client and its server end share one, so the run stays fair
-        RunSpec spec = quick().transport(transport).protocol(protocol).ioModel(model)
+        RunSpec spec = brief(quick()).transport(transport).protocol(protocol).ioModel(model)
                 .ioThreads(model == IoModel.SHARDED ? 2 : 1).windowMode(mode).build();
 
         MeasurementResult result = Measurement.of(spec).run();
@@ -61,6 +73,8 @@ class EchoCorrectnessTest {
         assertThat(r.clientChannel()).startsWith(prefix)
                 .endsWith(protocol == Protocol.UDP ? "DatagramChannel" : "SocketChannel");
         assertThat(r.serverChannel().toLowerCase(Locale.ROOT)).startsWith(prefix.toLowerCase(Locale.ROOT));
+        // one loop, or sharded over two: each client and its server end on one loop
+        assertThat(r.connectionsOnOneThread()).isEqualTo(spec.clients());
         assertEchoedEverything(spec, r);
     }
 
@@ -69,7 +83,7 @@ class EchoCorrectnessTest {
     @EnumSource(value = Execution.class, names = {"NETTY", "REACTIVE"})
     void batchedDatagramReadsEchoAndValidateEveryMessage(Execution execution) {
         Assumptions.assumeTrue(Transports.isAvailable(Transport.EPOLL), "epoll transport");
-        RunSpec spec = quick(execution).protocol(Protocol.UDP).transport(Transport.EPOLL).window(16)
+        RunSpec spec = brief(quick(execution)).protocol(Protocol.UDP).transport(Transport.EPOLL).window(16)
                 .datagramsPerRead(16).build();
 
         RepetitionResult r = assertValidated(Measurement.of(spec).run());
@@ -95,7 +109,7 @@ class EchoCorrectnessTest {
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("executions")
     void everyExecutionEchoesAndValidatesEveryMessage(Execution execution, Protocol protocol, WindowMode mode) {
-        RunSpec.Builder builder = quick(execution).protocol(protocol).windowMode(mode);
+        RunSpec.Builder builder = brief(quick(execution)).protocol(protocol).windowMode(mode);
         // a batch needs more than one message (virtual threads run window 1 by default: see quick(Execution)), but
         // reactive http and https send one request at a time: a batch of one
         RunSpec spec = (!protocol.pipelinesOn(execution) ? builder.window(1)
@@ -126,7 +140,7 @@ class EchoCorrectnessTest {
     }
 
     /**
-     * The run passed, or failed only as unfair: which client got how much of a 0.6 s phase on a busy 2-core machine,
+     * The run passed, or failed only as unfair: which client got how much of a 0.3 s phase on a busy 2-core machine,
      * and whether a hiccup held one echo for a quarter of it, is not what these tests are about (SelfChecksTest is);
      * every echo being validated is.
      */

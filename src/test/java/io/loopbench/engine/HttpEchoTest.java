@@ -42,19 +42,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.loopbench.engine.EchoCorrectnessTest.brief;
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * http and https: every message one POST /echo, pipelined on the netty execution and one at a time on the reactive
  * one (Reactor Netty's HttpServer and HttpClient), echoed and validated in both window modes on both layouts, also
- * against an HTTP server of another make; the execution and window they refuse; TLS as tcps has it.
+ * against an HTTP server of another make; the execution and window they refuse; TLS as tcps has it. Every echo run
+ * has {@link EchoCorrectnessTest#brief} phases: what is checked is every echo, not the figures.
  */
 class HttpEchoTest {
 
+    /**
+     * Reactive only: EchoCorrectnessTest runs netty's http and https in every IO model × window mode, on each
+     * transport, with the same spec and the same checks and more (connections on one thread, no errors, every echo).
+     */
     static List<Arguments> layouts() {
         List<Arguments> cases = new ArrayList<>();
-        for (Execution e : List.of(Execution.NETTY, Execution.REACTIVE)) {
+        for (Execution e : List.of(Execution.REACTIVE)) {
             for (Protocol p : List.of(Protocol.HTTP, Protocol.HTTPS)) {
                 for (IoModel m : IoModel.values()) {
                     for (WindowMode w : WindowMode.values()) {
@@ -123,7 +129,8 @@ class HttpEchoTest {
     void httpsWithTheUsersOwnCertificates(@TempDir Path dir) throws Exception {
         TlsEchoTest.write(dir, TlsMaterial.generate(InetAddress.getByName("127.0.0.1")));
 
-        RepetitionResult r = validated(quick().protocol(Protocol.HTTPS).certsDirectory(dir.toString()).build());
+        RepetitionResult r = validated(brief(quick()).protocol(Protocol.HTTPS).certsDirectory(dir.toString())
+                .build());
 
         assertThat(r.tls()).isNotNull();
     }
@@ -187,7 +194,7 @@ class HttpEchoTest {
     @EnumSource(WindowMode.class)
     void aTargetHttpServer(WindowMode mode) {
         try (TargetServer server = new TargetServer(HttpResponseStatus.OK)) {
-            RepetitionResult r = validated(quick().protocol(Protocol.HTTP).window(16).windowMode(mode)
+            RepetitionResult r = validated(brief(quick()).protocol(Protocol.HTTP).window(16).windowMode(mode)
                     .target("127.0.0.1:" + server.port()).build());
 
             assertThat(r.serverAddress()).endsWith(":" + server.port());
@@ -230,9 +237,12 @@ class HttpEchoTest {
         }
     }
 
-    /** {@link EngineTestSupport#quick(Execution)} for an HTTP protocol: window 1 on reactive, which never pipelines. */
+    /**
+     * {@link EngineTestSupport#quick(Execution)} with {@link EchoCorrectnessTest#brief} phases for an HTTP protocol:
+     * window 1 on reactive, which never pipelines.
+     */
     private static RunSpec.Builder http(Execution execution, Protocol protocol) {
-        RunSpec.Builder b = quick(execution).protocol(protocol);
+        RunSpec.Builder b = brief(quick(execution)).protocol(protocol);
         return protocol.pipelinesOn(execution) ? b : b.window(1);
     }
 

@@ -36,18 +36,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.loopbench.engine.EchoCorrectnessTest.brief;
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * websocket and wss: every message echoed and validated, one binary frame each, on both executions that run them
  * (netty's codec handlers, reactive's HttpServer and HttpClient), also against a target; the execution they refuse.
+ * Every run has {@link EchoCorrectnessTest#brief} phases: what is checked is every echo, not the figures.
  */
 class WebSocketEchoTest {
 
+    /**
+     * Reactive only: EchoCorrectnessTest runs netty's websocket and wss in every IO model × window mode, on each
+     * transport, with the same spec and the same checks (every client on one loop with its server end) and more;
+     * ResourceReleaseTest checks that no loop outlives a repetition of any protocol and execution.
+     */
     static List<Arguments> layouts() {
         List<Arguments> cases = new ArrayList<>();
-        for (Execution e : List.of(Execution.NETTY, Execution.REACTIVE)) {
+        for (Execution e : List.of(Execution.REACTIVE)) {
             for (Protocol p : List.of(Protocol.WEBSOCKET, Protocol.WSS)) {
                 for (IoModel m : IoModel.values()) {
                     for (WindowMode w : WindowMode.values()) {
@@ -62,7 +69,7 @@ class WebSocketEchoTest {
     @ParameterizedTest(name = "{0} {1} {2} {3}")
     @MethodSource("layouts")
     void echoesAndValidatesEveryMessage(Execution execution, Protocol protocol, IoModel model, WindowMode mode) {
-        RunSpec spec = quick(execution).protocol(protocol).ioModel(model)
+        RunSpec spec = brief(quick(execution)).protocol(protocol).ioModel(model)
                 .ioThreads(model == IoModel.SHARDED ? 2 : 1).windowMode(mode).build();
 
         RepetitionResult r = validated(spec);
@@ -82,7 +89,8 @@ class WebSocketEchoTest {
         Assumptions.assumeTrue(Transports.isAvailable(transport),
                 () -> transport.label() + " does not load here: " + Transports.unavailabilityCause(transport));
 
-        RepetitionResult r = validated(quick(Execution.REACTIVE).protocol(protocol).transport(transport).build());
+        RepetitionResult r = validated(brief(quick(Execution.REACTIVE)).protocol(protocol).transport(transport)
+                .build());
 
         assertThat(r.transport()).isEqualTo(transport);
         assertThat(r.clientChannel()).endsWith("SocketChannel");
@@ -104,7 +112,8 @@ class WebSocketEchoTest {
         Assumptions.assumeTrue(provider == TlsProvider.JDK || Tls.openSslUnavailable() == null,
                 () -> "Netty's OpenSSL provider does not load here: " + Tls.openSslUnavailable());
 
-        RepetitionResult r = validated(quick(execution).protocol(Protocol.WSS).tlsProvider(provider).build());
+        RepetitionResult r = validated(brief(quick(execution)).protocol(Protocol.WSS).tlsProvider(provider)
+                .build());
 
         assertThat(r.tls().provider()).isEqualTo(provider.label());
         assertThat(r.tls().protocol()).isEqualTo("TLSv1.3");
@@ -124,7 +133,8 @@ class WebSocketEchoTest {
     void wssWithTheUsersOwnCertificates(@TempDir Path dir) throws Exception {
         TlsEchoTest.write(dir, TlsMaterial.generate(InetAddress.getByName("127.0.0.1")));
 
-        RepetitionResult r = validated(quick().protocol(Protocol.WSS).certsDirectory(dir.toString()).build());
+        RepetitionResult r = validated(brief(quick()).protocol(Protocol.WSS).certsDirectory(dir.toString())
+                .build());
 
         assertThat(r.tls()).isNotNull();
     }
@@ -163,7 +173,8 @@ class WebSocketEchoTest {
         try {
             int port = ((InetSocketAddress) server.address()).getPort();
 
-            RepetitionResult r = validated(quick().protocol(Protocol.WEBSOCKET).target("127.0.0.1:" + port).build());
+            RepetitionResult r = validated(brief(quick()).protocol(Protocol.WEBSOCKET)
+                    .target("127.0.0.1:" + port).build());
 
             assertThat(r.serverAddress()).endsWith(":" + port);
         } finally {

@@ -8,6 +8,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -18,10 +19,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,12 +35,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The service as its own process, killed outright ({@code kill -9}) at random points of forked runs — before, during
  * and after a repetition — and started again on the same data directory, {@value #KILLS} times: no worker outlives
  * the service that started it, no record is torn or lost, and in the end every run is succeeded, failed, cancelled or
- * interrupted. The service runs from the build's classes with the test's class path, with C1 only and a class-data
- * archive of its own start, so that twenty starts fit in the suite.
+ * interrupted. The kills spread over the whole window after a submission: each falls at a random point of its own
+ * slice of it, the slices in random order. The service runs from the build's classes with the test's class path
+ * (its directories jarred, since a class-data archive cannot hold a directory's classes), with C1 only and a
+ * class-data archive of its own start, so that the starts fit in the suite.
  */
 class ServiceCrashTest {
 
-    static final int KILLS = 20;
+    static final int KILLS = 12;
+    /** The kills fall within this many milliseconds of a submission. */
+    private static final int WINDOW_MS = 2_500;
     private static final Set<String> ENDED = Set.of("succeeded", "failed", "cancelled", "interrupted");
     private static final String RUN = """
             {"clients":1,"window":1,"payloadBytes":64,"warmupSeconds":0.1,"warmupMode":"fixed","seconds":0.4,
@@ -48,6 +57,7 @@ class ServiceCrashTest {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private Process service;
     private int port;
+    private String classpath;
 
     @AfterEach
     void stop() throws InterruptedException {
@@ -66,13 +76,15 @@ class ServiceCrashTest {
         if (dumpArchive) {
             cmd.add("-Dspring.context.exit=onRefresh"); // Boot's training run: start, then exit and dump
         }
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.loopbench.LoopbenchApplication",
+        cmd.addAll(List.of("-cp", classpath, "io.loopbench.LoopbenchApplication",
                 "--server.port=" + port, "--loopbench.data-directory=" + dir.resolve("data"),
                 "--spring.main.banner-mode=off", "--logging.level.root=WARN", "--spring.jmx.enabled=false"));
         service = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("service.log").toFile()).start();
         if (dumpArchive) {
             assertThat(service.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            assertThat(archive).as("the class-data archive (%s)", Files.readString(dir.resolve("service.log")))
+                    .isNotEmptyFile();
             return;
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -88,6 +100,32 @@ class ServiceCrashTest {
             assertThat(System.nanoTime()).as("the service started within 120 s").isLessThan(deadline);
             Thread.sleep(50);
         }
+    }
+
+    /** The test's class path with each directory replaced by a jar of it (same order, same classes). */
+    private String jarredClasspath() throws IOException {
+        List<String> entries = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            Path p = Path.of(e);
+            if (!e.isEmpty() && Files.isDirectory(p)) {
+                Path jar = dir.resolve("classpath-" + entries.size() + ".jar");
+                try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+                     Stream<Path> files = Files.walk(p)) {
+                    for (Path f : files.filter(f -> !f.equals(p)).sorted().toList()) {
+                        String name = p.relativize(f).toString().replace(File.separatorChar, '/');
+                        out.putNextEntry(new JarEntry(Files.isDirectory(f) ? name + "/" : name));
+                        if (Files.isRegularFile(f)) {
+                            Files.copy(f, out);
+                        }
+                        out.closeEntry();
+                    }
+                }
+                entries.add(jar.toString());
+            } else if (!e.isEmpty()) {
+                entries.add(e);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
     private HttpResponse<String> get(String path) throws Exception {
@@ -127,10 +165,13 @@ class ServiceCrashTest {
     }
 
     @Test
-    void killedOutrightTwentyTimesTheServiceLeavesNoWorkerRunningAndLosesOrTearsNoRecord() throws Exception {
+    void killedOutrightTwelveTimesTheServiceLeavesNoWorkerRunningAndLosesOrTearsNoRecord() throws Exception {
+        classpath = jarredClasspath();
         Path archive = dir.resolve("service.jsa");
         start(archive, true);
         Random random = new Random(20261201);
+        List<Integer> slices = new ArrayList<>(IntStream.range(0, KILLS).boxed().toList());
+        Collections.shuffle(slices, random);
         List<String> accepted = new ArrayList<>();
         int killedDuringAWorker = 0;
         for (int kill = 1; kill <= KILLS; kill++) {
@@ -144,7 +185,7 @@ class ServiceCrashTest {
             assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
             accepted.add(json.readTree(posted.body()).get("id").asString());
             // before a worker starts, while one measures, between repetitions, after the run
-            Thread.sleep(random.nextInt(2_500));
+            Thread.sleep((slices.get(kill - 1) * WINDOW_MS + random.nextInt(WINDOW_MS)) / KILLS);
             long pid = service.pid();
             killedDuringAWorker += workersOf(pid).isEmpty() ? 0 : 1;
             service.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
