@@ -199,7 +199,8 @@ export function newMatrixView(root) {
         }}, 'Reset')));
     function countCases() {
       const {body} = form.read();
-      const lists = [...form.fields.values()].filter(f => f.p.type === 'array');
+      // agentGroups (JSON) says where the cases run, not which: no dimension
+      const lists = [...form.fields.values()].filter(f => f.p.type === 'array' && f.kind !== 'json');
       let n = 1;
       const defaulted = [];
       for (const f of lists) {

@@ -349,6 +349,8 @@ class WebPageBrowserTest {
 
         // well-formed: the service judges it (clustering is off here), naming the group's field
         typeInto(browser, "matrix-input-agentGroups", "[{\"server\": \"agent-a\", \"clientAgents\": [\"agent-b\"]}]");
+        assertThat(browser.findElement(By.id("matrix-cases")).getText()).as("groups say where, not which cases")
+                .doesNotContain("agentGroups");
         browser.findElement(By.id("matrix-submit")).click();
         WebElement refused = wait(browser, UI).until(d -> {
             WebElement e = d.findElement(By.id("matrix-error-agentGroups"));
