@@ -141,7 +141,8 @@ public final class DistributedRun {
         return spec.windowMode() == WindowMode.BATCH && spec.window() > 1 ? LatencyMode.BATCH : LatencyMode.MESSAGE;
     }
 
-    private static DistributedRepetition failed(int index, RunSpec spec, String error) {
+    /** Repetition {@code index} of {@code spec}, failed before its measured phase for {@code error}. */
+    public static DistributedRepetition failed(int index, RunSpec spec, String error) {
         return new DistributedRepetition(RepetitionResult.failed(index, Transports.resolve(spec), spec.ioThreads(),
                 error), List.of(), null);
     }

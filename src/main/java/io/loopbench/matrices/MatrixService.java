@@ -162,8 +162,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
     }
 
     /** A violation for each agent of one role (servers, or client agents) whose hardware differs from the first's. */
-    static void sameHardware(List<Violation> v, MatrixSpec spec, Map<String, String> hardware,
-                                     boolean servers) {
+    static void sameHardware(List<Violation> v, MatrixSpec spec, Map<String, String> hardware, boolean servers) {
         String first = null;
         String firstField = null;
         for (int g = 0; g < spec.agentGroups().size(); g++) {
@@ -243,8 +242,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 if (o == null || stopRequested()) {
                     break;
                 }
-                MatrixRecord after = update(id, x -> record(x, caseIndex, o, x.cases().get(caseIndex).acrossHosts())
-                        .withWorker(null));
+                MatrixRecord after = update(id, x -> record(x, caseIndex, o, List.of()).withWorker(null));
                 if (!o.repetition().ok() && !after.spec().keepGoing()) {
                     failure = "case " + (caseIndex + 1) + " repetition " + repetition + " failed: "
                             + o.repetition().error() + " (keepGoing is false)";
@@ -303,9 +301,8 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 List<Violation> now = runs.agentViolations(fields, false);
                 DistributedRepetition done = now.isEmpty()
                         ? DistributedRun.repetition(cluster, c.placement(), c.spec(), repetition, control)
-                        : new DistributedRepetition(RepetitionResult.failed(repetition, Transports.resolve(c.spec()),
-                        c.spec().ioThreads(), "the agent group no longer holds: " + now.stream()
-                                .map(Violation::message).collect(Collectors.joining("; "))), List.of(), null);
+                        : DistributedRun.failed(repetition, c.spec(), "the agent group no longer holds: "
+                        + now.stream().map(Violation::message).collect(Collectors.joining("; ")));
                 if (stopRequested()) {
                     return;
                 }
