@@ -259,9 +259,11 @@ public class RunService extends QueuedService<RunRecord> {
     public List<Violation> agentViolations(Map<String, String> fieldByAgent, boolean idle) {
         List<Violation> v = new ArrayList<>();
         if (cluster == null) {
-            v.add(new Violation(fieldByAgent.values().stream().findFirst().orElse("agents"),
-                    String.join(", ", fieldByAgent.keySet()), "agents in a cluster: clustering is off "
-                    + "(loopbench.cluster.enabled)"));
+            // the request's field for them all (agentGroups, not agentGroups[0].server): none of them can be had
+            String field = fieldByAgent.values().stream().findFirst().map(f -> f.split("[.\\[]")[0])
+                    .orElse("agents");
+            v.add(new Violation(field, String.join(", ", fieldByAgent.keySet()), "agents in a cluster: clustering "
+                    + "is off (loopbench.cluster.enabled)"));
             return v;
         }
         Map<String, KnownAgent> agents = new HashMap<>();

@@ -101,6 +101,20 @@ class MatrixServiceTest {
     }
 
     @Test
+    void agentGroupsWithClusteringOffAreRefusedNamingTheFieldAndNothingIsStored() {
+        MatrixSpec s = small(1, 0.5);
+        MatrixSpec placed = new MatrixSpec(s.protocols(), s.payloads(), s.profiles(), s.ioModels(), s.ioThreads(),
+                null, null, null, null, s.seconds(), s.warmupSeconds(), 1, false, null, null, null, s.warmupMode(),
+                null, null, null, null, List.of(new io.loopbench.cluster.AgentGroup("agent-a", List.of("agent-b"))));
+
+        assertThatThrownBy(() -> matrices.submit(placed)).isInstanceOfSatisfying(InvalidSpecException.class,
+                e -> assertThat(e.violations()).extracting(Violation::field, Violation::allowed).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("agentGroups",
+                                "agents in a cluster: clustering is off (loopbench.cluster.enabled)")));
+        assertThat(matrices.store().all()).isEmpty();
+    }
+
+    @Test
     void cancellingKeepsTheFinishedStepsAndEveryCaseIsValidatedFirst() throws Exception {
         MatrixRecord queued = matrices.submit(small(3, 1.0));
         await(queued.id(), m -> m.progress() != null && m.progress().step() >= 3);
