@@ -103,6 +103,7 @@ class HttpEchoTest {
         return cases;
     }
 
+    /** Both executions with Netty's ends × both TLS providers (WebSocketEchoTest's wss cases too). */
     static List<Arguments> executionsAndProviders() {
         List<Arguments> cases = new ArrayList<>();
         for (Execution e : List.of(Execution.NETTY, Execution.REACTIVE)) {

@@ -107,7 +107,7 @@ class WebSocketEchoTest {
     }
 
     @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("executionsAndProviders")
+    @MethodSource("io.loopbench.engine.HttpEchoTest#executionsAndProviders")
     void wssWithBothProvidersWhereTheyLoad(Execution execution, TlsProvider provider) {
         Assumptions.assumeTrue(provider == TlsProvider.JDK || Tls.openSslUnavailable() == null,
                 () -> "Netty's OpenSSL provider does not load here: " + Tls.openSslUnavailable());
@@ -117,16 +117,6 @@ class WebSocketEchoTest {
 
         assertThat(r.tls().provider()).isEqualTo(provider.label());
         assertThat(r.tls().protocol()).isEqualTo("TLSv1.3");
-    }
-
-    static List<Arguments> executionsAndProviders() {
-        List<Arguments> cases = new ArrayList<>();
-        for (Execution e : List.of(Execution.NETTY, Execution.REACTIVE)) {
-            for (TlsProvider p : TlsProvider.values()) {
-                cases.add(Arguments.of(e, p));
-            }
-        }
-        return cases;
     }
 
     @Test
