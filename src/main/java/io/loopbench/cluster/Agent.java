@@ -195,6 +195,7 @@ public final class Agent extends ClusterMember {
             super.handle(request, response);
             return;
         }
+        long told = clock.getAsLong();
         fromCoordinator(request);
         long at = Wire.body(request, Wire.StartAt.class).agentNanos();
         Runnable action = startAction;
@@ -202,7 +203,7 @@ public final class Agent extends ClusterMember {
             try {
                 long started = waitUntil(at);
                 action.run();
-                response.send(Wire.reply(new Wire.Started(started)), false);
+                response.send(Wire.reply(new Wire.Started(started, told)), false);
             } catch (RuntimeException | InterruptedException e) {
                 response.send(e, true);
             }

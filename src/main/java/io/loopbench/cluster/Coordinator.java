@@ -166,9 +166,10 @@ public final class Coordinator extends ClusterMember {
         for (Map.Entry<Address, CompletableFuture<byte[]>> e : pending.entrySet()) {
             ClockOffset offset = offsets.get(e.getKey());
             long left = Math.max(0, (at - System.nanoTime()) / 1_000_000) + START_TIMEOUT_MILLIS;
-            long started = Wire.reply(result(e.getKey(), "the start barrier", e.getValue(), left),
-                    Wire.Started.class).agentNanos();
-            starts.add(new AgentStart(name(e.getKey()), offset, offset.toCoordinator(started) - at));
+            Wire.Started started = Wire.reply(result(e.getKey(), "the start barrier", e.getValue(), left),
+                    Wire.Started.class);
+            starts.add(new AgentStart(name(e.getKey()), offset, offset.toCoordinator(started.agentNanos()) - at,
+                    offset.toAgent(at) - started.toldNanos()));
         }
         starts.sort(Comparator.comparing(AgentStart::member));
         return StartReport.of(starts);

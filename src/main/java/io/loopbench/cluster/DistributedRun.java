@@ -195,6 +195,10 @@ public final class DistributedRun {
         }
         List<String> warnings = new ArrayList<>();
         merged.parts().forEach(p -> p.warnings().forEach(w -> warnings.add("agent " + p.member() + ": " + w)));
+        String skew = start.warning(spec.seconds());
+        if (skew != null) {
+            warnings.add(skew);
+        }
         LittlesLaw law = null;
         if (spec.load() != LoadModel.OPEN && mode(spec) == LatencyMode.MESSAGE && c.messages() > 0) {
             // each agent's own holds on its own; this checks the merge: the summed rate against the pooled mean RTT

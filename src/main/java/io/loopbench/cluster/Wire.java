@@ -53,8 +53,11 @@ final class Wire {
     record StartAt(long agentNanos) {
     }
 
-    /** The instant of its own clock the agent actually started at. */
-    record Started(long agentNanos) {
+    /**
+     * The instant of its own clock the agent actually started at, and the one it was told at (the start's order
+     * arrived): their gap tells a late order from a late wake-up.
+     */
+    record Started(long agentNanos, long toldNanos) {
     }
 
     private static final ObjectMapper JSON = JsonMapper.builder()

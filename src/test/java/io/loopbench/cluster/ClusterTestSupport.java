@@ -1,5 +1,6 @@
 package io.loopbench.cluster;
 
+import io.loopbench.engine.RepetitionResult;
 import org.jgroups.protocols.DISCARD;
 import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.protocols.TP;
@@ -13,6 +14,8 @@ import java.time.Duration;
 import java.util.Random;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Cluster members in one JVM on 127.0.0.1, TCP on free ports, discovery by the coordinator's address. */
 public final class ClusterTestSupport {
@@ -84,5 +87,26 @@ public final class ClusterTestSupport {
             Thread.sleep(20);
         }
         return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    /**
+     * The start as a repetition's result must tell it: every client agent's start, the skew their spread, and a skew
+     * beyond {@link StartReport#TOLERANCE} of the phase among the warnings, naming the last agent. No bound on the
+     * skew itself: a process on a machine the test shares can be descheduled past any bound, and the barrier's
+     * precision has tests of its own (a known true skew in one JVM, the median of several starts across processes).
+     */
+    public static void assertStartTold(StartReport start, RepetitionResult result, double phaseSeconds,
+                                       String... clientAgents) {
+        assertThat(start.starts()).extracting(AgentStart::member).containsExactly(clientAgents);
+        assertThat(start.starts()).allSatisfy(s -> assertThat(s.noticeNanos()).isNotNull());
+        long min = start.starts().stream().mapToLong(AgentStart::lateNanos).min().orElseThrow();
+        long max = start.starts().stream().mapToLong(AgentStart::lateNanos).max().orElseThrow();
+        assertThat(start.skewNanos()).isEqualTo(max - min);
+        List<String> skewWarnings = result.warnings().stream().filter(w -> w.startsWith("start skew")).toList();
+        if (start.skewNanos() > StartReport.TOLERANCE * phaseSeconds * 1e9) {
+            assertThat(skewWarnings).as(start.toString()).containsExactly(start.warning(phaseSeconds));
+        } else {
+            assertThat(skewWarnings).as(start.toString()).isEmpty();
+        }
     }
 }

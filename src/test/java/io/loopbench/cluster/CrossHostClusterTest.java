@@ -4,6 +4,7 @@ import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.WarmupMode;
+import org.jgroups.Address;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,7 +151,7 @@ class CrossHostClusterTest {
     }
 
     private static Placement placement(String server, String... clientAgents) {
-        return new Placement(server, java.util.Arrays.stream(clientAgents)
+        return new Placement(server, Arrays.stream(clientAgents)
                 .map(a -> new Placement.ClientShare(a, 2)).toList());
     }
 
@@ -160,6 +162,22 @@ class CrossHostClusterTest {
 
     @Test
     void runsAcrossThreeNamespacesMergeExactlyAndAKilledClientAgentFailsOnlyItsRepetition() throws Exception {
+        // The barrier across processes, apart from load: five starts of the idle agents. Their median, as one stall
+        // of a process on this shared machine must not decide it; each start is late only by its own delivery.
+        List<Address> idle = AGENTS.stream().map(a -> coordinator.member(a).orElseThrow()).toList();
+        long[] skews = new long[5];
+        for (int i = 0; i < skews.length; i++) {
+            StartReport barrier = coordinator.startTogether(coordinator.clockOffsets(idle, 16), Duration.ofMillis(200));
+            assertThat(barrier.starts()).extracting(AgentStart::member).containsExactlyElementsOf(AGENTS);
+            // no order arrives before it was sent: at most the lead ahead, give or take the offset's uncertainty
+            assertThat(barrier.starts()).allSatisfy(s -> assertThat(s.noticeNanos()).as(s.toString())
+                    .isLessThanOrEqualTo(Duration.ofMillis(200).toNanos() + s.offset().uncertaintyNanos()));
+            skews[i] = barrier.skewNanos();
+        }
+        Arrays.sort(skews);
+        assertThat(skews[skews.length / 2]).as(Arrays.toString(skews))
+                .isLessThan(Duration.ofMillis(10).toNanos());
+
         for (Protocol protocol : List.of(Protocol.TCP, Protocol.UDP)) {
             DistributedRepetition rep = DistributedRun.repetition(coordinator,
                     placement("agent-a", "agent-b", "agent-c"), spec(protocol, 2), 1);
@@ -176,8 +194,7 @@ class CrossHostClusterTest {
                 assertThat(s.peakRssBytes()).as(protocol + ": " + s.member() + "'s peak RSS").isPositive();
             });
             assertThat(rep.agents().getFirst().messages()).as("the server's agent alone").isNull();
-            assertThat(rep.start().skewNanos()).as(rep.start().toString())
-                    .isLessThan(Duration.ofMillis(50).toNanos());
+            ClusterTestSupport.assertStartTold(rep.start(), r, 2, "agent-b", "agent-c");
             await(Duration.ofSeconds(5), "agents idle again", () -> AGENTS.stream()
                     .allMatch(a -> state(a) == AgentState.IDLE));
         }

@@ -70,6 +70,9 @@ class DistributedPrimitivesTest {
             for (AgentStart s : report.starts()) {
                 assertThat(s.lateNanos()).as(s.toString())
                         .isBetween(-s.offset().uncertaintyNanos(), Duration.ofMillis(50).toNanos());
+                // told within the lead, on the agent's own clock: the offset placed the instant right there too
+                assertThat(s.noticeNanos()).as(s.toString())
+                        .isBetween(0L, Duration.ofMillis(300).toNanos() + s.offset().uncertaintyNanos());
             }
 
             Random random = new Random(7);

@@ -73,9 +73,7 @@ class DistributedRunTest {
                 assertThat(LatencyHistograms.decode(r.latencyHistogram()).getTotalCount()).isEqualTo(sum);
                 assertThat(r.roundTripsPerSecond()).isCloseTo(rep.agents().stream()
                         .mapToDouble(AgentShare::roundTripsPerSecond).sum(), org.assertj.core.data.Offset.offset(1e-6));
-                assertThat(rep.start().starts()).extracting(AgentStart::member).containsExactly("agent-a", "agent-b");
-                assertThat(rep.start().skewNanos()).as(rep.start().toString())
-                        .isLessThan(Duration.ofMillis(50).toNanos());
+                ClusterTestSupport.assertStartTold(rep.start(), r, 0.6, "agent-a", "agent-b");
                 // the repetition's end stopped the server and the clients on both agents
                 await(Duration.ofSeconds(2), "agents idle again",
                         () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);

@@ -40,8 +40,8 @@ class AcrossHostsReportTest {
     @Test
     void eachRepetitionHasATableOfItsAgentsAndTheStartSkew() {
         ClockOffset offset = new ClockOffset(0, 40_000, 16);
-        StartReport start = new StartReport(List.of(new AgentStart("agent-a", offset, 10_000),
-                new AgentStart("agent|b", offset, 130_000)), 120_000, 80_000);
+        StartReport start = new StartReport(List.of(new AgentStart("agent-a", offset, 10_000, 150_000_000L),
+                new AgentStart("agent|b", offset, 130_000, 150_000_000L)), 120_000, 80_000);
         String md = ReportRenderer.markdown(ReportSources.of(run(List.of(new HostsRepetition(1, List.of(
                 new AgentShare("agent-a", true, 1, 1_000L, 2_000.0, 55.5, 10_000L, null, 42.5, 300L << 20),
                 new AgentShare("agent|b", false, 2, 3_000L, 6_000.0, 77.25, 130_000L, "unfair: x", null, null)), start),

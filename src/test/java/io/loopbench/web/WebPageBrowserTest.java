@@ -473,8 +473,8 @@ class WebPageBrowserTest {
                  "cpuPercent":null,"peakRssBytes":null}""");
         boolean perAgentResources = json.writeValueAsString(first).contains("cpuPercent");
         ClockOffset offset = new ClockOffset(0, 40_000, 16);
-        StartReport start = new StartReport(List.of(new AgentStart("cli-agent-1", offset, 10_000),
-                new AgentStart("cli-agent-2", offset, 130_000)), 120_000, 80_000);
+        StartReport start = new StartReport(List.of(new AgentStart("cli-agent-1", offset, 10_000, 150_000_000L),
+                new AgentStart("cli-agent-2", offset, 130_000, 150_000_000L)), 120_000, 80_000);
         String id = UUID.randomUUID().toString();
         Instant at = Instant.now();
         runs.save(new RunRecord(RunRecord.SCHEMA_VERSION, id, RunStatus.FAILED, Isolation.IN_PROCESS,
