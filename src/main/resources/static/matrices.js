@@ -37,7 +37,11 @@ export function matricesList() {
   return {element: box, load};
 }
 
-/** "Case 2 of 5 · repetition 1 · step 4 of 15 · 12 s elapsed · about 40 s left" from a matrix's progress. */
+/**
+ * "Case 2 of 5 · repetition 1 · step 4 of 15 · 12 s elapsed · about 40 s left" from a matrix's progress; across
+ * hosts, where agent groups run at once, each group's step follows, by its index in agentGroups: "group 0: case 2,
+ * repetition 1 · group 1: done".
+ */
 export function matrixProgressText(p) {
   if (!p) return '';
   const caseNumber = p.caseNumber ?? p.case;
@@ -46,5 +50,9 @@ export function matrixProgressText(p) {
   if (fmt.isNum(p.step) && fmt.isNum(p.steps)) parts.push(`step ${p.step} of ${p.steps}`);
   if (fmt.isNum(p.elapsedSeconds)) parts.push(`${fmt.seconds(p.elapsedSeconds)} elapsed`);
   if (fmt.isNum(p.etaSeconds)) parts.push(`about ${fmt.seconds(p.etaSeconds)} left`);
+  for (const g of p.groups || []) {
+    parts.push(`group ${g.agentGroup}: ` + (g.caseNumber == null ? 'done'
+      : `case ${g.caseNumber}, repetition ${g.repetition}`));
+  }
   return parts.join(' · ');
 }

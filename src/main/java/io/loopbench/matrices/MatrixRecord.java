@@ -63,9 +63,41 @@ public record MatrixRecord(
      * @param repetition       1-based repetition of that step
      * @param elapsedSeconds   since the matrix started
      * @param etaSeconds       estimated seconds to the end
+     * @param groups           across hosts, where the agent groups run at once: each group's step under way (the
+     *                         step, case and repetition above are the latest one started); null on this host
      */
     public record Progress(int step, int steps, int caseNumber, int cases, int repetition, double elapsedSeconds,
-                           double etaSeconds) {
+                           double etaSeconds, List<GroupStep> groups) {
+
+        public Progress {
+            groups = groups == null ? null : List.copyOf(groups);
+        }
+
+        /**
+         * Across hosts: step {@code step} just started on agent group {@code group}, or (a null case) that group has
+         * run its last step; the other groups' steps as they were.
+         */
+        Progress onGroup(int group, int groupCount, int step, Integer caseNumber, Integer repetition) {
+            List<GroupStep> each = new ArrayList<>();
+            for (int g = 0; g < groupCount; g++) {
+                each.add(groups != null && g < groups.size() ? groups.get(g) : new GroupStep(g, null, null));
+            }
+            each.set(group, new GroupStep(group, caseNumber, repetition));
+            return caseNumber == null
+                    ? new Progress(this.step, steps, this.caseNumber, cases, this.repetition, elapsedSeconds,
+                    etaSeconds, each)
+                    : new Progress(step, steps, caseNumber, cases, repetition, elapsedSeconds, etaSeconds, each);
+        }
+    }
+
+    /**
+     * One agent group's step under way.
+     *
+     * @param agentGroup the group's index in the matrix's {@code agentGroups}
+     * @param caseNumber 1-based case it runs; null once it has run its last step
+     * @param repetition 1-based repetition of that case; null with the case
+     */
+    public record GroupStep(int agentGroup, Integer caseNumber, Integer repetition) {
     }
 
     /**
@@ -134,6 +166,6 @@ public record MatrixRecord(
         double eta = Math.max(0, perStep * (progress.steps() - progress.step() + 1)
                 - (progress.step() > 1 ? 0 : elapsed));
         return withProgress(new Progress(progress.step(), progress.steps(), progress.caseNumber(), progress.cases(),
-                progress.repetition(), elapsed, eta));
+                progress.repetition(), elapsed, eta, progress.groups()));
     }
 }

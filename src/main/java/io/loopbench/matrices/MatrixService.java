@@ -232,7 +232,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 int caseIndex = steps.get(s)[0];
                 int repetition = steps.get(s)[1];
                 MatrixRecord.Progress p = new MatrixRecord.Progress(s + 1, steps.size(), caseIndex + 1, n, repetition,
-                        0, 0);
+                        0, 0, null);
                 update(id, x -> x.withProgress(p));
                 RunSpec spec = m.cases().get(caseIndex).spec();
                 ForkedWorker.Outcome o = m.spec().isolation() == Isolation.FORKED
@@ -276,15 +276,16 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 int group = g;
                 List<int[]> own = steps.stream()
                         .filter(st -> m.cases().get(st[0]).agentGroup() == group).toList();
-                threads.submit(() -> runGroup(id, m, own, steps.size(), started, failure, control));
+                threads.submit(() -> runGroup(id, m, group, own, steps.size(), started, failure, control));
             }
         }
         end(id, x -> judge(x, failure.get()));
     }
 
-    private void runGroup(String id, MatrixRecord m, List<int[]> steps, int allSteps, AtomicInteger started,
-                          AtomicReference<String> failure, RunControl control) {
+    private void runGroup(String id, MatrixRecord m, int group, List<int[]> steps, int allSteps,
+                          AtomicInteger started, AtomicReference<String> failure, RunControl control) {
         Coordinator cluster = runs.cluster().orElseThrow();
+        int groups = m.spec().agentGroups().size();
         try {
             for (int[] step : steps) {
                 if (stopRequested() || failure.get() != null) {
@@ -293,9 +294,9 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 int caseIndex = step[0];
                 int repetition = step[1];
                 MatrixRecord.Case c = m.cases().get(caseIndex);
-                MatrixRecord.Progress p = new MatrixRecord.Progress(started.incrementAndGet(), allSteps,
-                        caseIndex + 1, m.cases().size(), repetition, 0, 0);
-                update(id, x -> x.withProgress(p));
+                // numbered under the record's lock, so that steps are announced in the order they are numbered
+                update(id, x -> x.withProgress(progress(x, m.cases().size(), allSteps)
+                        .onGroup(group, groups, started.incrementAndGet(), caseIndex + 1, repetition)));
                 Map<String, String> fields = new LinkedHashMap<>();
                 c.placement().agents().forEach(a -> fields.put(a, "agentGroups[" + c.agentGroup() + "]"));
                 List<Violation> now = runs.agentViolations(fields, false);
@@ -313,10 +314,17 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 }
             }
         } catch (RuntimeException e) {
-            log.error("Matrix {} failed unexpectedly on agent group {}", id, m.cases().get(steps.getFirst()[0])
-                    .agentGroup(), e);
+            log.error("Matrix {} failed unexpectedly on agent group {}", id, group, e);
             failure.compareAndSet(null, "internal error: " + e);
+        } finally {
+            update(id, x -> x.withProgress(progress(x, m.cases().size(), allSteps)
+                    .onGroup(group, groups, 0, null, null)));
         }
+    }
+
+    /** A matrix's progress so far, or none begun: no step yet (numbered from 1). */
+    private static MatrixRecord.Progress progress(MatrixRecord m, int cases, int steps) {
+        return m.progress() != null ? m.progress() : new MatrixRecord.Progress(0, steps, 0, cases, 0, 0, 0, null);
     }
 
     private static MatrixRecord recordAcrossHosts(MatrixRecord m, int caseIndex, DistributedRepetition done) {

@@ -107,6 +107,7 @@ class MatrixAcrossHostsTest {
 
                 // which agents are busy at once, sampled while the matrix runs
                 AtomicBoolean bothGroupsBusy = new AtomicBoolean();
+                Set<List<MatrixRecord.GroupStep>> progressSeen = new java.util.LinkedHashSet<>();
                 MatrixRecord queued = matrices.submit(acrossHosts(List.of(AB, CD)));
                 assertThat(queued.cases()).extracting(MatrixRecord.Case::agentGroup).containsExactly(0, 0, 1, 1);
                 assertThat(queued.cases().getFirst().placement()).isEqualTo(new Placement("agent-a",
@@ -120,6 +121,9 @@ class MatrixAcrossHostsTest {
                         bothGroupsBusy.set(true);
                     }
                     MatrixRecord m = matrices.get(queued.id());
+                    if (m.progress() != null && m.progress().groups() != null) {
+                        progressSeen.add(m.progress().groups());
+                    }
                     if (m.status().isFinished()) {
                         done = m;
                         break;
@@ -131,6 +135,15 @@ class MatrixAcrossHostsTest {
                 assertThat(done.cases()).allSatisfy(c -> assertThat(c.error() == null || c.error().contains("unfair"))
                         .as(c.error()).isTrue());
                 assertThat(bothGroupsBusy).as("both groups ran a case at the same moment").isTrue();
+                // the progress names each group's step: cases 1 and 2 on group 0, 3 and 4 on group 1, both at once
+                assertThat(progressSeen).allSatisfy(groups -> {
+                    assertThat(groups).extracting(MatrixRecord.GroupStep::agentGroup).containsExactly(0, 1);
+                    assertThat(groups.get(0).caseNumber()).isIn(null, 1, 2);
+                    assertThat(groups.get(1).caseNumber()).isIn(null, 3, 4);
+                    groups.forEach(g -> assertThat(g.repetition() == null).isEqualTo(g.caseNumber() == null));
+                });
+                assertThat(progressSeen).as(progressSeen.toString()).anySatisfy(groups -> assertThat(groups)
+                        .allSatisfy(g -> assertThat(g.caseNumber()).isNotNull()));
                 for (MatrixRecord.Case c : done.cases()) {
                     String server = c.agentGroup() == 0 ? "agent-a" : "agent-c";
                     String other = c.agentGroup() == 0 ? "agent-b" : "agent-d";
