@@ -302,7 +302,7 @@ public final class MeasureCommand implements Callable<Integer> {
         }
 
         void interval(TimelineInterval interval, AbstractHistogram rtt) {
-            if (interval.phase().equals("warmup")) {
+            if (interval.phase().equals(TimelineInterval.WARMUP)) {
                 rtt.setTag("warmup");
             }
             writer.outputIntervalHistogram(rtt);

@@ -7,6 +7,7 @@ import io.loopbench.engine.process.GcActivity;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.protocol.TlsSession;
+import io.loopbench.engine.timeline.Timeline;
 
 import java.util.List;
 
@@ -30,12 +31,18 @@ import java.util.List;
  * @param warnings         what makes its figures doubtful there (JIT, Little's law, warm-up capped), as its
  *                         repetition words them
  * @param tls              what its clients' TLS handshakes negotiated; null without TLS or clients
+ * @param timeline         its clients' repetition over time (warm-up and measured phase, its process's marks); null
+ *                         without clients or figures
+ * @param intervalRtts     the RTTs of each of the timeline's measured intervals, in {@code LatencyHistograms.encode}'s
+ *                         form, for the merged timeline's percentiles; empty without a timeline
  */
 public record AgentPart(String member, int clients, double elapsedSeconds, PhaseCounts counts,
                         String latencyHistogram, String error, CpuUsage cpu, GcActivity gc, MemoryUsage memory,
-                        JitActivity jit, Fairness fairness, List<String> warnings, TlsSession tls) {
+                        JitActivity jit, Fairness fairness, List<String> warnings, TlsSession tls,
+                        Timeline timeline, List<String> intervalRtts) {
 
     public AgentPart {
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
+        intervalRtts = intervalRtts == null ? List.of() : List.copyOf(intervalRtts);
     }
 }

@@ -2,6 +2,7 @@ package io.loopbench.cluster;
 
 import io.loopbench.engine.ErrorCounts;
 import io.loopbench.engine.MeasuredPhaseGate;
+import io.loopbench.engine.ProgressListener;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunControl;
@@ -16,10 +17,13 @@ import io.loopbench.engine.process.ProcessMetrics;
 import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
+import io.loopbench.engine.timeline.TimelineInterval;
+import org.HdrHistogram.AbstractHistogram;
 
 import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -60,9 +64,10 @@ final class AgentWork {
      *                before: the server's figures when no clients run here
      */
     private record Work(StandingEchoServer server, RunControl control, MeasuredPhaseGate gate,
-                        CompletableFuture<RepetitionResult> result, int clients, AtomicReference<PhaseStart> phase) {
+                        CompletableFuture<RepetitionResult> result, int clients, AtomicReference<PhaseStart> phase,
+                        List<String> intervalRtts) {
 
-        static final Work NONE = new Work(null, null, null, null, 0, new AtomicReference<>());
+        static final Work NONE = new Work(null, null, null, null, 0, new AtomicReference<>(), List.of());
     }
 
     /** This process's clocks, CPU time and collections at the start of a measured phase. */
@@ -102,7 +107,7 @@ final class AgentWork {
         StandingEchoServer server = StandingEchoServer.start(config);
         // the flight recorder takes a while to start: by the measured phase it sees the server's JIT
         JvmEvents.startInBackground();
-        current.set(new Work(server, null, null, null, 0, new AtomicReference<>()));
+        current.set(new Work(server, null, null, null, 0, new AtomicReference<>(), List.of()));
         return new Target(bindAddress, server.port());
     }
 
@@ -132,9 +137,22 @@ final class AgentWork {
         // finished clients whose end never came (the coordinator's word lost) are replaced; a server stays
         RunControl control = new RunControl();
         MeasuredPhaseGate gate = new MeasuredPhaseGate(MAX_HOLD);
-        Measurement measurement = Measurement.of(spec).control(control.holdMeasuredPhase(gate));
+        // written by the repetition's thread, read once its result is complete
+        List<String> intervalRtts = new ArrayList<>();
+        Measurement measurement = Measurement.of(spec).control(control.holdMeasuredPhase(gate))
+                .progress(new ProgressListener() {
+                    @Override
+                    public void intervalRecorded(int repetition, TimelineInterval interval, AbstractHistogram rtt) {
+                        // encoded in the warm-up too, so that the measured phase compiles no new path for it
+                        String encoded = LatencyHistograms.encode(rtt);
+                        if (interval.phase().equals(TimelineInterval.MEASURED)) {
+                            intervalRtts.add(encoded);
+                        }
+                    }
+                });
         CompletableFuture<RepetitionResult> result = new CompletableFuture<>();
-        Work work = new Work(before.server, control, gate, result, spec.clients(), new AtomicReference<>());
+        Work work = new Work(before.server, control, gate, result, spec.clients(), new AtomicReference<>(),
+                intervalRtts);
         if (!current.compareAndSet(before, work)) {
             throw new IllegalStateException("agent " + member + " was told to end while it prepared");
         }
@@ -232,11 +250,11 @@ final class AgentWork {
         } catch (CancellationException e) {
             throw new IllegalStateException("its clients were stopped before the end of their measured phase");
         }
-        return part(member, w.clients, r);
+        return part(member, w.clients, r, w.intervalRtts);
     }
 
     /** A repetition's result as its part: the counters and the encoded histogram (an empty one without figures). */
-    static AgentPart part(String member, int clients, RepetitionResult r) {
+    static AgentPart part(String member, int clients, RepetitionResult r, List<String> intervalRtts) {
         ErrorCounts e = r.errors();
         PhaseCounts counts = e == null ? PhaseCounts.NONE : new PhaseCounts(r.messagesSent(), r.messages(),
                 e.contentErrors(), e.orderErrors(), e.unexpectedMessages(), e.disconnectErrors(), e.lostMessages(),
@@ -247,7 +265,8 @@ final class AgentWork {
         String histogram = r.latencyHistogram() != null ? r.latencyHistogram()
                 : LatencyHistograms.encode(LatencyHistograms.create());
         return new AgentPart(member, clients, r.elapsedSeconds() == null ? 0 : r.elapsedSeconds(), counts, histogram,
-                r.ok() ? null : r.error(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings(), r.tls());
+                r.ok() ? null : r.error(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings(), r.tls(),
+                r.timeline(), r.timeline() == null ? List.of() : intervalRtts);
     }
 
     /**
@@ -268,7 +287,7 @@ final class AgentWork {
         return new AgentPart(member, 0, seconds, PhaseCounts.NONE,
                 LatencyHistograms.encode(LatencyHistograms.create()), null, usage,
                 new GcActivity(gc[0] - start.gcCollections, gc[1] - start.gcMillis), ProcessMetrics.memory(), jit,
-                null, jit.quiet() ? List.of() : List.of(jit.warning()), null);
+                null, jit.quiet() ? List.of() : List.of(jit.warning()), null, null, null);
     }
 
     /**

@@ -214,7 +214,8 @@ public final class DistributedRun {
                 null, server.toString(), null, true, spec.ioThreads(), null, null, null, tls, elapsed,
                 c.messagesSent(), c.messages(), rate, 2.0 * spec.payloadBytes() * rate / (1 << 20), merged.latency(),
                 cpu(merged.parts(), elapsed), memory(merged.parts()), gc(merged.parts()), errors, null, null, null,
-                jit(merged.parts()), fairness, law, warnings, merged.latencyHistogram(), null);
+                jit(merged.parts()), fairness, law, warnings, merged.latencyHistogram(),
+                MergedTimeline.of(merged.parts()));
         return new DistributedRepetition(result, rows, start);
     }
 

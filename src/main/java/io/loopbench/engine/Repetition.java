@@ -27,6 +27,7 @@ import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.WindowMode;
 import io.loopbench.engine.timeline.Timeline;
+import io.loopbench.engine.timeline.TimelineInterval;
 import io.loopbench.engine.timeline.TimelineRecording;
 import io.loopbench.engine.virtualthreads.BlockingEchoPair;
 import org.HdrHistogram.Histogram;
@@ -96,8 +97,8 @@ final class Repetition {
         TimelineRecording warmupRecording = null;
         TimelineRecording.Result warmupTimeline = null;
         if (spec.warmupSeconds() > 0) {
-            progress.phaseStarted(index, "warmup", spec.warmupLimitSeconds());
-            warmupRecording = new TimelineRecording("warmup", null, intervalNanos, 0, toProgress);
+            progress.phaseStarted(index, TimelineInterval.WARMUP, spec.warmupLimitSeconds());
+            warmupRecording = new TimelineRecording(TimelineInterval.WARMUP, null, intervalNanos, 0, toProgress);
             warmup = warmUp(phases, warmupRecording);
             warmupTimeline = warmupRecording.finish(warmup.endNanos());
         }
@@ -105,9 +106,9 @@ final class Repetition {
         // A fresh JVM's warm-up activity counts only what the monitor saw: it may miss the first round's start.
         JvmEvents jit = JvmEvents.get();
         control.beforeMeasuredPhase();
-        progress.phaseStarted(index, "measured", spec.seconds());
-        TimelineRecording measuredRecording = new TimelineRecording("measured", warmupRecording, intervalNanos,
-                spec.seconds(), toProgress);
+        progress.phaseStarted(index, TimelineInterval.MEASURED, spec.seconds());
+        TimelineRecording measuredRecording = new TimelineRecording(TimelineInterval.MEASURED, warmupRecording,
+                intervalNanos, spec.seconds(), toProgress);
         PhaseRunner.Outcome measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds(), measuredRecording);
         TimelineRecording.Result measuredTimeline = measuredRecording.finish(measured.endNanos());
         MemoryUsage memory = ProcessMetrics.memory();

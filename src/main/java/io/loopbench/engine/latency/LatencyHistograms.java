@@ -46,7 +46,7 @@ public final class LatencyHistograms {
     }
 
     /** HdrHistogram's compressed encoding, Base64. */
-    public static String encode(Histogram h) {
+    public static String encode(AbstractHistogram h) {
         ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
         int length = h.encodeIntoCompressedByteBuffer(buffer);
         return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));

@@ -111,7 +111,7 @@ public record Timeline(int intervalMillis, int warmupIntervals, List<Double> sta
      * the flight recorder hands over only later (their columns are zeros), and without late and dropped messages.
      */
     public static Timeline live(int intervalMillis, List<TimelineInterval> intervals) {
-        int warmupIntervals = (int) intervals.stream().filter(i -> i.phase().equals("warmup")).count();
+        int warmupIntervals = (int) intervals.stream().filter(i -> i.phase().equals(TimelineInterval.WARMUP)).count();
         List<Integer> none = java.util.Collections.nCopies(intervals.size(), 0);
         List<Double> noTime = java.util.Collections.nCopies(intervals.size(), 0.0);
         return new Timeline(intervalMillis, warmupIntervals, column(intervals, TimelineInterval::startSeconds),

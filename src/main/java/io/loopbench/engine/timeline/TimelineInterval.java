@@ -18,4 +18,9 @@ package io.loopbench.engine.timeline;
 public record TimelineInterval(String phase, double startSeconds, double seconds, long roundTrips,
                                double roundTripsPerSecond, double p50Us, double p99Us, double maxUs,
                                long lateMessages, long droppedMessages) {
+
+    /** The {@code phase} of the warm-up's intervals. */
+    public static final String WARMUP = "warmup";
+    /** The {@code phase} of the measured phase's intervals. */
+    public static final String MEASURED = "measured";
 }
