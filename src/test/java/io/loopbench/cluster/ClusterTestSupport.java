@@ -109,4 +109,22 @@ public final class ClusterTestSupport {
             assertThat(skewWarnings).as(start.toString()).isEmpty();
         }
     }
+
+    /**
+     * The measured phase over time, merged from every client agent's: one interval per 100 ms of the phase, no
+     * warm-up, the intervals' round trips adding up to the merged messages, and a p99 within the merged maximum
+     * wherever echoes came back.
+     */
+    public static void assertMergedTimeline(RepetitionResult r, double seconds) {
+        assertThat(r.timeline()).as("merged timeline").isNotNull();
+        assertThat(r.timeline().warmupIntervals()).isZero();
+        assertThat(r.timeline().size()).isEqualTo((int) Math.round(seconds * 1000 / r.timeline().intervalMillis()));
+        assertThat(r.timeline().roundTrips().stream().mapToLong(Long::longValue).sum()).isEqualTo(r.messages());
+        for (int i = 0; i < r.timeline().size(); i++) {
+            double p99 = r.timeline().p99Us().get(i);
+            assertThat(p99 > 0).as("interval %d: a p99 where it had echoes", i)
+                    .isEqualTo(r.timeline().roundTrips().get(i) > 0);
+            assertThat(p99).isLessThanOrEqualTo(r.latency().maxUs());
+        }
+    }
 }

@@ -195,7 +195,7 @@ class CrossHostClusterTest {
             });
             assertThat(rep.agents().getFirst().messages()).as("the server's agent alone").isNull();
             ClusterTestSupport.assertStartTold(rep.start(), r, 2, "agent-b", "agent-c");
-            DistributedRunTest.assertMergedTimeline(r, 2);
+            ClusterTestSupport.assertMergedTimeline(r, 2);
             await(Duration.ofSeconds(5), "agents idle again", () -> AGENTS.stream()
                     .allMatch(a -> state(a) == AgentState.IDLE));
         }

@@ -74,7 +74,7 @@ class DistributedRunTest {
                 assertThat(r.roundTripsPerSecond()).isCloseTo(rep.agents().stream()
                         .mapToDouble(AgentShare::roundTripsPerSecond).sum(), org.assertj.core.data.Offset.offset(1e-6));
                 ClusterTestSupport.assertStartTold(rep.start(), r, 0.6, "agent-a", "agent-b");
-                assertMergedTimeline(r, 0.6);
+                ClusterTestSupport.assertMergedTimeline(r, 0.6);
                 // the repetition's end stopped the server and the clients on both agents
                 await(Duration.ofSeconds(2), "agents idle again",
                         () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
@@ -257,18 +257,5 @@ class DistributedRunTest {
                 assertThat(running.get(20, TimeUnit.SECONDS).result().ok()).isFalse();
             }
         }
-    }
-
-    /**
-     * The measured phase over time, merged from every client agent's: one interval per 100 ms of the phase, no
-     * warm-up, and the intervals' round trips adding up to the merged messages.
-     */
-    static void assertMergedTimeline(RepetitionResult r, double seconds) {
-        assertThat(r.timeline()).as("merged timeline").isNotNull();
-        assertThat(r.timeline().warmupIntervals()).isZero();
-        assertThat(r.timeline().size()).isEqualTo((int) Math.round(seconds * 1000 / r.timeline().intervalMillis()));
-        assertThat(r.timeline().roundTrips().stream().mapToLong(Long::longValue).sum()).isEqualTo(r.messages());
-        assertThat(r.timeline().p99Us()).allSatisfy(p99 -> assertThat(p99).isPositive()
-                .isLessThanOrEqualTo(r.latency().maxUs()));
     }
 }

@@ -97,6 +97,7 @@ class PlacedRunTest {
                     assertThat(hosts.agents()).allSatisfy(row -> assertThat(row.cpuPercent()).isPositive());
                     ClusterTestSupport.assertStartTold(hosts.start(), merged, done.spec().seconds(),
                             "agent-a", "agent-b");
+                    ClusterTestSupport.assertMergedTimeline(merged, done.spec().seconds());
                 }
                 // stored as returned
                 assertThat(new RunStore(dir, JSON).find(done.id()).orElseThrow().acrossHosts())
