@@ -9,6 +9,7 @@ import org.jgroups.blocks.Response;
 
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
+import io.loopbench.engine.timeline.TimelineInterval;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -57,7 +58,7 @@ public final class Agent extends ClusterMember {
         super(settings, memberName);
         this.onCoordinatorLost = onCoordinatorLost;
         this.clock = clock;
-        this.work = new AgentWork(memberName);
+        this.work = new AgentWork(memberName, this::sendInterval);
     }
 
     /**
@@ -114,6 +115,22 @@ public final class Agent extends ClusterMember {
             } catch (Exception e) {
                 LOG.log(System.Logger.Level.WARNING, "cannot tell the coordinator this agent is {0}: {1}",
                         next.label(), e.toString());
+            }
+        }
+    }
+
+    /**
+     * Sends an interval of the clients' timeline to the coordinator, one way, for its live timeline; a lost one costs
+     * that view an interval, never the result.
+     */
+    private void sendInterval(int measuredIndex, TimelineInterval interval, String rtt) {
+        Address c = coordinator.get();
+        if (c != null) {
+            try {
+                dispatcher.sendMessage(new BytesMessage(c, Wire.request(Wire.Kind.INTERVAL,
+                        new Wire.Interval(measuredIndex, interval, rtt))), RequestOptions.ASYNC());
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.DEBUG, "cannot send an interval to the coordinator: {0}", e.toString());
             }
         }
     }

@@ -79,11 +79,26 @@ final class AgentWork {
         }
     }
 
+    /** Told of each interval of the clients' timeline as it closes, on the repetition's thread. */
+    interface Intervals {
+        /**
+         * @param measuredIndex the interval's index in the measured phase; -1 in the warm-up
+         * @param rtt           its RTTs, in {@code LatencyHistograms.encode}'s form
+         */
+        void closed(int measuredIndex, TimelineInterval interval, String rtt);
+    }
+
     private final String member;
+    private final Intervals intervals;
     private final AtomicReference<Work> current = new AtomicReference<>(Work.NONE);
 
     AgentWork(String member) {
+        this(member, (index, interval, rtt) -> { });
+    }
+
+    AgentWork(String member, Intervals intervals) {
         this.member = member;
+        this.intervals = intervals;
     }
 
     /** Whether a server or clients run here. */
@@ -143,11 +158,14 @@ final class AgentWork {
                 .progress(new ProgressListener() {
                     @Override
                     public void intervalRecorded(int repetition, TimelineInterval interval, AbstractHistogram rtt) {
-                        // encoded in the warm-up too, so that the measured phase compiles no new path for it
+                        // encoded and told in the warm-up too, so that the measured phase compiles no new path
                         String encoded = LatencyHistograms.encode(rtt);
+                        int index = -1;
                         if (interval.phase().equals(TimelineInterval.MEASURED)) {
+                            index = intervalRtts.size();
                             intervalRtts.add(encoded);
                         }
+                        intervals.closed(index, interval, encoded);
                     }
                 });
         CompletableFuture<RepetitionResult> result = new CompletableFuture<>();

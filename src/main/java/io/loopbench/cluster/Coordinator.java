@@ -6,9 +6,11 @@ import org.jgroups.Message;
 import org.jgroups.View;
 import org.jgroups.blocks.RequestOptions;
 
+import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
+import io.loopbench.engine.timeline.TimelineInterval;
 import org.jgroups.SuspectedException;
 import org.jgroups.util.Rsp;
 import org.jgroups.util.RspList;
@@ -32,6 +34,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * The service's member of the cluster: it asks each member that joins for its status, keeps each agent's newest
@@ -63,6 +66,8 @@ public final class Coordinator extends ClusterMember {
     private final MemberFacts facts = MemberFacts.current(MemberRole.COORDINATOR);
     private final Map<Address, AgentStatus> statuses = new ConcurrentHashMap<>();
     private final Set<Address> asked = ConcurrentHashMap.newKeySet();
+    /** Each client agent's live timeline merge, while a repetition follows it. */
+    private final Map<Address, MergedTimeline.Live> following = new ConcurrentHashMap<>();
 
     private Coordinator(ClusterSettings settings, String memberName) throws Exception {
         super(settings, memberName);
@@ -404,10 +409,37 @@ public final class Coordinator extends ClusterMember {
         }
     }
 
+    /** A repetition's following of its client agents' intervals, until closed. */
+    interface Following extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Hands {@code merged} each interval of these client agents' measured phase, merged, once every one of them has
+     * sent it ({@link MergedTimeline.Live}), until the returned handle is closed; intervals of other agents, and of
+     * the warm-up, go nowhere.
+     */
+    Following followIntervals(Set<Address> clientAgents, int intervalMillis, Consumer<TimelineInterval> merged) {
+        MergedTimeline.Live live = new MergedTimeline.Live(clientAgents, intervalMillis, merged);
+        clientAgents.forEach(a -> following.put(a, live));
+        return () -> clientAgents.forEach(a -> following.remove(a, live));
+    }
+
     @Override
     protected Object answer(Message request) {
         if (Wire.kind(request) == Wire.Kind.STATUS) {
             record(request.getSrc(), Wire.body(request, AgentStatus.class));
+            return null;
+        }
+        if (Wire.kind(request) == Wire.Kind.INTERVAL) {
+            MergedTimeline.Live live = following.get(request.getSrc());
+            if (live != null) {
+                Wire.Interval i = Wire.body(request, Wire.Interval.class);
+                if (i.measuredIndex() >= 0) {
+                    live.add(request.getSrc(), i.measuredIndex(), i.interval(), LatencyHistograms.decode(i.rtt()));
+                }
+            }
             return null;
         }
         throw new IllegalArgumentException("a coordinator does not answer " + Wire.kind(request));

@@ -18,6 +18,7 @@ import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
 import io.loopbench.engine.spec.WindowMode;
+import io.loopbench.engine.timeline.TimelineInterval;
 import org.jgroups.Address;
 
 import java.time.Duration;
@@ -31,6 +32,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Runs one repetition across hosts from the coordinator: the server's agent starts a standing echo server for the
@@ -75,6 +77,16 @@ public final class DistributedRun {
      */
     public static DistributedRepetition repetition(Coordinator coordinator, Placement placement, RunSpec spec,
                                                    int index, RunControl control) {
+        return repetition(coordinator, placement, spec, index, control, interval -> { });
+    }
+
+    /**
+     * As {@link #repetition(Coordinator, Placement, RunSpec, int, RunControl)}, handing {@code live} each interval of
+     * the measured phase while it runs, merged across the client agents once every one has sent it (on a JGroups
+     * thread; without the GC and JIT marks, which the result's timeline has).
+     */
+    public static DistributedRepetition repetition(Coordinator coordinator, Placement placement, RunSpec spec,
+                                                   int index, RunControl control, Consumer<TimelineInterval> live) {
         Map<String, Address> members = new LinkedHashMap<>();
         for (String name : placement.agents()) {
             Optional<Address> a = coordinator.member(name);
@@ -84,7 +96,10 @@ public final class DistributedRun {
             members.put(name, a.get());
         }
         List<String> done = new ArrayList<>();
-        try {
+        Set<Address> followed = new LinkedHashSet<>();
+        placement.clients().stream().filter(c -> c.clients() > 0).forEach(c -> followed.add(members.get(c.agent())));
+        try (Coordinator.Following ignored = coordinator.followIntervals(followed, spec.timelineIntervalMillis(),
+                live)) {
             Address serverAgent = members.get(placement.server());
             Target served = coordinator.serve(serverAgent, spec);
             // the address the coordinator reaches the agent at, which is the one a run's allow-list check saw

@@ -2,10 +2,16 @@ package io.loopbench.cluster;
 
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.timeline.Timeline;
+import io.loopbench.engine.timeline.TimelineInterval;
 import org.HdrHistogram.Histogram;
+import org.jgroups.Address;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The client agents' measured phases over time, as one: interval i of the merged timeline is interval i of every
@@ -13,11 +19,16 @@ import java.util.List;
  * the processes' marks are added up, the rate is the sum of each agent's own (as the merged result's), and the
  * percentiles are those of every RTT the agents recorded in that interval (their interval histograms added). The
  * warm-ups are left out: each agent warmed up on its own. The marks are the client agents' processes'; a server's
- * agent without clients has no timeline.
+ * agent without clients has no timeline. Stateless, but for {@link Live}.
  */
 final class MergedTimeline {
 
     private MergedTimeline() {
+    }
+
+    /** One client agent's share of an interval. */
+    private record Share(double seconds, long roundTrips, double roundTripsPerSecond, Histogram rtt, long late,
+                         long dropped) {
     }
 
     /**
@@ -33,72 +44,109 @@ final class MergedTimeline {
         Timeline first = withClients.getFirst().timeline();
         boolean open = first.lateMessages() != null;
         int n = withClients.stream().mapToInt(p -> p.intervalRtts().size()).max().orElse(0);
-        double step = first.intervalMillis() / 1000.0;
-        List<Double> start = new ArrayList<>();
-        List<Double> seconds = new ArrayList<>();
-        List<Long> roundTrips = new ArrayList<>();
-        List<Double> rate = new ArrayList<>();
-        List<Double> p50 = new ArrayList<>();
-        List<Double> p99 = new ArrayList<>();
-        List<Double> max = new ArrayList<>();
-        List<Integer> gc = new ArrayList<>();
-        List<Double> gcPause = new ArrayList<>();
-        List<Integer> compilations = new ArrayList<>();
-        List<Double> compileMillis = new ArrayList<>();
-        List<Integer> deoptimizations = new ArrayList<>();
-        List<Long> late = open ? new ArrayList<>() : null;
-        List<Long> dropped = open ? new ArrayList<>() : null;
+        List<TimelineInterval> intervals = new ArrayList<>();
+        int[] gc = new int[n];
+        double[] gcPause = new double[n];
+        int[] compilations = new int[n];
+        double[] compileMillis = new double[n];
+        int[] deoptimizations = new int[n];
         for (int i = 0; i < n; i++) {
-            Histogram rtt = LatencyHistograms.create();
-            double length = 0;
-            long trips = 0;
-            double perSecond = 0;
-            int collections = 0;
-            double pause = 0;
-            int compiled = 0;
-            double compiling = 0;
-            int deoptimized = 0;
-            long lateHere = 0;
-            long droppedHere = 0;
+            List<Share> shares = new ArrayList<>();
             for (AgentPart p : withClients) {
                 Timeline t = p.timeline();
                 int at = t.warmupIntervals() + i;
                 if (at >= t.size()) {
                     continue;
                 }
-                rtt.add(LatencyHistograms.decode(p.intervalRtts().get(i)));
-                length = Math.max(length, t.seconds().get(at));
-                trips += t.roundTrips().get(at);
-                perSecond += t.roundTripsPerSecond().get(at);
-                collections += t.gcCollections().get(at);
-                pause += t.gcPauseMillis().get(at);
-                compiled += t.compilations().get(at);
-                compiling += t.compileMillis().get(at);
-                deoptimized += t.deoptimizations().get(at);
-                if (open && t.lateMessages() != null) {
-                    lateHere += t.lateMessages().get(at);
-                    droppedHere += t.droppedMessages().get(at);
-                }
+                shares.add(new Share(t.seconds().get(at), t.roundTrips().get(at), t.roundTripsPerSecond().get(at),
+                        LatencyHistograms.decode(p.intervalRtts().get(i)),
+                        open && t.lateMessages() != null ? t.lateMessages().get(at) : 0,
+                        open && t.droppedMessages() != null ? t.droppedMessages().get(at) : 0));
+                gc[i] += t.gcCollections().get(at);
+                gcPause[i] += t.gcPauseMillis().get(at);
+                compilations[i] += t.compilations().get(at);
+                compileMillis[i] += t.compileMillis().get(at);
+                deoptimizations[i] += t.deoptimizations().get(at);
             }
-            boolean any = rtt.getTotalCount() > 0;
-            start.add(Math.round(i * step * 1e6) / 1e6);
-            seconds.add(length);
-            roundTrips.add(trips);
-            rate.add(Math.round(perSecond * 10) / 10.0);
-            p50.add(any ? rtt.getValueAtPercentile(50) / 1000.0 : 0);
-            p99.add(any ? rtt.getValueAtPercentile(99) / 1000.0 : 0);
-            max.add(any ? rtt.getMaxValue() / 1000.0 : 0);
-            gc.add(collections);
-            gcPause.add(Math.round(pause * 1000) / 1000.0);
-            compilations.add(compiled);
-            compileMillis.add(Math.round(compiling * 1000) / 1000.0);
-            deoptimizations.add(deoptimized);
-            if (open) {
-                late.add(lateHere);
-                dropped.add(droppedHere);
+            intervals.add(interval(i, first.intervalMillis(), shares));
+        }
+        return new Timeline(first.intervalMillis(), 0, column(intervals, TimelineInterval::startSeconds),
+                column(intervals, TimelineInterval::seconds), column(intervals, TimelineInterval::roundTrips),
+                column(intervals, TimelineInterval::roundTripsPerSecond), column(intervals, TimelineInterval::p50Us),
+                column(intervals, TimelineInterval::p99Us), column(intervals, TimelineInterval::maxUs),
+                java.util.Arrays.stream(gc).boxed().toList(), rounded(gcPause),
+                java.util.Arrays.stream(compilations).boxed().toList(), rounded(compileMillis),
+                java.util.Arrays.stream(deoptimizations).boxed().toList(),
+                open ? column(intervals, TimelineInterval::lateMessages) : null,
+                open ? column(intervals, TimelineInterval::droppedMessages) : null);
+    }
+
+    /** Measured interval {@code i} of the agents' shares of it, merged. */
+    private static TimelineInterval interval(int i, int intervalMillis, List<Share> shares) {
+        Histogram rtt = LatencyHistograms.create();
+        double seconds = 0;
+        long roundTrips = 0;
+        double perSecond = 0;
+        long late = 0;
+        long dropped = 0;
+        for (Share s : shares) {
+            rtt.add(s.rtt());
+            seconds = Math.max(seconds, s.seconds());
+            roundTrips += s.roundTrips();
+            perSecond += s.roundTripsPerSecond();
+            late += s.late();
+            dropped += s.dropped();
+        }
+        boolean any = rtt.getTotalCount() > 0;
+        return new TimelineInterval(TimelineInterval.MEASURED, Math.round(i * (double) intervalMillis * 1e3) / 1e6,
+                seconds, roundTrips, Math.round(perSecond * 10) / 10.0,
+                any ? rtt.getValueAtPercentile(50) / 1000.0 : 0, any ? rtt.getValueAtPercentile(99) / 1000.0 : 0,
+                any ? rtt.getMaxValue() / 1000.0 : 0, late, dropped);
+    }
+
+    private static <T> List<T> column(List<TimelineInterval> intervals,
+                                      java.util.function.Function<TimelineInterval, T> figure) {
+        return intervals.stream().map(figure).toList();
+    }
+
+    /** Milliseconds to the microsecond. */
+    private static List<Double> rounded(double[] millis) {
+        return java.util.Arrays.stream(millis).map(m -> Math.round(m * 1000) / 1000.0).boxed().toList();
+    }
+
+    /**
+     * The merge while the phase runs: each client agent's measured intervals as they close, and each merged interval
+     * handed on once every client agent has sent it, in order (without the marks, which the agents' flight recorders
+     * hand over only later). Thread-safe: the agents' intervals arrive on JGroups' threads.
+     */
+    static final class Live {
+
+        private final Set<Address> agents;
+        private final int intervalMillis;
+        private final Consumer<TimelineInterval> merged;
+        private final Map<Integer, Map<Address, Share>> pending = new HashMap<>();
+        private int next;
+
+        Live(Set<Address> agents, int intervalMillis, Consumer<TimelineInterval> merged) {
+            this.agents = Set.copyOf(agents);
+            this.intervalMillis = intervalMillis;
+            this.merged = merged;
+        }
+
+        /** Measured interval {@code index} of {@code agent}'s clients, with its RTTs; others' are ignored. */
+        synchronized void add(Address agent, int index, TimelineInterval interval, Histogram rtt) {
+            if (!agents.contains(agent) || index < next) {
+                return;
+            }
+            pending.computeIfAbsent(index, k -> new HashMap<>()).put(agent, new Share(interval.seconds(),
+                    interval.roundTrips(), interval.roundTripsPerSecond(), rtt, interval.lateMessages(),
+                    interval.droppedMessages()));
+            for (Map<Address, Share> all = pending.get(next); all != null && all.size() == agents.size();
+                 all = pending.get(next)) {
+                pending.remove(next);
+                merged.accept(interval(next, intervalMillis, List.copyOf(all.values())));
+                next++;
             }
         }
-        return new Timeline(first.intervalMillis(), 0, start, seconds, roundTrips, rate, p50, p99, max, gc, gcPause,
-                compilations, compileMillis, deoptimizations, late, dropped);
     }
 }

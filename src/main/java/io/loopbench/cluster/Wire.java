@@ -34,7 +34,20 @@ final class Wire {
         PREPARE,
         /** Coordinator to agent: the repetition ended (or failed): stop its server and clients; answered with an
          *  {@link Ended}. */
-        END
+        END,
+        /** Agent to coordinator, one way: an {@link Interval} of its clients' timeline, as it closed. */
+        INTERVAL
+    }
+
+    /**
+     * One interval of an agent's clients' timeline.
+     *
+     * @param measuredIndex its index in the measured phase; -1 in the warm-up (sent all the same, so that the measured
+     *                      phase runs no path the warm-up did not)
+     * @param interval      its figures
+     * @param rtt           its RTTs, in {@code LatencyHistograms.encode}'s form
+     */
+    record Interval(int measuredIndex, io.loopbench.engine.timeline.TimelineInterval interval, String rtt) {
     }
 
     /** The agent's clients are warmed up and held before their measured phase. */

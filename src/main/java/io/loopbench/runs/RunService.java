@@ -409,7 +409,10 @@ public class RunService extends QueuedService<RunRecord> {
                     break;
                 }
                 progress(id, i, "across hosts");
-                DistributedRepetition done = DistributedRun.repetition(cluster, r.placement(), r.spec(), i, control);
+                live.started(id, i);
+                int repetition = i;
+                DistributedRepetition done = DistributedRun.repetition(cluster, r.placement(), r.spec(), i, control,
+                        interval -> live.add(id, repetition, interval));
                 if (stopRequested()) {
                     break;
                 }
@@ -418,6 +421,8 @@ public class RunService extends QueuedService<RunRecord> {
         } catch (RuntimeException e) {
             log.error("Run {} across hosts failed unexpectedly", id, e);
             failure = "internal error: " + e;
+        } finally {
+            live.ended(id);
         }
         String stoppedEarly = failure;
         end(id, x -> judge(x, stoppedEarly));

@@ -8,6 +8,7 @@ import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.TlsEchoTest;
 import io.loopbench.engine.protocol.tls.TlsMaterial;
+import io.loopbench.engine.timeline.TimelineInterval;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,8 +57,10 @@ class DistributedRunTest {
             await(Duration.ofSeconds(10), "two idle agents", () -> coordinator.agents().size() == 2
                     && coordinator.agents().stream().allMatch(k -> k.state() == AgentState.IDLE));
             for (Protocol protocol : List.of(Protocol.TCP, Protocol.UDP)) {
+                List<TimelineInterval> live = new java.util.concurrent.CopyOnWriteArrayList<>();
                 DistributedRepetition rep = DistributedRun.repetition(coordinator,
-                        placement("agent-a", "agent-a", "agent-b"), quick(protocol, 0.6).build(), 1);
+                        placement("agent-a", "agent-a", "agent-b"), quick(protocol, 0.6).build(), 1,
+                        new RunControl(), live::add);
                 RepetitionResult r = rep.result();
                 assertThat(r.ok()).as(protocol + ": " + r.error()).isTrue();
                 assertThat(r.remote()).isTrue();
@@ -75,6 +78,12 @@ class DistributedRunTest {
                         .mapToDouble(AgentShare::roundTripsPerSecond).sum(), org.assertj.core.data.Offset.offset(1e-6));
                 ClusterTestSupport.assertStartTold(rep.start(), r, 0.6, "agent-a", "agent-b");
                 ClusterTestSupport.assertMergedTimeline(r, 0.6);
+                // live, while it ran: the same intervals, merged from what the agents sent as each closed
+                assertThat(live).extracting(TimelineInterval::roundTrips).containsExactlyElementsOf(
+                        r.timeline().roundTrips());
+                assertThat(live).extracting(TimelineInterval::p99Us).containsExactlyElementsOf(r.timeline().p99Us());
+                assertThat(live).extracting(TimelineInterval::startSeconds)
+                        .containsExactlyElementsOf(r.timeline().startSeconds());
                 // the repetition's end stopped the server and the clients on both agents
                 await(Duration.ofSeconds(2), "agents idle again",
                         () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);

@@ -41,9 +41,11 @@ class PlacedRunTest {
     private static final Placement ON_A_AND_B = new Placement("agent-a",
             List.of(new Placement.ClientShare("agent-a", 1), new Placement.ClientShare("agent-b", 2)));
 
+    private final LiveTimelines live = new LiveTimelines();
+
     private RunService service(JobQueue jobs, Coordinator cluster, RunService.Resolver resolver) {
         RunService s = new RunService(new RunStore(dir, JSON), RunServiceTest.properties(dir, 10), JSON, List.of(),
-                jobs, resolver, new LiveTimelines(), cluster);
+                jobs, resolver, live, cluster);
         s.start();
         return s;
     }
@@ -80,8 +82,16 @@ class PlacedRunTest {
                         .isInstanceOfSatisfying(InvalidSpecException.class, e -> assertThat(e.violations())
                                 .extracting(Violation::field).containsExactly("certsDirectory"));
 
-                RunRecord done = RunServiceTest.await(s, s.submit(RunServiceTest.quick().seconds(0.8).repetitions(2).build(),
-                        Isolation.FORKED, ON_A_AND_B).id(), r -> r.status().isFinished(), Duration.ofSeconds(30));
+                String id = s.submit(RunServiceTest.quick().seconds(0.8).repetitions(2).build(), Isolation.FORKED,
+                        ON_A_AND_B).id();
+                // the live timeline while it runs: each repetition's merged intervals, growing
+                java.util.Map<Integer, Integer> liveIntervals = new java.util.TreeMap<>();
+                RunRecord done = RunServiceTest.await(s, id, r -> {
+                    live.intervals(id).ifPresent(e -> liveIntervals.merge(e.getKey(), e.getValue().size(), Math::max));
+                    return r.status().isFinished();
+                }, Duration.ofSeconds(30));
+                assertThat(liveIntervals).as("intervals seen live, by repetition").isNotEmpty()
+                        .allSatisfy((repetition, n) -> assertThat(n).isBetween(1, 8));
                 assertThat(done.status()).as(done.error()).isEqualTo(RunStatus.SUCCEEDED);
                 assertThat(done.spec().clients()).as("the placement's sum").isEqualTo(3);
                 assertThat(done.summary()).isNotNull();
