@@ -8,31 +8,35 @@
 #   two-hosts  the echo server on agent A, 8 clients on agent B and 8 on agent C
 #   local      with --local: the same load as a plain run on the service's host (no placement; a forked worker on
 #              loopback), for reference
+#   two-hosts-coarse
+#              with --coarse: two-hosts with one timeline interval per phase (timelineIntervalMillis 10000), so that
+#              the agents send no interval while they measure: two-hosts ÷ two-hosts-coarse is what the 100 ms
+#              intervals (each agent sending each to the coordinator for the live timeline) cost
 #
 # alternated per repetition (the starting variant rotated), so that drift hits all alike; each is one POST /api/runs
 # with repetitions 1, polled to its end. The agents' JVMs serve every repetition (the local run forks a fresh JVM each
 # time), so before the repetitions each placed variant runs once uncounted: the agents' first warm-up is not in the
 # figures. Prints each run, then per variant the median [min, max] of round trips/s, p99 RTT and start skew (the
 # spread of the client agents' measured-phase starts), and the per-repetition ratio two-hosts ÷ one-host (and
-# local ÷ one-host) of round trips/s; a run that fails (one the engine judges unfair among them) is printed but not
+# local ÷ one-host, and two-hosts ÷ two-hosts-coarse) of round trips/s; a run that fails (one the engine judges unfair among them) is printed but not
 # counted. Raw run JSONs (GET /api/runs/{id} at the end), the agents' listing, every
 # process's log and summary.txt go to bench/results/hosts-<UTC time>/.
 #
-#   bench/hosts.sh [--protocol P] [--payload B] [--seconds S] [--warmup S] [--repetitions N] [--local]
+#   bench/hosts.sh [--protocol P] [--payload B] [--seconds S] [--warmup S] [--repetitions N] [--local] [--coarse]
 #                  defaults tcp, 1024, 3, 1 (fixed warm-up), 5; P one of tcp, udp, websocket, http (the TLS protocols
 #                  need a certsDirectory on every agent, which this script does not make)
 #
 # Needs root (network namespaces and veth links; exits 2 otherwise), iproute2, curl and python3. Makes namespaces
 # hbench-<pid>-a/b/c, a bridge hb<pid>br and veth pairs hb<pid>h0..2 / hb<pid>t0..2 on 10.231.15.0/24 (this side .1,
 # agents .2 to .4), and removes them, and stops every process it started, on any exit: end, failure or Ctrl-C.
-# About 2 × (S + W + 5) s of priming plus N × (2 or 3) × (S + W + 5) s, and up to a minute or so to start the four JVMs.
+# About 2 × (S + W + 5) s of priming plus N × (2 to 4) × (S + W + 5) s, and up to a minute or so to start the four JVMs.
 # Every "host" shares this machine's CPUs: run nothing else on the machine meanwhile.
 set -euo pipefail
 base=$(cd "$(dirname "$0")/.." && pwd)
 cd "$base"
 
-usage="usage: bench/hosts.sh [--protocol tcp|udp|websocket|http] [--payload B] [--seconds S] [--warmup S] [--repetitions N] [--local]"
-protocol=tcp payload=1024 seconds=3 warmup=1 reps=5 local=no
+usage="usage: bench/hosts.sh [--protocol tcp|udp|websocket|http] [--payload B] [--seconds S] [--warmup S] [--repetitions N] [--local] [--coarse]"
+protocol=tcp payload=1024 seconds=3 warmup=1 reps=5 local=no coarse=no
 # shellcheck source=bench/options.sh
 . bench/options.sh
 rest=()
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
     --protocol) protocol=${2:?$usage}; shift 2 ;;
     --payload) payload=${2:?$usage}; shift 2 ;;
     --local) local=yes; shift ;;
+    --coarse) coarse=yes; shift ;;
     *) rest+=("$1"); shift ;;
   esac
 done
@@ -211,12 +216,14 @@ body() {
   case "$1" in
     one-host) placement=',"placement":{"server":"agent-a","clients":[{"agent":"agent-b","clients":16}]}' ;;
     two-hosts) placement=',"placement":{"server":"agent-a","clients":[{"agent":"agent-b","clients":8},{"agent":"agent-c","clients":8}]}' ;;
+    two-hosts-coarse) placement=',"timelineIntervalMillis":10000,"placement":{"server":"agent-a","clients":[{"agent":"agent-b","clients":8},{"agent":"agent-c","clients":8}]}' ;;
     local) placement=',"isolation":"forked"' ;;
   esac
   echo "{\"protocol\":\"$protocol\",\"payloadBytes\":$payload,\"clients\":16,\"window\":16,\"ioModel\":\"shared\",\"ioThreads\":1,\"execution\":\"netty\",\"warmupMode\":\"fixed\",\"warmupSeconds\":$warmup,\"seconds\":$seconds,\"repetitions\":1$placement}"
 }
 variants=(one-host two-hosts)
 [ "$local" = yes ] && variants+=(local)
+[ "$coarse" = yes ] && variants+=(two-hosts-coarse)
 for v in "${variants[@]}"; do echo "$v: POST /api/runs $(body "$v")" >> "$out/command.txt"; done
 
 ended() { # ended ID: the run is neither queued nor running
@@ -295,7 +302,8 @@ def spread(values, fmt):
     return f"{fmt(statistics.median(values))} [{fmt(min(values))}, {fmt(max(values))}]"
 
 labels = {"one-host": "one client host (A serves, B: 16)", "two-hosts": "two client hosts (A serves, B: 8, C: 8)",
-          "local": "local, no placement (forked worker)"}
+          "local": "local, no placement (forked worker)",
+          "two-hosts-coarse": "two client hosts, one interval per phase"}
 runs = {v: [load(v, r) for r in range(1, reps + 1)] for v in variants}
 print(command)
 print(f"{reps} repetition(s), variants alternated; median [min, max] over the repetitions that succeeded "
@@ -310,6 +318,10 @@ for v in variants:
 for v in variants[1:]:
     ratios = [a[0] / b[0] for (a, _), (b, _) in zip(runs[v], runs["one-host"]) if a and b]
     print(f"  ratio {v} ÷ one-host, rt/s, by repetition: {spread(ratios, lambda f: f'{f:.3f}')} "
+          f"({len(ratios)} pair(s))")
+if "two-hosts-coarse" in variants:
+    ratios = [a[0] / b[0] for (a, _), (b, _) in zip(runs["two-hosts"], runs["two-hosts-coarse"]) if a and b]
+    print(f"  ratio two-hosts ÷ two-hosts-coarse, rt/s, by repetition: {spread(ratios, lambda f: f'{f:.3f}')} "
           f"({len(ratios)} pair(s))")
 print(f"raw results in {out}")
 PY
