@@ -77,13 +77,14 @@ public final class DistributedRun {
      */
     public static DistributedRepetition repetition(Coordinator coordinator, Placement placement, RunSpec spec,
                                                    int index, RunControl control) {
-        return repetition(coordinator, placement, spec, index, control, interval -> { });
+        return repetition(coordinator, placement, spec, index, control, null);
     }
 
     /**
      * As {@link #repetition(Coordinator, Placement, RunSpec, int, RunControl)}, handing {@code live} each interval of
      * the measured phase while it runs, merged across the client agents once every one has sent it (on a JGroups
-     * thread; without the GC and JIT marks, which the result's timeline has).
+     * thread; without the GC and JIT marks, which the result's timeline has); null: no live timeline, and the
+     * intervals the agents send are not merged.
      */
     public static DistributedRepetition repetition(Coordinator coordinator, Placement placement, RunSpec spec,
                                                    int index, RunControl control, Consumer<TimelineInterval> live) {
@@ -98,8 +99,8 @@ public final class DistributedRun {
         List<String> done = new ArrayList<>();
         Set<Address> followed = new LinkedHashSet<>();
         placement.clients().stream().filter(c -> c.clients() > 0).forEach(c -> followed.add(members.get(c.agent())));
-        try (Coordinator.Following ignored = coordinator.followIntervals(followed, spec.timelineIntervalMillis(),
-                live)) {
+        try (Coordinator.Following ignored = live == null ? () -> { }
+                : coordinator.followIntervals(followed, spec.timelineIntervalMillis(), live)) {
             Address serverAgent = members.get(placement.server());
             Target served = coordinator.serve(serverAgent, spec);
             // the address the coordinator reaches the agent at, which is the one a run's allow-list check saw
