@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +34,8 @@ class AgentWorkTest {
 
     @Test
     void serveHoldReleaseTakeThePartAndEnd() throws Exception {
-        AgentWork work = new AgentWork("agent-x");
+        List<Integer> told = new CopyOnWriteArrayList<>();
+        AgentWork work = new AgentWork("agent-x", (index, interval, rtt) -> told.add(index));
         try {
             assertThat(work.end()).isNull();
             Target server = work.serve(quick().build(), "127.0.0.1");
@@ -51,6 +54,15 @@ class AgentWorkTest {
             assertThat(part.counts().messages()).isPositive();
             assertThat(LatencyHistograms.decode(part.latencyHistogram()).getTotalCount())
                     .isEqualTo(part.counts().messages());
+            // its timeline, and each measured interval's RTTs, every echo in one of them: told as each closed too
+            int measured = part.timeline().size() - part.timeline().warmupIntervals();
+            assertThat(measured).isEqualTo(8);
+            assertThat(part.intervalRtts()).hasSize(measured);
+            assertThat(part.intervalRtts().stream().mapToLong(h -> LatencyHistograms.decode(h).getTotalCount()).sum())
+                    .isEqualTo(part.counts().messages());
+            assertThat(told).hasSize(part.timeline().size()).endsWith(0, 1, 2, 3, 4, 5, 6, 7)
+                    .startsWith(java.util.Collections.nCopies(part.timeline().warmupIntervals(), -1)
+                            .toArray(Integer[]::new));
 
             // finished clients whose end never came give way to the next ones, against the same server
             work.prepare(clients);
