@@ -107,14 +107,17 @@ public final class Agent extends ClusterMember {
             throw new IllegalArgumentException("joining is the coordinator's word for an agent it has not heard from");
         }
         state.set(next);
+        toCoordinator(Wire.Kind.STATUS, status(), System.Logger.Level.WARNING, "this agent is " + next.label());
+    }
+
+    /** Sends a one-way message to the coordinator, if there is one; a failure is logged, saying {@code what}. */
+    private void toCoordinator(Wire.Kind kind, Object body, System.Logger.Level level, String what) {
         Address c = coordinator.get();
         if (c != null) {
             try {
-                dispatcher.sendMessage(new BytesMessage(c, Wire.request(Wire.Kind.STATUS, status())),
-                        RequestOptions.ASYNC());
+                dispatcher.sendMessage(new BytesMessage(c, Wire.request(kind, body)), RequestOptions.ASYNC());
             } catch (Exception e) {
-                LOG.log(System.Logger.Level.WARNING, "cannot tell the coordinator this agent is {0}: {1}",
-                        next.label(), e.toString());
+                LOG.log(level, "cannot tell the coordinator {0}: {1}", what, e.toString());
             }
         }
     }
@@ -124,15 +127,8 @@ public final class Agent extends ClusterMember {
      * that view an interval, never the result.
      */
     private void sendInterval(int measuredIndex, TimelineInterval interval, String rtt) {
-        Address c = coordinator.get();
-        if (c != null) {
-            try {
-                dispatcher.sendMessage(new BytesMessage(c, Wire.request(Wire.Kind.INTERVAL,
-                        new Wire.Interval(measuredIndex, interval, rtt))), RequestOptions.ASYNC());
-            } catch (Exception e) {
-                LOG.log(System.Logger.Level.DEBUG, "cannot send an interval to the coordinator: {0}", e.toString());
-            }
-        }
+        toCoordinator(Wire.Kind.INTERVAL, new Wire.Interval(measuredIndex, interval, rtt), System.Logger.Level.DEBUG,
+                "an interval");
     }
 
     private AgentStatus status() {

@@ -70,15 +70,8 @@ final class MergedTimeline {
             }
             intervals.add(interval(i, first.intervalMillis(), shares));
         }
-        return new Timeline(first.intervalMillis(), 0, column(intervals, TimelineInterval::startSeconds),
-                column(intervals, TimelineInterval::seconds), column(intervals, TimelineInterval::roundTrips),
-                column(intervals, TimelineInterval::roundTripsPerSecond), column(intervals, TimelineInterval::p50Us),
-                column(intervals, TimelineInterval::p99Us), column(intervals, TimelineInterval::maxUs),
-                java.util.Arrays.stream(gc).boxed().toList(), rounded(gcPause),
-                java.util.Arrays.stream(compilations).boxed().toList(), rounded(compileMillis),
-                java.util.Arrays.stream(deoptimizations).boxed().toList(),
-                open ? column(intervals, TimelineInterval::lateMessages) : null,
-                open ? column(intervals, TimelineInterval::droppedMessages) : null);
+        return Timeline.ofIntervals(first.intervalMillis(), 0, intervals, gc, gcPause, compilations, compileMillis,
+                deoptimizations, open);
     }
 
     /** Measured interval {@code i} of the agents' shares of it, merged. */
@@ -97,21 +90,8 @@ final class MergedTimeline {
             late += s.late();
             dropped += s.dropped();
         }
-        boolean any = rtt.getTotalCount() > 0;
-        return new TimelineInterval(TimelineInterval.MEASURED, Math.round(i * (double) intervalMillis * 1e3) / 1e6,
-                seconds, roundTrips, Math.round(perSecond * 10) / 10.0,
-                any ? rtt.getValueAtPercentile(50) / 1000.0 : 0, any ? rtt.getValueAtPercentile(99) / 1000.0 : 0,
-                any ? rtt.getMaxValue() / 1000.0 : 0, late, dropped);
-    }
-
-    private static <T> List<T> column(List<TimelineInterval> intervals,
-                                      java.util.function.Function<TimelineInterval, T> figure) {
-        return intervals.stream().map(figure).toList();
-    }
-
-    /** Milliseconds to the microsecond. */
-    private static List<Double> rounded(double[] millis) {
-        return java.util.Arrays.stream(millis).map(m -> Math.round(m * 1000) / 1000.0).boxed().toList();
+        return TimelineInterval.of(TimelineInterval.MEASURED, Math.round(i * (double) intervalMillis * 1e3) / 1e6,
+                seconds, roundTrips, Math.round(perSecond * 10) / 10.0, rtt, late, dropped);
     }
 
     /**

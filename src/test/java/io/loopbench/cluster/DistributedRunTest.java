@@ -112,12 +112,7 @@ class DistributedRunTest {
                             quick(Protocol.TCP, 20).build(), 1, control), r -> Thread.ofPlatform().start(r));
             await(Duration.ofSeconds(10), "agent-b preparing", () -> b.state() == AgentState.BUSY);
             Thread.sleep(1_000);
-            long cancelled = System.nanoTime();
-            control.cancel();
-            DistributedRepetition stopped = running.get(10, TimeUnit.SECONDS);
-            assertThat(Duration.ofNanos(System.nanoTime() - cancelled)).isLessThan(Duration.ofSeconds(5));
-            assertThat(stopped.result().ok()).isFalse();
-            assertThat(stopped.result().error()).isEqualTo("cancelled");
+            cancelWithin(control, running, Duration.ofSeconds(5));
             assertThat(a.state()).isEqualTo(AgentState.IDLE);
             assertThat(b.state()).isEqualTo(AgentState.IDLE);
         }
@@ -186,13 +181,8 @@ class DistributedRunTest {
                     () -> a.state() == AgentState.BUSY && b.state() == AgentState.BUSY);
             Thread.sleep(1_500); // connected and well into the warm-up
             assertThat(running).isNotDone();
-            long cancelled = System.nanoTime();
-            control.cancel();
-            DistributedRepetition stopped = running.get(10, TimeUnit.SECONDS);
             // the repetition returns once the agents confirmed the end: their warm-up stopped, clients closed
-            assertThat(Duration.ofNanos(System.nanoTime() - cancelled)).isLessThan(Duration.ofSeconds(2));
-            assertThat(stopped.result().ok()).isFalse();
-            assertThat(stopped.result().error()).isEqualTo("cancelled");
+            DistributedRepetition stopped = cancelWithin(control, running, Duration.ofSeconds(2));
             assertThat(stopped.agents()).isEmpty();
             assertThat(a.state()).isEqualTo(AgentState.IDLE);
             assertThat(b.state()).isEqualTo(AgentState.IDLE);
@@ -266,5 +256,18 @@ class DistributedRunTest {
                 assertThat(running.get(20, TimeUnit.SECONDS).result().ok()).isFalse();
             }
         }
+    }
+
+    /** Cancels the running repetition: it returns within {@code limit}, failed as cancelled. */
+    private static DistributedRepetition cancelWithin(RunControl control,
+                                                      CompletableFuture<DistributedRepetition> running,
+                                                      Duration limit) throws Exception {
+        long cancelled = System.nanoTime();
+        control.cancel();
+        DistributedRepetition stopped = running.get(10, TimeUnit.SECONDS);
+        assertThat(Duration.ofNanos(System.nanoTime() - cancelled)).isLessThan(limit);
+        assertThat(stopped.result().ok()).isFalse();
+        assertThat(stopped.result().error()).isEqualTo("cancelled");
+        return stopped;
     }
 }

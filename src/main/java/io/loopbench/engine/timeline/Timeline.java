@@ -96,14 +96,27 @@ public record Timeline(int intervalMillis, int warmupIntervals, List<Double> sta
                 case DEOPTIMIZATION -> deoptimized[at]++;
             }
         }
-        return new Timeline(intervalMillis, warmupIntervals, column(all, TimelineInterval::startSeconds),
-                column(all, TimelineInterval::seconds), column(all, TimelineInterval::roundTrips),
-                column(all, TimelineInterval::roundTripsPerSecond), column(all, TimelineInterval::p50Us),
-                column(all, TimelineInterval::p99Us), column(all, TimelineInterval::maxUs),
-                Arrays.stream(gc).boxed().toList(), rounded(gcMillis), Arrays.stream(compiled).boxed().toList(),
-                rounded(compiledMillis), Arrays.stream(deoptimized).boxed().toList(),
-                open ? column(all, TimelineInterval::lateMessages) : null,
-                open ? column(all, TimelineInterval::droppedMessages) : null);
+        return ofIntervals(intervalMillis, warmupIntervals, all, gc, gcMillis, compiled, compiledMillis, deoptimized,
+                open);
+    }
+
+    /**
+     * These intervals by column, the first {@code warmupIntervals} the warm-up's, with the process's marks in each
+     * (one entry per interval: collections, their pauses in ms, compilations, their time in ms, deoptimizations);
+     * late and dropped messages kept only under open load.
+     */
+    public static Timeline ofIntervals(int intervalMillis, int warmupIntervals, List<TimelineInterval> intervals,
+                                       int[] gcCollections, double[] gcPauseMillis, int[] compilations,
+                                       double[] compileMillis, int[] deoptimizations, boolean open) {
+        return new Timeline(intervalMillis, warmupIntervals, column(intervals, TimelineInterval::startSeconds),
+                column(intervals, TimelineInterval::seconds), column(intervals, TimelineInterval::roundTrips),
+                column(intervals, TimelineInterval::roundTripsPerSecond), column(intervals, TimelineInterval::p50Us),
+                column(intervals, TimelineInterval::p99Us), column(intervals, TimelineInterval::maxUs),
+                Arrays.stream(gcCollections).boxed().toList(), rounded(gcPauseMillis),
+                Arrays.stream(compilations).boxed().toList(), rounded(compileMillis),
+                Arrays.stream(deoptimizations).boxed().toList(),
+                open ? column(intervals, TimelineInterval::lateMessages) : null,
+                open ? column(intervals, TimelineInterval::droppedMessages) : null);
     }
 
     /**

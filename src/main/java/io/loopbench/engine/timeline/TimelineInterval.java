@@ -1,5 +1,7 @@
 package io.loopbench.engine.timeline;
 
+import org.HdrHistogram.AbstractHistogram;
+
 /**
  * One interval of a repetition's timeline, as it closes (the live view; {@link Timeline} stores them by column).
  *
@@ -23,4 +25,14 @@ public record TimelineInterval(String phase, double startSeconds, double seconds
     public static final String WARMUP = "warmup";
     /** The {@code phase} of the measured phase's intervals. */
     public static final String MEASURED = "measured";
+
+    /** An interval whose percentiles are those of {@code rtt} (nanoseconds), in µs to the nanosecond; 0 without RTTs. */
+    public static TimelineInterval of(String phase, double startSeconds, double seconds, long roundTrips,
+                                      double roundTripsPerSecond, AbstractHistogram rtt, long lateMessages,
+                                      long droppedMessages) {
+        boolean any = rtt.getTotalCount() > 0;
+        return new TimelineInterval(phase, startSeconds, seconds, roundTrips, roundTripsPerSecond,
+                any ? rtt.getValueAtPercentile(50) / 1000.0 : 0, any ? rtt.getValueAtPercentile(99) / 1000.0 : 0,
+                any ? rtt.getMaxValue() / 1000.0 : 0, lateMessages, droppedMessages);
+    }
 }

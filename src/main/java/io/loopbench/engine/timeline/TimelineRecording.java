@@ -201,11 +201,9 @@ public final class TimelineRecording {
         AbstractHistogram rtt = s != null ? s.rtt : spareHistogram();
         long messages = s != null ? s.messages : 0;
         double seconds = lengthNanos / 1e9;
-        boolean any = rtt.getTotalCount() > 0;
-        TimelineInterval interval = new TimelineInterval(phase, seconds(origin + index * intervalNanos - timelineOrigin),
-                seconds(lengthNanos), messages, Math.round(messages / seconds * 10) / 10.0,
-                any ? micros(rtt.getValueAtPercentile(50)) : 0, any ? micros(rtt.getValueAtPercentile(99)) : 0,
-                any ? micros(rtt.getMaxValue()) : 0, s != null ? s.late : 0, s != null ? s.dropped : 0);
+        TimelineInterval interval = TimelineInterval.of(phase, seconds(origin + index * intervalNanos - timelineOrigin),
+                seconds(lengthNanos), messages, Math.round(messages / seconds * 10) / 10.0, rtt,
+                s != null ? s.late : 0, s != null ? s.dropped : 0);
         intervals.add(interval);
         rtt.setStartTimeStamp(wallOrigin.plusNanos(index * intervalNanos).toEpochMilli());
         rtt.setEndTimeStamp(wallOrigin.plusNanos(index * intervalNanos + lengthNanos).toEpochMilli());
@@ -228,10 +226,6 @@ public final class TimelineRecording {
         return new Histogram(3);
     }
 
-    /** A number of nanoseconds in µs, to the nanosecond (what a histogram resolves). */
-    private static double micros(long nanos) {
-        return nanos / 1000.0;
-    }
 
     /** A number of nanoseconds in seconds, to the microsecond. */
     private static double seconds(long nanos) {
