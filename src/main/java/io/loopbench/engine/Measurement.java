@@ -29,6 +29,7 @@ public final class Measurement {
     private ProgressListener progress = ProgressListener.NONE;
     private RunControl control = new RunControl();
     private ServerFault serverFault;
+    private boolean jvmEvents = true;
 
     private Measurement(RunSpec spec) {
         this.spec = spec;
@@ -76,6 +77,17 @@ public final class Measurement {
         return this;
     }
 
+    /**
+     * Measures without the flight recorder's JIT and GC events, so that a repetition does not wait up to a second for
+     * their flush after its measured phase: {@code jit} and {@code warmup.jit} are null (not observed, so no JIT
+     * warning either) and the timeline's compilation and GC marks are zeros. For tests that are not about the JIT or
+     * the collector only; every run of the service and the CLI watches them.
+     */
+    public Measurement withoutJvmEvents() {
+        this.jvmEvents = false;
+        return this;
+    }
+
     /** The concrete transport this measurement uses. */
     public Transport transport() {
         return transport;
@@ -83,7 +95,7 @@ public final class Measurement {
 
     /** Runs one repetition (1-based index), e.g. in a forked worker that runs exactly one. */
     public RepetitionResult runRepetition(int index) {
-        RepetitionResult r = new Repetition(spec, index, transport, serverFault, progress, control).run();
+        RepetitionResult r = new Repetition(spec, index, transport, serverFault, progress, control, jvmEvents).run();
         progress.repetitionFinished(r);
         return r;
     }

@@ -52,13 +52,16 @@ final class Repetition {
     private final ServerFault fault;
     private final ProgressListener progress;
     private final RunControl control;
+    /** Whether the flight recorder's JIT and GC events are watched ({@link Measurement#withoutJvmEvents()}). */
+    private final boolean jvmEvents;
 
     private final ServerStats serverStats = new ServerStats();
     private List<EchoClient> clients = List.of();
 
     Repetition(RunSpec spec, int index, Transport transport, ServerFault fault, ProgressListener progress,
-               RunControl control) {
+               RunControl control, boolean jvmEvents) {
         this.spec = spec;
+        this.jvmEvents = jvmEvents;
         this.index = index;
         this.transport = transport;
         this.fault = fault;
@@ -67,7 +70,9 @@ final class Repetition {
     }
 
     RepetitionResult run() {
-        JvmEvents.startInBackground(); // while the pair opens and warms up, not before the first echo
+        if (jvmEvents) {
+            JvmEvents.startInBackground(); // while the pair opens and warms up, not before the first echo
+        }
         ServerCheck check = new ServerCheck(spec.work(), serverStats);
         EchoProtocol protocol = Protocols.of(spec);
         Runnable checkpoint = control::throwIfCancelled;
@@ -104,7 +109,7 @@ final class Repetition {
         }
         // Waits, if need be, for the monitor started in the background: the measured phase's events must all be seen.
         // A fresh JVM's warm-up activity counts only what the monitor saw: it may miss the first round's start.
-        JvmEvents jit = JvmEvents.get();
+        JvmEvents jit = jvmEvents ? JvmEvents.get() : null;
         control.beforeMeasuredPhase();
         progress.phaseStarted(index, TimelineInterval.MEASURED, spec.seconds());
         TimelineRecording measuredRecording = new TimelineRecording(TimelineInterval.MEASURED, warmupRecording,
@@ -112,10 +117,12 @@ final class Repetition {
         PhaseRunner.Outcome measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds(), measuredRecording);
         TimelineRecording.Result measuredTimeline = measuredRecording.finish(measured.endNanos());
         MemoryUsage memory = ProcessMetrics.memory();
-        jit.awaitEvents();
-        JitActivity measuredJit = jit.activity(measured.from(), measured.to());
+        if (jit != null) {
+            jit.awaitEvents();
+        }
+        JitActivity measuredJit = jit == null ? null : jit.activity(measured.from(), measured.to());
         Timeline timeline = Timeline.of(spec.timelineIntervalMillis(), warmupTimeline, measuredTimeline,
-                jit.eventsIn(warmup != null ? warmup.from() : measured.from(), measured.to()),
+                jit == null ? List.of() : jit.eventsIn(warmup != null ? warmup.from() : measured.from(), measured.to()),
                 spec.load() == LoadModel.OPEN);
 
         PhaseCounts m = sum(MessageFormat.MEASURED_TAG);
@@ -128,7 +135,7 @@ final class Repetition {
             PhaseCounts w = sum(MessageFormat.WARMUP_TAG);
             ErrorCounts warmupErrors = errors(w, MessageFormat.WARMUP_TAG, warmup.drainTimedOut());
             warmupResult = new WarmupResult(spec.warmupMode(), warmup.elapsedNanos() / 1e9, w.messages(), warmupErrors,
-                    warmup.stoppedBecause(), jit.activity(warmup.from(), warmup.to()));
+                    warmup.stoppedBecause(), jit == null ? null : jit.activity(warmup.from(), warmup.to()));
             if (warmupErrors.total() > 0) {
                 error = "warmup: " + warmupErrors.describeNonZero() + firstError(w);
             } else if (w.messages() == 0) {
@@ -167,7 +174,7 @@ final class Repetition {
                 warnings.add(littlesLaw.warning());
             }
         }
-        if (!measuredJit.quiet()) {
+        if (measuredJit != null && !measuredJit.quiet()) {
             warnings.add(measuredJit.warning());
         }
         double cpuSeconds = measured.cpuNanos() / 1e9;
