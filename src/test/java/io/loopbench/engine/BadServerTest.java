@@ -59,7 +59,7 @@ class BadServerTest {
         })) {
             RunSpec target = spec.toBuilder().target("127.0.0.1:" + server.address().getPort()).build();
 
-            RepetitionResult r = Measurement.of(target).run().repetitions().getFirst();
+            RepetitionResult r = EngineTestSupport.measure(target).run().repetitions().getFirst();
 
             assertThat(r.ok()).as("a damaged echo must fail the repetition").isFalse();
             // the damaged echo may fall in the warm-up's first rounds or in the measured phase

@@ -8,9 +8,12 @@ import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 
 import java.io.IOException;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Short specs and leak probes shared by the engine's tests. */
 public final class EngineTestSupport {
@@ -40,6 +43,29 @@ public final class EngineTestSupport {
         return execution == Execution.VIRTUAL_THREADS
                 ? quick().execution(execution).ioThreads(CARRIERS).window(1)
                 : quick().execution(execution);
+    }
+
+    /**
+     * A measurement of the spec that does not watch the flight recorder's JIT and GC events, so that each repetition
+     * ends without waiting up to a second for their flush: for every test that is not about the JIT or the collector.
+     */
+    public static Measurement measure(RunSpec spec) {
+        return Measurement.of(spec).withoutJvmEvents();
+    }
+
+    /**
+     * The repetition passed, or failed only as unfair — which client got how much of a short phase on a busy 2-core
+     * machine, and whether a hiccup held one echo for a quarter of it, is not what most tests are about (SelfChecksTest
+     * is) — and either way every echo validated and every one of its {@code clients} completed echoes: a client that
+     * never sent, or whose echoes all failed, fails the test.
+     */
+    public static RepetitionResult assertValidatedByEveryClient(RepetitionResult r, int clients) {
+        assertThat(r.ok() || r.error() != null && r.error().startsWith("unfair: ")).as(r.error()).isTrue();
+        assertThat(r.errors().total()).as("errors: %s", r.error()).isZero();
+        assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
+        assertThat(r.fairness().clients()).isEqualTo(clients);
+        assertThat(r.fairness().minMessages()).as("echoes of the client that completed fewest").isPositive();
+        return r;
     }
 
     /** The virtual-thread carriers the test JVM has (surefire's argLine): virtual-threads runs use as many. */

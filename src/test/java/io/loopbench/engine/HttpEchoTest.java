@@ -142,7 +142,7 @@ class HttpEchoTest {
         TlsEchoTest.write(dir, TlsMaterial.generate(InetAddress.getByName("10.9.9.9")));
         RunSpec spec = http(execution, Protocol.HTTPS).certsDirectory(dir.toString()).build();
 
-        RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+        RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
         assertThat(r.ok()).isFalse();
         assertThat(r.error()).startsWith("set-up failed").containsIgnoringCase("certificate");
@@ -223,14 +223,14 @@ class HttpEchoTest {
             RunSpec spec = quick().protocol(Protocol.HTTP).warmupSeconds(0.0).target("127.0.0.1:" + server.port())
                     .build();
 
-            RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+            RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
             assertThat(r.ok()).isFalse();
             assertThat(r.messages()).isZero();
             assertThat(r.errors().contentErrors()).isEqualTo(4L * 4);
             assertThat(r.error()).contains("a response 404 Not Found instead of an echo");
 
-            RepetitionResult reactive = Measurement.of(spec.toBuilder().execution(Execution.REACTIVE).window(1)
+            RepetitionResult reactive = EngineTestSupport.measure(spec.toBuilder().execution(Execution.REACTIVE).window(1)
                     .build()).run().repetitions().getFirst();
 
             assertThat(reactive.ok()).isFalse();
@@ -248,12 +248,8 @@ class HttpEchoTest {
     }
 
     private static RepetitionResult validated(RunSpec spec) {
-        MeasurementResult result = Measurement.of(spec).run();
-        RepetitionResult r = result.repetitions().getFirst();
-        assertThat(r.ok() || r.error() != null && r.error().startsWith("unfair: ")).as(r.error()).isTrue();
-        assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
-        assertThat(r.errors().total()).isZero();
-        return r;
+        MeasurementResult result = EngineTestSupport.measure(spec).run();
+        return EngineTestSupport.assertValidatedByEveryClient(result.repetitions().getFirst(), spec.clients());
     }
 
     /**

@@ -23,7 +23,7 @@ class MeasuredPhaseGateTest {
         MeasuredPhaseGate gate = new MeasuredPhaseGate(Duration.ofSeconds(30));
         AtomicLong measuredAt = new AtomicLong();
         AtomicLong warmupAt = new AtomicLong();
-        Measurement m = Measurement.of(quick().seconds(0.3).build()).control(new RunControl().holdMeasuredPhase(gate))
+        Measurement m = EngineTestSupport.measure(quick().seconds(0.3).build()).control(new RunControl().holdMeasuredPhase(gate))
                 .progress(new ProgressListener() {
                     @Override
                     public void phaseStarted(int repetition, String phase, double seconds) {
@@ -48,14 +48,14 @@ class MeasuredPhaseGateTest {
     void heldRepetitionsStopWhenCancelledOrNeverReleased() throws Exception {
         RunControl control = new RunControl();
         MeasuredPhaseGate gate = new MeasuredPhaseGate(Duration.ofSeconds(30));
-        Measurement cancelled = Measurement.of(quick().build()).control(control.holdMeasuredPhase(gate));
+        Measurement cancelled = EngineTestSupport.measure(quick().build()).control(control.holdMeasuredPhase(gate));
         CompletableFuture<RepetitionResult> run = CompletableFuture.supplyAsync(() -> cancelled.runRepetition(1),
                 r -> Thread.ofPlatform().start(r));
         assertThat(gate.awaitArrival(Duration.ofSeconds(10))).isTrue();
         control.cancel();
         assertThatThrownBy(() -> run.get(2, TimeUnit.SECONDS)).hasCauseInstanceOf(CancellationException.class);
 
-        Measurement forgotten = Measurement.of(quick().build())
+        Measurement forgotten = EngineTestSupport.measure(quick().build())
                 .control(new RunControl().holdMeasuredPhase(new MeasuredPhaseGate(Duration.ofMillis(200))));
         assertThatThrownBy(() -> forgotten.runRepetition(1)).isInstanceOf(CancellationException.class)
                 .hasMessageContaining("not released for the measured phase");

@@ -21,6 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.loopbench.engine.EchoCorrectnessTest.brief;
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -43,7 +44,7 @@ class MeasurementTruthTest {
                 .ioThreads(e == Execution.VIRTUAL_THREADS ? EngineTestSupport.CARRIERS : 1).lossTimeoutMillis(5000)
                 .build();
 
-        RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+        RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
         assertThat(r.ok()).as(r.error()).isTrue();
         double inFlight = spec.clients() * spec.window();
@@ -65,12 +66,13 @@ class MeasurementTruthTest {
                 return 2_000_000;
             }
         };
-        RunSpec spec = quick().protocol(protocol).clients(2).window(2).build();
+        RunSpec spec = brief(quick()).protocol(protocol).clients(2).window(2).build();
 
-        RepetitionResult r = Measurement.of(spec).serverFault(delay).run().repetitions().getFirst();
+        RepetitionResult r = EngineTestSupport.measure(spec).serverFault(delay).run().repetitions().getFirst();
 
         assertThat(r.ok()).as(r.error()).isTrue();
-        assertThat(r.latency().p50Us()).isGreaterThanOrEqualTo(2000).isLessThan(50_000);
+        // scheduled, not slept: each echo waits the delay plus the loop's own time, far under the delay again
+        assertThat(r.latency().p50Us()).isGreaterThanOrEqualTo(2000).isLessThan(2 * 2000);
         // closed loop: every round trip waits at least 2 ms, so throughput is bounded by window / 2 ms per client
         assertThat(r.roundTripsPerSecond()).isLessThanOrEqualTo(2 * 2 / 0.002);
     }
@@ -87,7 +89,7 @@ class MeasurementTruthTest {
         RunSpec spec = quick().protocol(Protocol.UDP).clients(2).window(4).warmupSeconds(0.0).seconds(1.0)
                 .lossTimeoutMillis(20).build();
 
-        MeasurementResult result = Measurement.of(spec).serverFault(dropEveryTenth).run();
+        MeasurementResult result = EngineTestSupport.measure(spec).serverFault(dropEveryTenth).run();
 
         RepetitionResult r = result.repetitions().getFirst();
         assertThat(result.ok()).isFalse();
@@ -120,16 +122,19 @@ class MeasurementTruthTest {
         RunSpec spec = RunSpec.builder().clients(1).window(1024).payloadBytes(64).ioThreads(1)
                 .load(LoadModel.OPEN).rate(5000.0).warmupSeconds(0.0).seconds(2.0).repetitions(1).build();
 
-        RepetitionResult r = Measurement.of(spec).serverFault(stallOnce).run().repetitions().getFirst();
+        RepetitionResult r = EngineTestSupport.measure(spec).serverFault(stallOnce).run().repetitions().getFirst();
 
         assertThat(r.ok()).as(r.error()).isTrue();
         assertThat(r.openLoad().intendedMessages()).isBetween(9000L, 10_001L);
         assertThat(r.openLoad().droppedMessages()).isZero();
-        // about 1000 of the 10,000 messages were due during the 200 ms stall and waited for it: over 1 %
+        // about 1000 of the 10,000 messages were due during the 200 ms stall and waited for it: over 1 %, the first
+        // half of them over half the stall
         assertThat(r.latency().p99Us()).isGreaterThan(100_000);
         assertThat(r.latency().maxUs()).isGreaterThanOrEqualTo(190_000);
-        // measured from when they were actually sent, they were quick: the stall vanishes below the 99th percentile
-        assertThat(r.uncorrectedLatency().p99Us()).isLessThan(50_000);
+        // measured from when they were actually sent, they were quick: the stall vanishes below the 99th percentile.
+        // A message's uncorrected RTT is never above its corrected one, and a stall of the busy machine itself raises
+        // the corrected figures at least as much as the uncorrected: the bound comes from this run, not a clock
+        assertThat(r.uncorrectedLatency().p99Us()).isLessThan(r.latency().p99Us() / 2);
         assertThat(r.uncorrectedLatency().observations()).isEqualTo(r.latency().observations());
         // and a closed loop run hides it the same way: the client does not send while it waits
         assertThat(r.messages()).isEqualTo(r.latency().observations());
@@ -159,7 +164,7 @@ class MeasurementTruthTest {
                 .load(LoadModel.OPEN).rate(20_000.0).warmupSeconds(0.5).warmupMode(WarmupMode.FIXED).seconds(1.0)
                 .repetitions(1).build();
 
-        RepetitionResult r = Measurement.of(spec).serverFault(slow).run().repetitions().getFirst();
+        RepetitionResult r = EngineTestSupport.measure(spec).serverFault(slow).run().repetitions().getFirst();
 
         assertThat(r.ok()).as(r.error()).isTrue();
         OpenLoad o = r.openLoad();
@@ -173,9 +178,9 @@ class MeasurementTruthTest {
     @ParameterizedTest
     @EnumSource(Protocol.class)
     void shardedRunsPinEachClientAndItsServerPeerToOneThread(Protocol protocol) {
-        RunSpec spec = quick().protocol(protocol).ioModel(IoModel.SHARDED).ioThreads(3).clients(7).build();
+        RunSpec spec = brief(quick()).protocol(protocol).ioModel(IoModel.SHARDED).ioThreads(3).clients(7).build();
 
-        RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+        RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
         assertThat(r.ok()).as(r.error()).isTrue();
         assertThat(r.eventLoops()).isEqualTo(3);
@@ -199,14 +204,14 @@ class MeasurementTruthTest {
 
     @Test
     void ipv6LoopbackWorks() {
-        RepetitionResult r = Measurement.of(quick().addressFamily(AddressFamily.IPV6).build())
+        RepetitionResult r = EngineTestSupport.measure(quick().addressFamily(AddressFamily.IPV6).build())
                 .run().repetitions().getFirst();
         assertThat(r.ok()).as(r.error()).isTrue();
     }
 
     @Test
     void summaryIsMedianMinMaxOfRepetitionsAndLatencyIsNeverPooled() {
-        MeasurementResult result = Measurement.of(quick().repetitions(3).build()).run();
+        MeasurementResult result = EngineTestSupport.measure(quick().repetitions(3).build()).run();
 
         assertThat(result.ok()).as(result.error()).isTrue();
         assertThat(result.repetitions()).hasSize(3);

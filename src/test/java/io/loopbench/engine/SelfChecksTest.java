@@ -34,7 +34,7 @@ class SelfChecksTest {
         };
         RunSpec spec = quick().clients(4).window(1).warmupSeconds(0.0).seconds(1.0).build();
 
-        RepetitionResult r = Measurement.of(spec).serverFault(starveClientZero).run().repetitions().getFirst();
+        RepetitionResult r = EngineTestSupport.measure(spec).serverFault(starveClientZero).run().repetitions().getFirst();
 
         assertThat(r.errors().total()).as("every echo validated").isZero();
         assertThat(r.ok()).isFalse();
@@ -55,7 +55,7 @@ class SelfChecksTest {
         // window 1: the held echo reorders nothing
         RunSpec spec = quick().clients(2).window(1).warmupSeconds(0.0).seconds(1.2).build();
 
-        RepetitionResult r = Measurement.of(spec).serverFault(holdOne).run().repetitions().getFirst();
+        RepetitionResult r = EngineTestSupport.measure(spec).serverFault(holdOne).run().repetitions().getFirst();
 
         assertThat(r.ok()).isFalse();
         assertThat(r.error()).startsWith("unfair: ");
@@ -64,7 +64,7 @@ class SelfChecksTest {
 
     @Test
     void aFairRunPassesWithJainsIndexNearOne() {
-        RepetitionResult r = Measurement.of(quick().clients(4).window(4).build()).run().repetitions().getFirst();
+        RepetitionResult r = EngineTestSupport.measure(quick().clients(4).window(4).build()).run().repetitions().getFirst();
 
         assertThat(r.ok()).as(r.error()).isTrue();
         assertThat(r.fairness().jainIndex()).isGreaterThan(0.9);
@@ -98,7 +98,7 @@ class SelfChecksTest {
             to = Instant.now();
             jit.awaitEvents();
             ours = jit.eventsIn(from, to).stream().filter(e -> e.kind() == JvmEvents.Kind.COMPILATION
-                    && e.description().contains(SelfChecksTest.class.getName())).toList();
+                    && ofThisCode(e.description())).toList();
         }
 
         JitActivity a = jit.activity(from, to);
@@ -110,9 +110,17 @@ class SelfChecksTest {
         assertThat(a.quiet()).isFalse();
         List<String> named = jit.eventsIn(from, to).stream().map(JvmEvents.Event::description).toList();
         assertThat(a.examples()).isNotEmpty().allSatisfy(e -> assertThat(named).contains(e));
-        JitActivity before = jit.activity(from.minusSeconds(3600), from.minusSeconds(3599));
-        assertThat(before.compilations()).isZero();
-        assertThat(before.quiet()).isTrue();
+        // a span of the same length just before: ColdCode had not run yet, so none of its compilations is in it
+        java.time.Duration length = java.time.Duration.between(from, to);
+        assertThat(jit.eventsIn(from.minus(length), from)).extracting(JvmEvents.Event::description)
+                .noneMatch(SelfChecksTest::ofThisCode);
+        assertThat(jit.activity(from.minus(length), from).examples()).noneMatch(SelfChecksTest::ofThisCode);
+    }
+
+    /** ColdCode::mix, or the loop of the test above that inlines it. */
+    private static boolean ofThisCode(String description) {
+        return description.contains(ColdCode.class.getName())
+                || description.contains("::compilationsInASpanAreCountedAndNamed");
     }
 
     /** Code no other test runs, so that it is compiled inside the span above. */
@@ -172,22 +180,45 @@ class SelfChecksTest {
         }
     }
 
+    /**
+     * What the pacer guarantees, however busy the machine: every intended message is sent or counted dropped, every
+     * send's lag is recorded, and a send counts late exactly when its lag exceeds the threshold. How precisely it sends
+     * on an idle machine is a benchmark figure (bench/pacer.sh, docs/performance.md), not a test's bound.
+     */
     @Test
-    void theOpenLoopPacerSendsWithinMicrosecondsOfTheIntendedTimeOnAnIdleLoop() {
+    void theOpenLoopPacerAccountsForEveryIntendedMessageAndCountsASendLateExactlyWhenItsLagExceedsTheThreshold() {
         RunSpec spec = quick().clients(4).window(4).ioThreads(1).load(LoadModel.OPEN).rate(4000.0)
                 .warmupSeconds(0.3).seconds(1.0).build();
 
-        RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+        RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
         assertThat(r.ok()).as(r.error()).isTrue();
         OpenLoad o = r.openLoad();
-        assertThat(o.intendedMessages()).isBetween(3900L, 4001L);
+        // the schedule: 4,000 a second for 1 s, split over 4 clients
+        assertThat(o.intendedMessages()).isBetween(3996L, 4004L);
+        assertThat(r.messagesSent() + o.droppedMessages()).isEqualTo(o.intendedMessages());
         assertThat(o.sendLag().observations()).isEqualTo(r.messagesSent());
-        // the timer wakes the loop a little early and the pacer spins out the rest: sends leave within the timer's
-        // own lateness (tens of microseconds on a VM), where one timer per message left them ~50 µs late on average
-        assertThat(o.droppedMessages()).isZero();
-        assertThat(o.sendLag().p50Us()).isLessThan(150);
-        assertThat((double) o.lateMessages() / o.intendedMessages()).isLessThan(0.5);
+        assertThat(o.lateMessages()).isBetween(0L, r.messagesSent());
+        assertThat(o.lateThresholdUs()).isEqualTo(100.0);
+        // the histogram's values are exact to 3 significant digits: allow that much either side of the threshold
+        double above = o.lateThresholdUs() * 1.001;
+        double below = o.lateThresholdUs() * 0.999;
+        double lateShare = (double) o.lateMessages() / r.messagesSent();
+        if (o.sendLag().maxUs() > above) {
+            assertThat(o.lateMessages()).as("a lag of %s µs", o.sendLag().maxUs()).isPositive();
+        }
+        if (o.sendLag().maxUs() < below) {
+            assertThat(o.lateMessages()).isZero();
+        }
+        if (o.sendLag().p50Us() > above) {
+            assertThat(lateShare).as("median lag %s µs", o.sendLag().p50Us()).isGreaterThanOrEqualTo(0.5);
+        }
+        if (o.sendLag().p50Us() < below) {
+            assertThat(lateShare).as("median lag %s µs", o.sendLag().p50Us()).isLessThanOrEqualTo(0.5);
+        }
+        if (o.sendLag().p99Us() < below) {
+            assertThat(lateShare).isLessThanOrEqualTo(0.01);
+        }
     }
 
     @Test
@@ -214,7 +245,7 @@ class SelfChecksTest {
 
     @Test
     void theSummaryOffersPooledPercentilesOfTheStoredHistogramsBesideTheMedians() {
-        MeasurementResult result = Measurement.of(quick().repetitions(2).build()).run();
+        MeasurementResult result = EngineTestSupport.measure(quick().repetitions(2).build()).run();
 
         assertThat(result.ok()).as(result.error()).isTrue();
         Histogram pooled = LatencyHistograms.merged(result.repetitions().stream()

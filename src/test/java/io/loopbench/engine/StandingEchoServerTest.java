@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.net.InetAddress;
 
 import static io.loopbench.engine.EngineTestSupport.loopThreads;
+import static io.loopbench.engine.EchoCorrectnessTest.brief;
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,13 +31,11 @@ class StandingEchoServerTest {
         StandingEchoServer.Config config = config(protocol, 256);
         assertThat(config.violations()).isEmpty();
         try (StandingEchoServer server = StandingEchoServer.start(config)) {
-            RunSpec spec = quick().protocol(protocol).target("127.0.0.1:" + server.port()).build();
+            RunSpec spec = brief(quick()).protocol(protocol).target("127.0.0.1:" + server.port()).build();
 
-            RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+            RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
-            assertThat(r.ok() || r.error() != null && r.error().startsWith("unfair: ")).as(r.error()).isTrue();
-            assertThat(r.errors().total()).as(r.error()).isZero();
-            assertThat(r.messages()).isPositive();
+            EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
             assertThat(r.remote()).isTrue();
             assertThat(r.tls() != null).isEqualTo(protocol.secure());
             assertThat(server.counts().errors()).isZero();
@@ -48,7 +47,7 @@ class StandingEchoServerTest {
     @Test
     void tlsEchoesRawBytesWithoutAMessageSize() {
         try (StandingEchoServer server = StandingEchoServer.start(config(Protocol.TCPS, null))) {
-            RepetitionResult r = Measurement.of(quick().protocol(Protocol.TCPS)
+            RepetitionResult r = EngineTestSupport.measure(quick().protocol(Protocol.TCPS)
                     .target("127.0.0.1:" + server.port()).build()).run().repetitions().getFirst();
 
             assertThat(r.errors().total()).as(r.error()).isZero();

@@ -86,7 +86,7 @@ class TargetRunTest {
         try (PlainEchoServer server = new PlainEchoServer()) {
             RunSpec spec = quick().protocol(protocol).ioModel(IoModel.SHARDED).target(server.target(protocol)).build();
 
-            RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+            RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
             assertThat(r.ok()).as(r.error()).isTrue();
             assertThat(r.remote()).isTrue();
@@ -104,7 +104,7 @@ class TargetRunTest {
 
     @Test
     void aLoopbackPairIsNotRemote() {
-        RepetitionResult r = Measurement.of(quick().build()).run().repetitions().getFirst();
+        RepetitionResult r = EngineTestSupport.measure(quick().build()).run().repetitions().getFirst();
         assertThat(r.remote()).isFalse();
         assertThat(r.serverAddress()).startsWith("/127.0.0.1:");
     }

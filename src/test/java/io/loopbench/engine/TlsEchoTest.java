@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.loopbench.engine.EchoCorrectnessTest.brief;
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,7 +52,7 @@ public class TlsEchoTest {
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("layouts")
     void echoesAndValidatesEveryMessage(Execution execution, IoModel model, WindowMode mode) {
-        RunSpec spec = quick(execution).protocol(Protocol.TCPS).ioModel(model)
+        RunSpec spec = brief(quick(execution)).protocol(Protocol.TCPS).ioModel(model)
                 .ioThreads(model == IoModel.SHARDED ? 2 : quick(execution).build().ioThreads()).windowMode(mode).build();
 
         RepetitionResult r = validated(spec);
@@ -67,7 +68,7 @@ public class TlsEchoTest {
     void bothProvidersWhereTheyLoad(TlsProvider provider) {
         Assumptions.assumeTrue(provider == TlsProvider.JDK || Tls.openSslUnavailable() == null,
                 () -> "Netty's OpenSSL provider does not load here: " + Tls.openSslUnavailable());
-        RunSpec spec = quick().protocol(Protocol.TCPS).tlsProvider(provider).build();
+        RunSpec spec = brief(quick()).protocol(Protocol.TCPS).tlsProvider(provider).build();
 
         RepetitionResult r = validated(spec);
 
@@ -90,7 +91,7 @@ public class TlsEchoTest {
         write(dir, TlsMaterial.generate(InetAddress.getByName("10.9.9.9")));
         RunSpec spec = quick(execution).protocol(Protocol.TCPS).certsDirectory(dir.toString()).build();
 
-        RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+        RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
         assertThat(r.ok()).isFalse();
         assertThat(r.error()).startsWith("set-up failed").containsIgnoringCase("certificate");
@@ -123,12 +124,8 @@ public class TlsEchoTest {
     }
 
     private static RepetitionResult validated(RunSpec spec) {
-        MeasurementResult result = Measurement.of(spec).run();
-        RepetitionResult r = result.repetitions().getFirst();
-        assertThat(r.ok()).as(r.error()).isTrue();
-        assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
-        assertThat(r.errors().total()).isZero();
-        return r;
+        return EngineTestSupport.assertValidatedByEveryClient(EngineTestSupport.measure(spec).run().repetitions()
+                .getFirst(), spec.clients());
     }
 
     /** A certificates directory as a user would hand it over: PEM chain, PKCS#8 key, CA. */

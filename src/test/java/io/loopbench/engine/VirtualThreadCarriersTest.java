@@ -22,7 +22,7 @@ class VirtualThreadCarriersTest {
         // 6 clients: 12 connection ends, more runnable virtual threads than carriers
         RunSpec spec = quick(Execution.VIRTUAL_THREADS).clients(6).warmupSeconds(0.1).seconds(0.4).build();
 
-        MeasurementResult result = Measurement.of(spec).run();
+        MeasurementResult result = EngineTestSupport.measure(spec).run();
 
         assertThat(result.ok()).as(result.error()).isTrue();
         assertThat(result.repetitions().getFirst().eventLoops()).isEqualTo(CARRIERS);

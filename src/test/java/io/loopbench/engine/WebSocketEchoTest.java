@@ -175,11 +175,7 @@ class WebSocketEchoTest {
     }
 
     private static RepetitionResult validated(RunSpec spec) {
-        MeasurementResult result = Measurement.of(spec).run();
-        RepetitionResult r = result.repetitions().getFirst();
-        assertThat(r.ok() || r.error() != null && r.error().startsWith("unfair: ")).as(r.error()).isTrue();
-        assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
-        assertThat(r.errors().total()).isZero();
-        return r;
+        MeasurementResult result = EngineTestSupport.measure(spec).run();
+        return EngineTestSupport.assertValidatedByEveryClient(result.repetitions().getFirst(), spec.clients());
     }
 }

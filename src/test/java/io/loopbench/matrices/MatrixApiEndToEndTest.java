@@ -21,7 +21,7 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
         HttpResponse<String> posted = post("/api/matrices", """
                 {"protocols":["tcp"],"payloads":[256],"profiles":[{"clients":2,"window":2}],
                  "ioModels":["shared","sharded"],"ioThreads":[1,2],"executions":["netty","reactive"],
-                 "seconds":0.6,"warmupSeconds":0.2,"warmupMode":"fixed","repetitions":2,"isolation":"in-process"}""");
+                 "seconds":0.3,"warmupSeconds":0.1,"warmupMode":"fixed","repetitions":2,"isolation":"in-process"}""");
         assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
         JsonNode queued = json.readTree(posted.body());
         String id = queued.get("id").asString();

@@ -1,5 +1,6 @@
 package io.loopbench.engine.protocol.http;
 
+import io.loopbench.engine.EngineTestSupport;
 import io.loopbench.engine.ErrorCounts;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.RepetitionResult;
@@ -172,7 +173,7 @@ class HttpPipelineTest {
                     .ioThreads(1).warmupSeconds(0.0).seconds(0.5).repetitions(1)
                     .target("127.0.0.1:" + holding.address().getPort()).build();
 
-            RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+            RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
             assertThat(r.errors().total()).as(r.error()).isZero();
             assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
@@ -192,7 +193,7 @@ class HttpPipelineTest {
                 .ioThreads(1).warmupSeconds(0.0).seconds(0.5).repetitions(1)
                 .target("127.0.0.1:" + server.address().getPort()).build();
 
-        RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+        RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
         assertThat(r.errors().total()).as(r.error()).isZero();
         assertThat(r.messages()).isGreaterThan(16).isEqualTo(r.messagesSent());
@@ -222,7 +223,7 @@ class HttpPipelineTest {
                     .payloadBytes(PAYLOAD).clients(1).window(1).ioThreads(1).warmupSeconds(0.0).seconds(0.5)
                     .repetitions(1).target("127.0.0.1:" + holding.address().getPort()).build();
 
-            r = Measurement.of(spec).run().repetitions().getFirst();
+            r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
             assertThat(r.errors().total()).as(r.error()).isZero();
             assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
@@ -254,7 +255,7 @@ class HttpPipelineTest {
                     .ioThreads(1).warmupSeconds(0.0).seconds(1.0).repetitions(1)
                     .target("127.0.0.1:" + listener.getLocalPort()).build();
 
-            RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
+            RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
             server.join(5000);
             ErrorCounts e = r.errors();
