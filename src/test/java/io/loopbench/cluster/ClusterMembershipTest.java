@@ -1,5 +1,6 @@
 package io.loopbench.cluster;
 
+import io.loopbench.SystemTest;
 import org.jgroups.JChannel;
 import org.jgroups.protocols.pbcast.GMS;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Membership over the real stack (TCP on 127.0.0.1, several members in one JVM): who is listed with what, who is
  * refused, how members started in any order find each other, and how soon a member that leaves or dies is noticed.
  */
+@SystemTest
 class ClusterMembershipTest {
 
     /**

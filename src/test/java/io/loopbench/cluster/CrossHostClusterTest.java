@@ -1,5 +1,6 @@
 package io.loopbench.cluster;
 
+import io.loopbench.SystemTest;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * killed (SIGKILL) mid-repetition fails that repetition naming it, the other client agent stops within 5 s, and the
  * next run succeeds without it. Needs root (namespaces and links); skipped otherwise.
  */
+@SystemTest
 class CrossHostClusterTest {
 
     private static final String TAG = "lbc" + ProcessHandle.current().pid() % 100_000;

@@ -1,5 +1,6 @@
 package io.loopbench.echo;
 
+import io.loopbench.SystemTest;
 import io.loopbench.ServiceHttpTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * own making, allow-listed for this service. A standing echo server the service starts on this side's address
  * serves a target run from the other side. Needs root (creating namespaces and links); skipped otherwise.
  */
+@SystemTest
 class CrossHostTest extends ServiceHttpTest {
 
     private static final String NAMESPACE = "loopbench-test-" + ProcessHandle.current().pid();

@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.SystemTest;
 import io.loopbench.cluster.Agent;
 import io.loopbench.cluster.AgentShare;
 import io.loopbench.cluster.AgentState;
@@ -33,6 +34,7 @@ import static org.assertj.core.groups.Tuple.tuple;
  * or an agent outside the allow-list; accepted on known idle agents, it runs across them and stores the merged
  * repetitions with what each agent did.
  */
+@SystemTest
 class PlacedRunTest {
 
     @TempDir

@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.SystemTest;
 import io.loopbench.jobs.RunExceptions;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.engine.spec.InvalidSpecException;
@@ -123,6 +124,7 @@ class RunServiceTest {
     }
 
     @Test
+    @SystemTest
     void aForkedRunMeasuresInAFreshJvmWithTheConfiguredFlagsAndKeepsItsStderr() {
         RunService s = start(10);
         RunRecord queued = s.submit(quick().repetitions(2).build(), Isolation.FORKED);
@@ -138,6 +140,7 @@ class RunServiceTest {
     }
 
     @Test
+    @SystemTest
     void cancellingARunningForkedRunKillsTheWorkerKeepsFinishedRepetitionsAndEndsCancelled() {
         RunService s = start(10);
         RunRecord queued = s.submit(quick().repetitions(3).warmupSeconds(0.0).seconds(3.0).build(),

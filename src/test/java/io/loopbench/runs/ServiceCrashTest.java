@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.SystemTest;
 import io.loopbench.jobs.WorkerProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (its directories jarred, since a class-data archive cannot hold a directory's classes), with C1 only and a
  * class-data archive of its own start, so that the starts fit in the suite.
  */
+@SystemTest
 class ServiceCrashTest {
 
     static final int KILLS = 12;

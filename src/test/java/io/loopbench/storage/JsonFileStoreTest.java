@@ -1,5 +1,6 @@
 package io.loopbench.storage;
 
+import io.loopbench.SystemTest;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,6 +65,7 @@ class JsonFileStoreTest {
     }
 
     @Test
+    @SystemTest
     void aFullDiskLeavesTheStoredRecordWholeRemovesTheTemporaryFileAndSaysTheDiskIsFull() throws Exception {
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
                 "skipped: mounting a small file system to fill needs root");
