@@ -20,12 +20,12 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
     void aMatrixRunsToTheEndAndIsReportedChartedAndCompared() throws Exception {
         HttpResponse<String> posted = post("/api/matrices", """
                 {"protocols":["tcp"],"payloads":[256],"profiles":[{"clients":2,"window":2}],
-                 "ioModels":["shared","sharded"],"ioThreads":[1,2],"executions":["netty","reactive"],
+                 "ioModels":["shared"],"ioThreads":[1,2],"executions":["netty","reactive"],
                  "seconds":0.3,"warmupSeconds":0.1,"warmupMode":"fixed","repetitions":2,"isolation":"in-process"}""");
         assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
         JsonNode queued = json.readTree(posted.body());
         String id = queued.get("id").asString();
-        assertThat(queued.get("cases").size()).isEqualTo(6);
+        assertThat(queued.get("cases").size()).isEqualTo(4);
         assertThat(queued.at("/cases/1/spec/execution").asString()).isEqualTo("reactive");
         assertThat(posted.headers().firstValue("Location")).contains("/api/matrices/" + id);
 
@@ -57,14 +57,14 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
         assertThat(send(at("/api/matrices/" + id + "/charts/bogus.svg")).statusCode()).isEqualTo(404);
 
         JsonNode compared = json.readTree(send(at("/api/compare?baseline=" + id + "&candidate=" + id)).body());
-        assertThat(compared.get("cases").size()).isEqualTo(6);
+        assertThat(compared.get("cases").size()).isEqualTo(4);
         assertThat(compared.at("/cases/0/throughputRatio").asDouble()).isEqualTo(1.0);
         assertThat(compared.at("/cases/0/throughputRangesOverlap").asBoolean()).isTrue();
 
         JsonNode matched = json.readTree(send(at("/api/matrices/" + id + "/execution-comparison")).body());
         assertThat(matched.get("matrixId").asString()).isEqualTo(id);
         assertThat(matched.get("executions").toString()).isEqualTo("[\"netty\",\"reactive\"]");
-        assertThat(matched.get("cases").size()).isEqualTo(3);
+        assertThat(matched.get("cases").size()).isEqualTo(2);
         JsonNode first = matched.at("/cases/0");
         assertThat(first.get("caseTitle").asString()).isEqualTo(
                 "TCP / 256 B / 2 clients × window 2 / no added computation / shared 1");
@@ -106,7 +106,7 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
 
         JsonNode page = json.readTree(send(at("/api/matrices?status=succeeded")).body());
         assertThat(page.at("/items/0/id").asString()).isEqualTo(id);
-        assertThat(page.at("/items/0/completedCases").asInt()).isEqualTo(6);
+        assertThat(page.at("/items/0/completedCases").asInt()).isEqualTo(4);
     }
 
     @Test
