@@ -2,6 +2,7 @@ package io.loopbench.engine;
 
 import io.loopbench.engine.loop.LoopLayout;
 import io.loopbench.engine.loop.VirtualThreads;
+import io.loopbench.engine.server.ServerFault;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
@@ -51,6 +52,16 @@ public final class EngineTestSupport {
      */
     public static Measurement measure(RunSpec spec) {
         return Measurement.of(spec).withoutJvmEvents();
+    }
+
+    /** A server that holds every echo this long, scheduled on its loop (not slept: the loop goes on meanwhile). */
+    static ServerFault delayEveryEcho(long nanos) {
+        return new ServerFault() {
+            @Override
+            public long delayNanos() {
+                return nanos;
+            }
+        };
     }
 
     /**

@@ -67,12 +67,7 @@ class WarmupTest {
      */
     @Test
     void anAutoWarmupOfAStableLoadEndsSteadyBeforeItsCap() {
-        ServerFault twoMillis = new ServerFault() {
-            @Override
-            public long delayNanos() {
-                return 2_000_000;
-            }
-        };
+        ServerFault twoMillis = EngineTestSupport.delayEveryEcho(2_000_000);
         RunSpec spec = quick().clients(2).window(2).warmupMode(WarmupMode.AUTO).warmupSeconds(0.4)
                 .warmupMaxSeconds(20.0).seconds(0.4).build();
 

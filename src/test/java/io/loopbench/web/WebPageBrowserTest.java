@@ -369,7 +369,7 @@ class WebPageBrowserTest {
                 .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
                 .POST(HttpRequest.BodyPublishers.ofString("""
                         {"clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0.3,"warmupMode":"fixed",
-                         "seconds":2.5,"repetitions":2,"isolation":"in-process"}""")).build(),
+                         "seconds":1.5,"repetitions":2,"isolation":"in-process"}""")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
         String id = json.readTree(posted.body()).get("id").asString();
@@ -598,7 +598,7 @@ class WebPageBrowserTest {
         HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(url("/api/runs")))
                 .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
                 .POST(HttpRequest.BodyPublishers.ofString("""
-                        {"clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0.3,"warmupMode":"fixed",
+                        {"clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0.2,"warmupMode":"fixed",
                          "seconds":0.5,"repetitions":2,"isolation":"in-process"}""")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
         String id = json.readTree(posted.body()).get("id").asString();
