@@ -33,7 +33,7 @@ class BadServerTest {
 
     enum Damage { CORRUPT, REORDER, CLOSE }
 
-    /** Which echo write is damaged: past the connection's first, well inside a 0.5 s phase. */
+    /** Which echo write is damaged: past the connection's first, well inside a 0.3 s phase. */
     private static final int NTH = 100;
 
     static List<Arguments> cases() {
@@ -51,7 +51,7 @@ class BadServerTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("cases")
     void oneDamagedEchoFailsTheRepetitionWithItsOwnError(Protocol protocol, Damage damage) {
-        RunSpec spec = quick().protocol(protocol).clients(1).window(4).warmupSeconds(0.0).seconds(0.5).build();
+        RunSpec spec = quick().protocol(protocol).clients(1).window(4).warmupSeconds(0.0).seconds(0.3).build();
         ServerCheck check = new ServerCheck(0, new ServerStats());
         try (EchoServerFixture server = new EchoServerFixture(Protocols.of(spec), spec.payloadBytes(), end -> {
             end.addHandlerLast("damage", new Damaging(damage, spec.payloadBytes()));
