@@ -19,7 +19,7 @@ public final class ProtocolCosts {
 
     /** Each TLS protocol and the protocol it secures. */
     private static final Map<Protocol, Protocol> WITHOUT_TLS = Map.of(
-            Protocol.TCPS, Protocol.TCP, Protocol.WSS, Protocol.WEBSOCKET);
+            Protocol.TCPS, Protocol.TCP, Protocol.WSS, Protocol.WEBSOCKET, Protocol.HTTPS, Protocol.HTTP);
 
     private ProtocolCosts() {
     }

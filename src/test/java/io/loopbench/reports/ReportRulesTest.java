@@ -401,16 +401,23 @@ class ReportRulesTest {
         CaseResult ws = ok(shared1.protocol(Protocol.WEBSOCKET).tlsProvider(TlsProvider.JDK).build(),
                 new Stat(800, 700, 900), new Stat(100, 99, 101));
         CaseResult wss = ok(shared1.protocol(Protocol.WSS).build(), new Stat(400, 390, 410), new Stat(300, 290, 310));
+        CaseResult http = ok(shared1.protocol(Protocol.HTTP).build(), new Stat(300, 290, 310), new Stat(400, 390, 410));
+        CaseResult https = ok(shared1.protocol(Protocol.HTTPS).build(), new Stat(200, 190, 210), new Stat(600, 590, 610));
         // another IO profile with no TCP case: its wss is compared with its websocket only
         RunSpec.Builder shared2 = RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(2);
         CaseResult ws2 = ok(shared2.protocol(Protocol.WEBSOCKET).build(), new Stat(900, 890, 910), new Stat(90, 85, 95));
         CaseResult wss2 = failed(Protocol.WSS, IoModel.SHARED, 2, "boom");
 
-        List<ProtocolCosts.ProtocolCost> costs = ProtocolCosts.of(List.of(tcp, tcps, tcpsOpenssl, ws, wss, ws2, wss2));
+        List<ProtocolCosts.ProtocolCost> costs = ProtocolCosts.of(List.of(tcp, tcps, tcpsOpenssl, ws, wss, http, https,
+                ws2, wss2));
 
         assertThat(costs).extracting(c -> c.protocol() + " ÷ " + c.baseline() + (c.tlsCost() ? " TLS" : ""))
                 .containsExactly("tcps ÷ tcp TLS", "tcps / TLS openssl ÷ tcp TLS", "websocket ÷ tcp", "wss ÷ tcp",
-                        "wss ÷ websocket TLS", "wss ÷ websocket TLS");
+                        "wss ÷ websocket TLS", "http ÷ tcp", "https ÷ tcp", "https ÷ http TLS",
+                        "wss ÷ websocket TLS");
+        ProtocolCosts.ProtocolCost httpsCost = costs.get(7);
+        assertThat(httpsCost.comparison().throughputRatio()).isCloseTo(200.0 / 300, within(1e-9));
+        assertThat(httpsCost.comparison().p99Ratio()).isCloseTo(1.5, within(1e-9));
         ProtocolCosts.ProtocolCost tcpsCost = costs.getFirst();
         assertThat(tcpsCost.profile())
                 .isEqualTo("1024 B / 16 clients × window 16 / no added computation / shared 1");
