@@ -3,7 +3,8 @@
 # on fresh clones of this repository's HEAD, one after another — first --idle N of them on a quiet machine, then
 # --loaded N while another process keeps one of the two cores busy (stress-ng --cpu 1 from Debian, or a shell busy
 # loop where it is missing). Per run: its wall time, its exit status, the tests run, failed, errored and skipped by
-# both tiers (surefire's and failsafe's reports), whether Maven listed any flake, and the closing line of its output.
+# both tiers (surefire's and failsafe's reports), whether Maven listed any flake, and the closing line of its output;
+# the time to the end of the first tier, ./mvnw test's part (compilation included), read off the log's stamped lines.
 # The logs go to bench/results/suite-<UTC time>/, the table to stdout and its table.md.
 #
 #   bench/suite.sh [--idle N (3)] [--loaded N (2)]
@@ -35,8 +36,8 @@ stop_busy() {
 trap 'stop_busy; rm -rf "$work"' EXIT
 
 table="$out/table.md"
-printf '| run | load | wall | exit | tests | failures | errors | skipped | flakes | last line |\n' > "$table"
-printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n' >> "$table"
+printf '| run | load | wall | ./mvnw test part | exit | tests | failures | errors | skipped | flakes | last line |\n' > "$table"
+printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n' >> "$table"
 total=$((idle + loaded))
 for n in $(seq 1 "$total"); do
   load=idle
@@ -54,10 +55,16 @@ for n in $(seq 1 "$total"); do
   echo "[suite] run $n/$total ($load): $command in a fresh clone" >&2
   start=$(date +%s)
   set +e
-  (cd "$clone" && $command) > "$out/run-$n.log" 2>&1
-  status=$?
+  # each line stamped with the seconds since the start, so that the first tier's own time can be read off
+  (cd "$clone" && $command) 2>&1 | while IFS= read -r line; do
+    printf '%4d %s\n' $(( $(date +%s) - start )) "$line"
+  done > "$out/run-$n.log"
+  status=${PIPESTATUS[0]}
   set -e
   wall=$(( $(date +%s) - start ))
+  # the first tier ends where Maven goes on to package the jar (or where the build stops)
+  tier=$(grep -m1 -E 'maven-jar-plugin|BUILD FAILURE' "$out/run-$n.log" | awk '{print $1}')
+  tier=${tier:-0}
   stop_busy
   counts=$(python3 - "$clone/target" <<'EOF'
 import glob, sys, xml.etree.ElementTree as ET
@@ -71,9 +78,10 @@ EOF
   read -r tests failures errors skipped <<< "$counts"
   flakes=$(grep -c "Flakes:" "$out/run-$n.log" || true)
   last=$(grep -E "BUILD (SUCCESS|FAILURE)|Tests run: [0-9]+, Failures" "$out/run-$n.log" | tail -1 \
-    | sed 's/\x1b\[[0-9;]*m//g; s/|/\\|/g')
-  printf '| %d | %s | %dm%02ds | %d | %s | %s | %s | %s | %s | %s |\n' "$n" "$load" $((wall / 60)) $((wall % 60)) \
-    "$status" "$tests" "$failures" "$errors" "$skipped" "$flakes" "$last" >> "$table"
+    | sed 's/\x1b\[[0-9;]*m//g; s/|/\\|/g; s/^ *[0-9]* //')
+  printf '| %d | %s | %dm%02ds | %dm%02ds | %d | %s | %s | %s | %s | %s | %s |\n' "$n" "$load" $((wall / 60)) \
+    $((wall % 60)) $((tier / 60)) $((tier % 60)) "$status" "$tests" "$failures" "$errors" "$skipped" "$flakes" \
+    "$last" >> "$table"
   rm -rf "$clone"
 done
 cat "$table"
