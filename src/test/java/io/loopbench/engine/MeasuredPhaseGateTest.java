@@ -41,7 +41,8 @@ class MeasuredPhaseGateTest {
         RepetitionResult r = run.get(10, TimeUnit.SECONDS);
         assertThat(r.ok()).as(r.error()).isTrue();
         assertThat(measuredAt.get()).isGreaterThanOrEqualTo(released);
-        assertThat(measuredAt.get() - released).isLessThan(Duration.ofMillis(100).toNanos());
+        // by the release, not the gate's own 30 s limit (how soon after it is the scheduler's business)
+        assertThat(measuredAt.get() - released).isLessThan(Duration.ofSeconds(10).toNanos());
     }
 
     @Test
