@@ -37,7 +37,7 @@ class MeasurementTruthTest {
     @ParameterizedTest
     @CsvSource({"netty,tcp", "netty,udp", "reactive,tcp", "reactive,udp", "virtual-threads,tcp",
             "virtual-threads,udp"})
-    void littlesLawHoldsWithinFivePercentForEveryExecutionAndProtocol(String execution, String protocol) {
+    void littlesLawHoldsOnTheLoopsAndAVirtualThreadsEmptySlotIsWarned(String execution, String protocol) {
         Execution e = Labeled.parse(Execution.class, execution);
         // virtual threads with one message in flight per client, as EngineTestSupport.quick(Execution) explains: with
         // 16, ends that always find data to read never park and starve the others (fresh-clone runs saw a client
@@ -54,10 +54,21 @@ class MeasurementTruthTest {
         EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
         double inFlight = spec.clients() * spec.window();
         double predicted = inFlight / (r.latency().meanUs() / 1e6);
-        assertThat(r.roundTripsPerSecond()).isCloseTo(predicted, withPercentage(5));
         assertThat(r.littlesLaw().expectedInFlight()).isEqualTo(inFlight);
         assertThat(r.littlesLaw().ratio()).isCloseTo(r.roundTripsPerSecond() / predicted, withPercentage(0.001));
-        assertThat(r.littlesLaw().holds()).isTrue();
+        // never more in flight than the window holds: a clock that stretched RTTs would show here, busy or not
+        assertThat(r.littlesLaw().ratio()).isLessThanOrEqualTo(1 + LittlesLaw.TOLERANCE);
+        if (e == Execution.VIRTUAL_THREADS) {
+            // a blocking client reads an echo, then parks until a carrier is free to send its refill: on a busy
+            // machine its slot stands empty meanwhile (a fresh-clone run with one core busy saw 0.75), which the
+            // repetition says itself, as a warning
+            assertThat(r.littlesLaw().holds()).isEqualTo(r.littlesLaw().ratio() >= 1 - LittlesLaw.TOLERANCE);
+            assertThat(r.warnings().contains(r.littlesLaw().warning())).isEqualTo(!r.littlesLaw().holds());
+        } else {
+            // the refill is sent on the loop thread at the instant the echo was matched: the window stays full
+            assertThat(r.roundTripsPerSecond()).isCloseTo(predicted, withPercentage(5));
+            assertThat(r.littlesLaw().holds()).isTrue();
+        }
         assertThat(r.fairness().clients()).isEqualTo(16);
         assertThat(r.fairness().minMessages() + 0L).isPositive();
     }
