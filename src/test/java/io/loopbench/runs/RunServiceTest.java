@@ -1,14 +1,15 @@
 package io.loopbench.runs;
 
 import io.loopbench.SystemTest;
-import io.loopbench.jobs.RunExceptions;
-import io.loopbench.jobs.RunStatus;
-import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.jobs.JobQueue;
+import io.loopbench.jobs.RunExceptions;
+import io.loopbench.jobs.RunStatus;
+import io.loopbench.jobs.WorkerProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 
@@ -61,6 +63,17 @@ class RunServiceTest {
     void stop() {
         started.forEach(RunService::stop);
         queues.forEach(JobQueue::stop);
+    }
+
+    /**
+     * Every worker this test's runs started (each announced while it measured) has ended: these workers, not every
+     * child of the test JVM, since other system tests' processes run beside this class.
+     */
+    private void assertNoWorkerLeft() {
+        List<WorkerProcess> workers = changes.stream().map(RunRecord::worker).filter(Objects::nonNull).distinct()
+                .toList();
+        assertThat(workers).as("workers announced").isNotEmpty();
+        assertThat(workers).allSatisfy(w -> assertThat(w.find()).as("worker %d", w.pid()).isEmpty());
     }
 
     static RunRecord await(RunService s, String id, Predicate<RunRecord> condition, Duration timeout) {
@@ -136,7 +149,7 @@ class RunServiceTest {
         assertThat(done.workerEnvironment().jvmArguments()).contains("-Xmx256m", "-XX:+UseSerialGC");
         assertThat(done.workerEnvironment().garbageCollectors()).contains("Copy");
         assertThat(done.workerLogs()).hasSize(2).allMatch(log -> log.contains("[1/1] measured"));
-        assertThat(ProcessHandle.current().descendants().count()).isZero();
+        assertNoWorkerLeft();
     }
 
     @Test
@@ -154,7 +167,7 @@ class RunServiceTest {
         assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(cancelled.repetitions()).hasSize(1).allMatch(RepetitionResult::ok);
         assertThat(cancelled.summary()).isNull();
-        assertThat(ProcessHandle.current().descendants().count()).isZero();
+        assertNoWorkerLeft();
     }
 
     @Test

@@ -4,6 +4,8 @@ import io.loopbench.SystemTest;
 import io.loopbench.jobs.WorkerProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -42,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * class-data archive of its own start, so that the starts fit in the suite.
  */
 @SystemTest
+@Execution(ExecutionMode.CONCURRENT) // its load runs in processes of its own: beside the other system tests
 class ServiceCrashTest {
 
     static final int KILLS = 12;
