@@ -19,24 +19,16 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
+import static io.loopbench.engine.EngineTestSupport.brief;
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every protocol, IO model, window mode and transport echoes, validates and reports consistently, each pair of them
- * together ({@link #matrix}). The phases are {@link #brief} ones: what is checked is every echo, which a shorter
+ * together ({@link #matrix}). The phases are {@link EngineTestSupport#brief} ones: what is checked is every echo, which a shorter
  * phase checks as well, not the figures.
  */
 class EchoCorrectnessTest {
-
-    /**
-     * A spec's phases shortened to 0.1 s of warm-up (one whole round: begin, run, stop, drain) and 0.3 s measured:
-     * still dozens (reactive http, one request at a time, on a busy machine) to thousands of echoes each, every one
-     * validated, and every message in flight at a phase's end drained and counted.
-     */
-    static RunSpec.Builder brief(RunSpec.Builder spec) {
-        return spec.warmupSeconds(0.1).seconds(0.3);
-    }
 
     /**
      * Every pair of dimensions, not their whole product: each protocol on every transport and in every IO model ×

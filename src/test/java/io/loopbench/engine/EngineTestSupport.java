@@ -79,6 +79,20 @@ public final class EngineTestSupport {
         return r;
     }
 
+    /**
+     * A spec's phases shortened to 0.1 s of warm-up (one whole round: begin, run, stop, drain) and 0.3 s measured:
+     * still dozens (reactive http, one request at a time, on a busy machine) to thousands of echoes each, every one
+     * validated, and every message in flight at a phase's end drained and counted.
+     */
+    public static RunSpec.Builder brief(RunSpec.Builder spec) {
+        return spec.warmupSeconds(0.1).seconds(0.3);
+    }
+
+    /** The first repetition of {@code spec}, measured without the flight recorder, validated by every client. */
+    public static RepetitionResult validated(RunSpec spec) {
+        return assertValidatedByEveryClient(measure(spec).run().repetitions().getFirst(), spec.clients());
+    }
+
     /** The virtual-thread carriers the test JVM has (surefire's argLine): virtual-threads runs use as many. */
     static final int CARRIERS = 2;
 

@@ -42,7 +42,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import static io.loopbench.engine.EchoCorrectnessTest.brief;
+import static io.loopbench.engine.EngineTestSupport.brief;
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,7 +50,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * http and https: every message one POST /echo, pipelined on the netty execution and one at a time on the reactive
  * one (Reactor Netty's HttpServer and HttpClient), echoed and validated in both window modes on both layouts, also
  * against an HTTP server of another make; the execution and window they refuse; TLS as tcps has it. Every echo run
- * has {@link EchoCorrectnessTest#brief} phases: what is checked is every echo, not the figures.
+ * has {@link EngineTestSupport#brief} phases: what is checked is every echo, not the figures.
  */
 class HttpEchoTest {
 
@@ -78,7 +78,7 @@ class HttpEchoTest {
         RunSpec spec = http(execution, protocol).ioModel(model).ioThreads(model == IoModel.SHARDED ? 2 : 1)
                 .windowMode(mode).build();
 
-        RepetitionResult r = validated(spec);
+        RepetitionResult r = EngineTestSupport.validated(spec);
 
         assertThat(r.tcpNoDelay()).isTrue();
         assertThat(r.tls() != null).isEqualTo(protocol == Protocol.HTTPS);
@@ -89,7 +89,7 @@ class HttpEchoTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("executionsAndProtocols")
     void largeMessagesInOneBodyEach(Execution execution, Protocol protocol) {
-        RepetitionResult r = validated(http(execution, protocol).payloadBytes(16384).build());
+        RepetitionResult r = EngineTestSupport.validated(http(execution, protocol).payloadBytes(16384).build());
 
         assertThat(r.payloadMibPerSecond()).isPositive();
     }
@@ -120,7 +120,7 @@ class HttpEchoTest {
         Assumptions.assumeTrue(provider == TlsProvider.JDK || Tls.openSslUnavailable() == null,
                 () -> "Netty's OpenSSL provider does not load here: " + Tls.openSslUnavailable());
 
-        RepetitionResult r = validated(http(execution, Protocol.HTTPS).tlsProvider(provider).build());
+        RepetitionResult r = EngineTestSupport.validated(http(execution, Protocol.HTTPS).tlsProvider(provider).build());
 
         assertThat(r.tls().provider()).isEqualTo(provider.label());
         assertThat(r.tls().protocol()).isEqualTo("TLSv1.3");
@@ -130,7 +130,7 @@ class HttpEchoTest {
     void httpsWithTheUsersOwnCertificates(@TempDir Path dir) throws Exception {
         TlsEchoTest.write(dir, TlsMaterial.generate(InetAddress.getByName("127.0.0.1")));
 
-        RepetitionResult r = validated(brief(quick()).protocol(Protocol.HTTPS).certsDirectory(dir.toString())
+        RepetitionResult r = EngineTestSupport.validated(brief(quick()).protocol(Protocol.HTTPS).certsDirectory(dir.toString())
                 .build());
 
         assertThat(r.tls()).isNotNull();
@@ -195,7 +195,7 @@ class HttpEchoTest {
     @EnumSource(WindowMode.class)
     void aTargetHttpServer(WindowMode mode) {
         try (TargetServer server = new TargetServer(HttpResponseStatus.OK)) {
-            RepetitionResult r = validated(brief(quick()).protocol(Protocol.HTTP).window(16).windowMode(mode)
+            RepetitionResult r = EngineTestSupport.validated(brief(quick()).protocol(Protocol.HTTP).window(16).windowMode(mode)
                     .target("127.0.0.1:" + server.port()).build());
 
             assertThat(r.serverAddress()).endsWith(":" + server.port());
@@ -206,7 +206,7 @@ class HttpEchoTest {
     @Test
     void aTargetHttpServerForTheReactiveClient() {
         try (TargetServer server = new TargetServer(HttpResponseStatus.OK)) {
-            RepetitionResult r = validated(http(Execution.REACTIVE, Protocol.HTTP)
+            RepetitionResult r = EngineTestSupport.validated(http(Execution.REACTIVE, Protocol.HTTP)
                     .target("127.0.0.1:" + server.port()).build());
 
             assertThat(r.serverAddress()).endsWith(":" + server.port());
@@ -239,17 +239,12 @@ class HttpEchoTest {
     }
 
     /**
-     * {@link EngineTestSupport#quick(Execution)} with {@link EchoCorrectnessTest#brief} phases for an HTTP protocol:
+     * {@link EngineTestSupport#quick(Execution)} with {@link EngineTestSupport#brief} phases for an HTTP protocol:
      * window 1 on reactive, which never pipelines.
      */
     private static RunSpec.Builder http(Execution execution, Protocol protocol) {
         RunSpec.Builder b = brief(quick(execution)).protocol(protocol);
         return protocol.pipelinesOn(execution) ? b : b.window(1);
-    }
-
-    private static RepetitionResult validated(RunSpec spec) {
-        MeasurementResult result = EngineTestSupport.measure(spec).run();
-        return EngineTestSupport.assertValidatedByEveryClient(result.repetitions().getFirst(), spec.clients());
     }
 
     /**

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import static io.loopbench.engine.EchoCorrectnessTest.brief;
+import static io.loopbench.engine.EngineTestSupport.brief;
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

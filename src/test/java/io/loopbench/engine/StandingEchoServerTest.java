@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.net.InetAddress;
 
 import static io.loopbench.engine.EngineTestSupport.loopThreads;
-import static io.loopbench.engine.EchoCorrectnessTest.brief;
+import static io.loopbench.engine.EngineTestSupport.brief;
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -28,7 +28,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.loopbench.engine.EchoCorrectnessTest.brief;
+import static io.loopbench.engine.EngineTestSupport.brief;
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,7 +55,7 @@ public class TlsEchoTest {
         RunSpec spec = brief(quick(execution)).protocol(Protocol.TCPS).ioModel(model)
                 .ioThreads(model == IoModel.SHARDED ? 2 : quick(execution).build().ioThreads()).windowMode(mode).build();
 
-        RepetitionResult r = validated(spec);
+        RepetitionResult r = EngineTestSupport.validated(spec);
 
         assertThat(r.tcpNoDelay()).isTrue();
         assertThat(r.tls().provider()).isEqualTo("jdk");
@@ -70,7 +70,7 @@ public class TlsEchoTest {
                 () -> "Netty's OpenSSL provider does not load here: " + Tls.openSslUnavailable());
         RunSpec spec = brief(quick()).protocol(Protocol.TCPS).tlsProvider(provider).build();
 
-        RepetitionResult r = validated(spec);
+        RepetitionResult r = EngineTestSupport.validated(spec);
 
         assertThat(r.tls().provider()).isEqualTo(provider.label());
         assertThat(r.tls().protocol()).isEqualTo("TLSv1.3");
@@ -80,7 +80,7 @@ public class TlsEchoTest {
     void theUsersOwnCertificatesFromADirectory(@TempDir Path dir) throws Exception {
         write(dir, TlsMaterial.generate(InetAddress.getByName("127.0.0.1")));
 
-        RepetitionResult r = validated(quick().protocol(Protocol.TCPS).certsDirectory(dir.toString()).build());
+        RepetitionResult r = EngineTestSupport.validated(quick().protocol(Protocol.TCPS).certsDirectory(dir.toString()).build());
 
         assertThat(r.tls()).isNotNull();
     }
@@ -121,11 +121,6 @@ public class TlsEchoTest {
                 .tlsProvider(TlsProvider.OPENSSL).build();
 
         assertThat(tcp.violations()).extracting(Violation::field).containsExactly("certsDirectory", "tlsProvider");
-    }
-
-    private static RepetitionResult validated(RunSpec spec) {
-        return EngineTestSupport.assertValidatedByEveryClient(EngineTestSupport.measure(spec).run().repetitions()
-                .getFirst(), spec.clients());
     }
 
     /** A certificates directory as a user would hand it over: PEM chain, PKCS#8 key, CA. */

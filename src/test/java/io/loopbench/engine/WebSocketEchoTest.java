@@ -36,14 +36,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import static io.loopbench.engine.EchoCorrectnessTest.brief;
+import static io.loopbench.engine.EngineTestSupport.brief;
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * websocket and wss: every message echoed and validated, one binary frame each, on both executions that run them
  * (netty's codec handlers, reactive's HttpServer and HttpClient), also against a target; the execution they refuse.
- * Every run has {@link EchoCorrectnessTest#brief} phases: what is checked is every echo, not the figures.
+ * Every run has {@link EngineTestSupport#brief} phases: what is checked is every echo, not the figures.
  */
 class WebSocketEchoTest {
 
@@ -72,7 +72,7 @@ class WebSocketEchoTest {
         RunSpec spec = brief(quick(execution)).protocol(protocol).ioModel(model)
                 .ioThreads(model == IoModel.SHARDED ? 2 : 1).windowMode(mode).build();
 
-        RepetitionResult r = validated(spec);
+        RepetitionResult r = EngineTestSupport.validated(spec);
 
         assertThat(r.tcpNoDelay()).isTrue();
         assertThat(r.tls() != null).isEqualTo(protocol == Protocol.WSS);
@@ -89,7 +89,7 @@ class WebSocketEchoTest {
         Assumptions.assumeTrue(Transports.isAvailable(transport),
                 () -> transport.label() + " does not load here: " + Transports.unavailabilityCause(transport));
 
-        RepetitionResult r = validated(brief(quick(Execution.REACTIVE)).protocol(protocol).transport(transport)
+        RepetitionResult r = EngineTestSupport.validated(brief(quick(Execution.REACTIVE)).protocol(protocol).transport(transport)
                 .build());
 
         assertThat(r.transport()).isEqualTo(transport);
@@ -112,7 +112,7 @@ class WebSocketEchoTest {
         Assumptions.assumeTrue(provider == TlsProvider.JDK || Tls.openSslUnavailable() == null,
                 () -> "Netty's OpenSSL provider does not load here: " + Tls.openSslUnavailable());
 
-        RepetitionResult r = validated(brief(quick(execution)).protocol(Protocol.WSS).tlsProvider(provider)
+        RepetitionResult r = EngineTestSupport.validated(brief(quick(execution)).protocol(Protocol.WSS).tlsProvider(provider)
                 .build());
 
         assertThat(r.tls().provider()).isEqualTo(provider.label());
@@ -123,7 +123,7 @@ class WebSocketEchoTest {
     void wssWithTheUsersOwnCertificates(@TempDir Path dir) throws Exception {
         TlsEchoTest.write(dir, TlsMaterial.generate(InetAddress.getByName("127.0.0.1")));
 
-        RepetitionResult r = validated(brief(quick()).protocol(Protocol.WSS).certsDirectory(dir.toString())
+        RepetitionResult r = EngineTestSupport.validated(brief(quick()).protocol(Protocol.WSS).certsDirectory(dir.toString())
                 .build());
 
         assertThat(r.tls()).isNotNull();
@@ -163,7 +163,7 @@ class WebSocketEchoTest {
         try {
             int port = ((InetSocketAddress) server.address()).getPort();
 
-            RepetitionResult r = validated(brief(quick()).protocol(Protocol.WEBSOCKET)
+            RepetitionResult r = EngineTestSupport.validated(brief(quick()).protocol(Protocol.WEBSOCKET)
                     .target("127.0.0.1:" + port).build());
 
             assertThat(r.serverAddress()).endsWith(":" + port);
@@ -172,10 +172,5 @@ class WebSocketEchoTest {
             accepted.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
             loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
-    }
-
-    private static RepetitionResult validated(RunSpec spec) {
-        MeasurementResult result = EngineTestSupport.measure(spec).run();
-        return EngineTestSupport.assertValidatedByEveryClient(result.repetitions().getFirst(), spec.clients());
     }
 }
