@@ -599,7 +599,7 @@ class WebPageBrowserTest {
                 .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
                 .POST(HttpRequest.BodyPublishers.ofString("""
                         {"clients":2,"window":2,"payloadBytes":256,"warmupSeconds":0.2,"warmupMode":"fixed",
-                         "seconds":0.5,"repetitions":2,"isolation":"in-process"}""")).build(), HttpResponse.BodyHandlers.ofString());
+                         "seconds":1.0,"repetitions":2,"isolation":"in-process"}""")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
         String id = json.readTree(posted.body()).get("id").asString();
         long deadline = System.nanoTime() + RUN.toNanos();
