@@ -1,12 +1,21 @@
-// Two runs or matrices compared case by case: ratios of medians, and whether the ranges overlap.
+// Two runs or matrices compared case by case: ratios with their intervals, and each difference's decision.
 
 import {h, fill, table, notice} from './dom.js';
 import {getJson} from './api.js';
 import * as fmt from './format.js';
 import {heading, errorNotice, chart} from './view.js';
 
-const RATIO_KEYS = new Set(['throughputRatio', 'p99Ratio', 'throughputRangesOverlap', 'p99RangesOverlap',
-  'verdict', 'warnings']);
+const RATIO_KEYS = new Set(['throughput', 'p99', 'verdict', 'warnings']);
+
+// what each decision of a difference lets a reader conclude (io.loopbench.verdicts.Decision)
+const DECISIONS = {
+  established: null,
+  below_minimum_effect: 'under the minimum effect',
+  equivalent: 'no difference beyond the minimum effect',
+  not_established: 'not established',
+  too_few_repetitions: 'too few repetitions',
+  drift_not_controlled: 'measured at different times: drift not controlled',
+};
 
 export function compareView(root, params) {
   const baseline = h('select', {id: 'compare-baseline', name: 'baseline', required: true});
@@ -18,9 +27,11 @@ export function compareView(root, params) {
     h('div', {class: 'actions'}, h('button', {type: 'submit', class: 'primary'}, 'Compare')));
   fill(root, heading('Compare'),
     h('p', {class: 'lead'}, 'Each ratio is candidate ÷ baseline: a throughput ratio above 1 is faster, a p99 ratio '
-      + 'below 1 is a lower tail latency. Where the two min–max ranges over repetitions overlap, the difference is '
-      + 'within the spread of the repetitions and is not marked. Where either side carries warnings (a measured '
-      + 'phase not JIT-quiet, Little\'s law missed, a capped warm-up), the ratio is not clean.'),
+      + 'below 1 is a lower tail latency. Each comes with its 95 % interval from a rank test, and only an '
+      + 'established difference is marked better or worse. Two runs measured at different times are never '
+      + 'established: the machine drifts between them (a matrix alternates its cases, and its reports can establish '
+      + 'differences). Where either side carries warnings (a measured phase not JIT-quiet, Little\'s law missed, a '
+      + 'capped warm-up), the ratio is not clean.'),
     formEl, result);
 
   async function loadChoices() {
@@ -79,17 +90,22 @@ export function compareView(root, params) {
     }
     const hasVerdict = cases.some(c => typeof c.verdict === 'string');
     const keys = [...new Set(cases.flatMap(c => Object.keys(c)).filter(k => !RATIO_KEYS.has(k)))];
-    const ratioCell = (x, overlap, higherIsBetter) => {
+    const ratioCell = (d, higherIsBetter) => {
+      if (!d) return '';
       let cls = 'num';
-      let note = '';
-      if (overlap === false && fmt.isNum(x) && x !== 1) {
-        const better = higherIsBetter ? x > 1 : x < 1;
+      let note;
+      if (d.decision === 'established') {
+        const better = higherIsBetter ? d.ratio > 1 : d.ratio < 1;
         cls += better ? ' better' : ' worse';
-        note = better ? ' better' : ' worse';
-      } else if (overlap === true) {
-        note = ' (ranges overlap)';
+        note = better ? 'better' : 'worse';
+      } else if (d.decision === 'too_few_repetitions') {
+        note = `too few repetitions (${Math.min(d.baselineSize, d.candidateSize)}; ${d.needed} needed)`;
+      } else {
+        note = DECISIONS[d.decision] ?? d.decision;
       }
-      return {value: [fmt.ratio(x), note ? h('span', {class: 'note'}, note) : null], class: cls};
+      const interval = fmt.isNum(d.lower) && fmt.isNum(d.upper)
+        ? ` (${d.lower.toFixed(2)}–${d.upper.toFixed(2)})` : '';
+      return {value: [fmt.ratio(d.ratio) + interval, h('span', {class: 'note'}, ` ${note}`)], class: cls};
     };
     // a service without the self-checks sends no warnings: then the column is left out rather than read as clean
     const hasWarnings = cases.some(c => Array.isArray(c.warnings));
@@ -99,11 +115,11 @@ export function compareView(root, params) {
       [...keys.map(k => fmt.humanize(k)), 'Throughput ratio', 'p99 ratio', hasVerdict ? 'Verdict' : null,
         hasWarnings ? 'Warnings' : null].filter(Boolean),
       cases.map(c => [...keys.map(k => fmt.compact(c[k])),
-        ratioCell(c.throughputRatio, c.throughputRangesOverlap, true),
-        ratioCell(c.p99Ratio, c.p99RangesOverlap, false), ...(hasVerdict ? [c.verdict ?? ''] : []),
+        ratioCell(c.throughput, true),
+        ratioCell(c.p99, false), ...(hasVerdict ? [c.verdict ?? ''] : []),
         ...(hasWarnings ? [warningsCell(c)] : [])]),
-      {className: 'compare', caption: 'Candidate ÷ baseline per case; a ratio whose sides carry warnings is not '
-        + 'clean'})), others,
+      {className: 'compare', caption: 'Candidate ÷ baseline per case, with its 95 % interval; a ratio whose sides '
+        + 'carry warnings is not clean'})), others,
     cases.length === 1 ? h('div', {class: 'charts'}, chart(`/api/compare/spectrum.svg?${new URLSearchParams(
       {baseline: baseline.value, candidate: candidate.value})}`, 'Latency by percentile, pooled: both runs overlaid',
     'compare-spectrum')) : null);

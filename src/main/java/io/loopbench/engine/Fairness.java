@@ -12,6 +12,27 @@ package io.loopbench.engine;
  */
 public record Fairness(int clients, long minMessages, long maxMessages, double jainIndex) {
 
+    /** Jain's index under this makes a repetition uneven (a warning). */
+    public static final double MIN_JAIN_INDEX = 0.9;
+    /** The busiest client completing over this many times the quietest's echoes makes it uneven too. */
+    public static final double MAX_SPREAD = 2;
+
+    /**
+     * The warning of a repetition whose clients were served unequally — Jain's index under {@link #MIN_JAIN_INDEX}, or
+     * the busiest client over {@link #MAX_SPREAD} times the quietest — since its one throughput and one p99 then
+     * blend two populations of clients; null when even (always, with one client).
+     */
+    public String warning() {
+        if (clients < 2 || jainIndex >= MIN_JAIN_INDEX && maxMessages <= MAX_SPREAD * minMessages) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "uneven clients: the busiest completed %,d validated echoes, "
+                        + "the quietest %,d (%s), Jain's index %.3f: one throughput and one p99 blend clients served "
+                        + "unequally", maxMessages, minMessages,
+                minMessages == 0 ? "none" : String.format(java.util.Locale.ROOT, "%.1f×", (double) maxMessages
+                        / minMessages), jainIndex);
+    }
+
     static Fairness of(long[] perClient) {
         long min = Long.MAX_VALUE;
         long max = 0;

@@ -2,24 +2,70 @@ package io.loopbench.engine;
 
 import io.loopbench.engine.latency.Latency;
 
+import java.util.Locale;
+
 /**
  * What open load did in the measured phase: how many messages were due at the rate, how many went out late, how
  * many were never sent, and how far actual sends trailed their intended times. Late and dropped messages are the
- * result of a rate the system (or the pacer) cannot follow, not errors.
+ * result of a rate the system (or the pacer) cannot follow, not errors; a repetition that drops more than
+ * {@link #MAX_DROPPED_FRACTION} of its messages or delivers under {@link #MIN_ACHIEVED_FRACTION} of them is
+ * overloaded, which its warnings say. Every dropped message counts in the corrected latency, censored at the phase's
+ * end (it took at least that long, having never arrived), so the percentiles above the delivered share are lower
+ * bounds. Immutable.
  *
- * @param rate             the requested rate, messages per second, all clients together
- * @param intendedMessages messages whose intended send time fell in the phase
- * @param lateMessages     of those, messages sent more than {@code lateThresholdUs} after their intended time,
- *                         whatever the reason (a full window, or the pacer itself)
- * @param droppedMessages  of those, messages never sent (the window and its backlog were full)
- * @param lateThresholdUs  how late a send may be before it is counted late, µs
- * @param sendLag          actual minus intended send time of every message sent, µs (its mode is {@code message})
+ * @param rate                       the requested rate, messages per second, all clients together
+ * @param intendedMessages           messages whose intended send time fell in the phase
+ * @param lateMessages               of those, messages sent more than {@code lateThresholdUs} after their intended
+ *                                   time, whatever the reason (a full window, or the pacer itself)
+ * @param droppedMessages            of those, messages never sent (the window and its backlog were full)
+ * @param lateThresholdUs            how late a send may be before it is counted late, µs
+ * @param sendLag                    actual minus intended send time of every message sent, µs (its mode is
+ *                                   {@code message})
+ * @param overloaded                 whether it dropped over {@link #MAX_DROPPED_FRACTION} of the intended messages
+ *                                   or delivered under {@link #MIN_ACHIEVED_FRACTION} of them; null in a record
+ *                                   stored before the check existed
+ * @param lowerBoundsAbovePercentile the share of the corrected latency's observations that were delivered, as a
+ *                                   percentile: every percentile above it is a lower bound (a censored, dropped
+ *                                   message); null when none was dropped
  */
 public record OpenLoad(double rate, long intendedMessages, long lateMessages, long droppedMessages,
-                       double lateThresholdUs, Latency sendLag) {
+                       double lateThresholdUs, Latency sendLag, Boolean overloaded,
+                       Double lowerBoundsAbovePercentile) {
+
+    /** Dropped ÷ intended messages over this is overload. */
+    public static final double MAX_DROPPED_FRACTION = 0.001;
+    /** Delivered ÷ intended messages under this is overload (so is round trips/s ÷ the rate, in rate curves). */
+    public static final double MIN_ACHIEVED_FRACTION = 0.99;
+
+    /** The figures of a measured phase that delivered {@code delivered} validated echoes. */
+    public static OpenLoad of(double rate, long intendedMessages, long lateMessages, long droppedMessages,
+                              double lateThresholdUs, Latency sendLag, long delivered) {
+        double dropped = intendedMessages == 0 ? 0 : (double) droppedMessages / intendedMessages;
+        boolean overloaded = dropped > MAX_DROPPED_FRACTION
+                || delivered < MIN_ACHIEVED_FRACTION * intendedMessages;
+        Double bound = droppedMessages == 0 ? null : 100.0 * delivered / (delivered + droppedMessages);
+        return new OpenLoad(rate, intendedMessages, lateMessages, droppedMessages, lateThresholdUs, sendLag,
+                overloaded, bound);
+    }
 
     /** The share of the intended messages that were never sent. */
     public double droppedFraction() {
         return intendedMessages == 0 ? 0 : (double) droppedMessages / intendedMessages;
+    }
+
+    /**
+     * The warning an overloaded repetition carries, for its {@code delivered} validated echoes; null when it is not
+     * overloaded.
+     */
+    public String warning(long delivered) {
+        if (!Boolean.TRUE.equals(overloaded)) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "overloaded: %,d of %,d intended messages (%.2f %%) were never sent and "
+                        + "%.1f %% were delivered, at a rate of %,.0f/s", droppedMessages, intendedMessages,
+                droppedFraction() * 100, intendedMessages == 0 ? 0 : 100.0 * delivered / intendedMessages, rate)
+                + (lowerBoundsAbovePercentile == null ? "" : String.format(Locale.ROOT, "; the corrected latency "
+                + "counts every unsent message as lasting at least until the phase ended, so its percentiles above "
+                + "the %.2f-th are lower bounds", lowerBoundsAbovePercentile));
     }
 }

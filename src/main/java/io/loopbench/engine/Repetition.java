@@ -157,15 +157,21 @@ final class Repetition {
         Latency latency = LatencyHistograms.latency(batchRtt ? LatencyMode.BATCH : LatencyMode.MESSAGE, all);
         Latency uncorrectedLatency = open ? LatencyHistograms.latency(LatencyMode.MESSAGE,
                 LatencyHistograms.merged(measured.uncorrected().values())) : null;
-        OpenLoad openLoad = open ? new OpenLoad(spec.rate(), m.intendedMessages(), m.lateMessages(),
-                m.droppedMessages(), LoopPacer.LATE_THRESHOLD_NANOS / 1000.0,
-                LatencyHistograms.latency(LatencyMode.MESSAGE, LatencyHistograms.merged(measured.sendLag().values())))
-                : null;
         double roundTripsPerSecond = m.messages() / elapsed;
+        OpenLoad openLoad = open ? OpenLoad.of(spec.rate(), m.intendedMessages(), m.lateMessages(),
+                m.droppedMessages(), LoopPacer.LATE_THRESHOLD_NANOS / 1000.0,
+                LatencyHistograms.latency(LatencyMode.MESSAGE, LatencyHistograms.merged(measured.sendLag().values())),
+                m.messages()) : null;
+        if (openLoad != null && openLoad.overloaded()) { // always set by of()
+            warnings.add(openLoad.warning(m.messages()));
+        }
         long[] perClient = clients.stream().mapToLong(c -> c.counts(MessageFormat.MEASURED_TAG).messages()).toArray();
         Fairness fairness = Fairness.of(perClient);
         if (error == null) {
             error = unfairness(perClient, fairness, open ? uncorrectedLatency : latency);
+        }
+        if (fairness.warning() != null) {
+            warnings.add(fairness.warning());
         }
         LittlesLaw littlesLaw = null;
         if (!open && !batchRtt && m.messages() > 0) {
@@ -191,7 +197,7 @@ final class Repetition {
 
     /**
      * Why a repetition that validated every echo still cannot stand for its spec: a client starved (under a tenth of
-     * the mean), or a message that waited over a quarter of the phase; null when neither.
+     * the mean: "unfair"), or a message that waited over a quarter of the phase ("stalled"); null when neither.
      */
     private String unfairness(long[] perClient, Fairness fairness, Latency latency) {
         double mean = (double) Arrays.stream(perClient).sum() / perClient.length;
@@ -204,7 +210,7 @@ final class Repetition {
         }
         double quarterUs = spec.seconds() * 1e6 / 4;
         if (latency.maxUs() > quarterUs) {
-            return String.format(Locale.ROOT, "unfair: a message took %,.0f µs, over a quarter of the %s s "
+            return String.format(Locale.ROOT, "stalled: one message took %,.0f µs, over a quarter of the %s s "
                     + "measured phase", latency.maxUs(), spec.seconds());
         }
         return null;

@@ -54,17 +54,18 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
     }
 
     /**
-     * The first repetition failed as unfair (every echo validated, but a client starved or a message waited over a
-     * quarter of the phase), as "repetition N: unfair: why"; null when none did.
+     * The first repetition failed as unfair (every echo validated, but a client starved) or stalled (a message waited
+     * over a quarter of the phase), as "repetition N: unfair: why" or "repetition N: stalled: why"; null when none
+     * did.
      */
     public String unfairFailure() {
         return repetitions.stream().filter(CaseResult::unfair).findFirst()
                 .map(r -> "repetition " + r.repetition() + ": " + r.error()).orElse(null);
     }
 
-    /** The engine words such a failure "unfair: …" (see README, "Self-checks"). */
+    /** The engine words such a failure "unfair: …" or "stalled: …" (see README, "Self-checks"). */
     private static boolean unfair(RepetitionResult r) {
-        return !r.ok() && r.error() != null && r.error().startsWith("unfair:");
+        return !r.ok() && r.error() != null && (r.error().startsWith("unfair:") || r.error().startsWith("stalled:"));
     }
 
     /**

@@ -1,20 +1,28 @@
 package io.loopbench.reports;
 
-import io.loopbench.engine.Stat;
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.verdicts.Difference;
+import io.loopbench.verdicts.VerdictRule;
+import io.loopbench.verdicts.Verdicts;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * Baseline versus candidate, case by case: the ratio of medians (candidate ÷ baseline) for throughput and p99, and
- * whether the two min–max ranges overlap — then the difference is reported as not established, as arknet does.
- * A ratio is only as clean as its two sides: a case whose repetitions carry warnings (not JIT-quiet, Little's law
- * missed, warm-up capped), or that was recorded before those self-checks existed, is flagged with them; a case that
- * failed, as unfair or otherwise, gives no ratio and is listed with its reason. Two single-case sources are compared
- * with each other whatever their specs (that is an A/B of two settings); otherwise cases are matched by everything
- * but their repetition count. Stateless.
+ * Baseline versus candidate, case by case: for throughput (round trips/s) and p99, the ratio candidate ÷ baseline
+ * with its 95 % interval and a decision by the {@link VerdictRule} ({@link Verdicts}). Cases of one matrix are
+ * matched repetition by repetition (repetition r of each ran in the same round, in alternated order) and can be
+ * established; two runs or matrices measured at different times are compared unmatched, and since the machine's
+ * drift between them is not controlled, a difference the test finds is said to be so and not established. The
+ * throughput and p99 differences of one comparison are decided as one family (Holm). A ratio is only as clean as its
+ * two sides: a case whose repetitions carry warnings (not JIT-quiet, Little's law missed, warm-up capped), or that
+ * was recorded before those self-checks existed, is flagged with them; a case that failed, as unfair or otherwise,
+ * gives no ratio and is listed with its reason. Two single-case sources are compared with each other whatever their
+ * specs (that is an A/B of two settings); otherwise cases are matched by everything but their repetition count.
+ * Stateless.
  */
 public final class Comparisons {
 
@@ -24,20 +32,17 @@ public final class Comparisons {
     /**
      * One matched case.
      *
-     * @param baselineCase            the baseline's case (its IO profile and group title)
-     * @param candidateCase           the candidate's case
-     * @param throughputRatio         candidate ÷ baseline median round trips/s
-     * @param p99Ratio                candidate ÷ baseline median p99 RTT
-     * @param throughputRangesOverlap whether the two throughput min–max ranges overlap
-     * @param p99RangesOverlap        whether the two p99 min–max ranges overlap
-     * @param verdict                 the comparison in words; it ends with a caution when there are warnings
-     * @param warnings                what makes either side's figures doubtful, each prefixed with its side
-     *                                ({@code baseline repetition 2: measured phase not JIT-quiet: …}); empty when
-     *                                both sides are clean
+     * @param baselineCase  the baseline's case (its IO profile and group title)
+     * @param candidateCase the candidate's case
+     * @param throughput    candidate ÷ baseline round trips/s, with its interval and decision
+     * @param p99           candidate ÷ baseline p99 RTT, with its interval and decision
+     * @param verdict       the comparison in words; it ends with a caution when there are warnings
+     * @param warnings      what makes either side's figures doubtful, each prefixed with its side
+     *                      ({@code baseline repetition 2: measured phase not JIT-quiet: …}); empty when both sides
+     *                      are clean
      */
-    public record CaseComparison(String baselineCase, String candidateCase, double throughputRatio, double p99Ratio,
-                                 boolean throughputRangesOverlap, boolean p99RangesOverlap, String verdict,
-                                 List<String> warnings) {
+    public record CaseComparison(String baselineCase, String candidateCase, Difference throughput, Difference p99,
+                                 String verdict, List<String> warnings) {
     }
 
     /**
@@ -46,21 +51,19 @@ public final class Comparisons {
      * @param failedCases cases left out because one side failed, each with that side's reason (a repetition that
      *                    failed as unfair says {@code failed as unfair})
      * @param warning     set when the two were not measured alike (one against a remote target, one over loopback)
+     * @param rule        the rule the decisions follow
      */
     public record Comparison(String baselineId, String candidateId, List<CaseComparison> cases,
-                             List<String> unmatched, List<String> failedCases, String warning) {
+                             List<String> unmatched, List<String> failedCases, String warning, VerdictRule rule) {
     }
 
-    public static boolean overlap(Stat a, Stat b) {
-        return a.min() <= b.max() && b.min() <= a.max();
-    }
-
-    public static Comparison compare(ReportSource baseline, ReportSource candidate) {
+    /** Two sources, measured at different times, compared unmatched. */
+    public static Comparison compare(ReportSource baseline, ReportSource candidate, VerdictRule rule) {
         List<CaseComparison> out = new ArrayList<>();
         List<String> unmatched = new ArrayList<>();
         List<String> failed = new ArrayList<>();
         if (baseline.cases().size() == 1 && candidate.cases().size() == 1) {
-            pair(baseline.cases().getFirst(), candidate.cases().getFirst(), out, failed);
+            pair(baseline.cases().getFirst(), candidate.cases().getFirst(), rule, out, failed);
         } else {
             Map<String, CaseResult> byKey = new LinkedHashMap<>();
             candidate.cases().forEach(c -> byKey.put(c.caseKey(), c));
@@ -69,7 +72,7 @@ public final class Comparisons {
                 if (c == null) {
                     unmatched.add("baseline: " + describe(b));
                 } else {
-                    pair(b, c, out, failed);
+                    pair(b, c, rule, out, failed);
                 }
             }
             byKey.values().forEach(c -> unmatched.add("candidate: " + describe(c)));
@@ -80,37 +83,83 @@ public final class Comparisons {
                 : "the " + (baselineRemote ? "baseline" : "candidate") + " ran against a remote target and the "
                 + (baselineRemote ? "candidate" : "baseline") + " over loopback: the ratios compare different "
                 + "things";
-        return new Comparison(baseline.id(), candidate.id(), out, unmatched, failed, warning);
+        return new Comparison(baseline.id(), candidate.id(), family(out, rule), unmatched, failed, warning, rule);
     }
 
-    private static void pair(CaseResult b, CaseResult c, List<CaseComparison> out, List<String> failed) {
+    private static void pair(CaseResult b, CaseResult c, VerdictRule rule, List<CaseComparison> out,
+                             List<String> failed) {
         if (!b.ok() || !c.ok()) {
             failed.add(describe(b) + failure("baseline", b) + failure("candidate", c));
         } else {
-            out.add(compare(b, c));
+            out.add(compare(b, c, false, rule));
         }
     }
 
-    /** Two passed cases, candidate ÷ baseline, with the overlap rule and both sides' warnings. */
-    static CaseComparison compare(CaseResult b, CaseResult c) {
-        Stat bt = b.summary().roundTripsPerSecond();
-        Stat ct = c.summary().roundTripsPerSecond();
-        Stat bp = b.summary().latency().p99Us();
-        Stat cp = c.summary().latency().p99Us();
-        boolean tOverlap = overlap(bt, ct);
-        boolean pOverlap = overlap(bp, cp);
-        double tRatio = ct.median() / bt.median();
-        double pRatio = cp.median() / bp.median();
+    /**
+     * Two passed cases, candidate ÷ baseline, each metric alone in its family, with both sides' warnings.
+     * {@code alternated}: the two are cases of one matrix, whose repetition r ran in the same round, and are
+     * matched repetition by repetition (repetitions that passed on both sides).
+     */
+    static CaseComparison compare(CaseResult b, CaseResult c, boolean alternated, VerdictRule rule) {
         List<String> warnings = new ArrayList<>(warnings("baseline", b));
         warnings.addAll(warnings("candidate", c));
-        String verdict = (tOverlap ? "throughput difference not established (ranges overlap)"
-                : "throughput " + Format.ratio(tRatio) + " of baseline")
-                + "; " + (pOverlap ? "p99 difference not established (ranges overlap)"
-                : "p99 " + Format.ratio(pRatio) + " of baseline")
-                + (warnings.isEmpty() ? "" : "; not clean: " + warnings.size()
-                + (warnings.size() == 1 ? " warning" : " warnings") + " on its figures");
-        return new CaseComparison(describe(b), describe(c), tRatio, pRatio, tOverlap, pOverlap, verdict,
-                List.copyOf(warnings));
+        return worded(new CaseComparison(describe(b), describe(c),
+                difference(b, c, alternated, RepetitionResult::roundTripsPerSecond, rule),
+                difference(b, c, alternated, r -> r.latency() == null ? null : r.latency().p99Us(), rule),
+                null, List.copyOf(warnings)));
+    }
+
+    /** The comparisons' throughput and p99 differences decided as one family (Holm), the verdicts reworded. */
+    static List<CaseComparison> family(List<CaseComparison> comparisons, VerdictRule rule) {
+        List<Difference> all = new ArrayList<>();
+        comparisons.forEach(c -> {
+            all.add(c.throughput());
+            all.add(c.p99());
+        });
+        List<Difference> decided = Verdicts.family(all, rule);
+        List<CaseComparison> out = new ArrayList<>();
+        for (int i = 0; i < comparisons.size(); i++) {
+            CaseComparison c = comparisons.get(i);
+            out.add(worded(new CaseComparison(c.baselineCase(), c.candidateCase(), decided.get(2 * i),
+                    decided.get(2 * i + 1), null, c.warnings())));
+        }
+        return out;
+    }
+
+    private static CaseComparison worded(CaseComparison c) {
+        String verdict = "throughput " + c.throughput().words() + "; p99 " + c.p99().words()
+                + (c.warnings().isEmpty() ? "" : "; not clean: " + c.warnings().size()
+                + (c.warnings().size() == 1 ? " warning" : " warnings") + " on its figures");
+        return new CaseComparison(c.baselineCase(), c.candidateCase(), c.throughput(), c.p99(), verdict,
+                c.warnings());
+    }
+
+    /**
+     * One metric of two cases: matched by repetition index when alternated (pairs where both passed), else each
+     * side's passed repetitions.
+     */
+    static Difference difference(CaseResult b, CaseResult c, boolean alternated,
+                                 Function<RepetitionResult, Double> metric, VerdictRule rule) {
+        if (alternated) {
+            Map<Integer, Double> candidate = new LinkedHashMap<>();
+            c.repetitions().stream().filter(r -> usable(r, metric))
+                    .forEach(r -> candidate.put(r.repetition(), metric.apply(r)));
+            List<double[]> pairs = b.repetitions().stream()
+                    .filter(r -> usable(r, metric) && candidate.containsKey(r.repetition()))
+                    .map(r -> new double[] {metric.apply(r), candidate.get(r.repetition())}).toList();
+            return Verdicts.paired(pairs.stream().mapToDouble(p -> p[0]).toArray(),
+                    pairs.stream().mapToDouble(p -> p[1]).toArray(), rule);
+        }
+        return Verdicts.unpaired(values(b, metric), values(c, metric), false, rule);
+    }
+
+    private static double[] values(CaseResult c, Function<RepetitionResult, Double> metric) {
+        return c.repetitions().stream().filter(r -> usable(r, metric)).mapToDouble(metric::apply).toArray();
+    }
+
+    private static boolean usable(RepetitionResult r, Function<RepetitionResult, Double> metric) {
+        Double v = r.ok() ? metric.apply(r) : null;
+        return v != null && v > 0 && !v.isInfinite();
     }
 
     /** " (candidate failed as unfair: repetition 2: unfair: …)", " (baseline failed: …)", or "" when it passed. */

@@ -2,7 +2,9 @@ package io.loopbench.reports;
 
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.RepetitionResult;
-import io.loopbench.engine.Stat;
+import io.loopbench.verdicts.Difference;
+import io.loopbench.verdicts.VerdictRule;
+import io.loopbench.verdicts.Verdicts;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,29 +17,14 @@ import java.util.function.ToDoubleFunction;
 /**
  * A matched comparison of executions, as arknet's dimensions report does: cases that differ only by execution are
  * paired repetition by repetition (repetition r of one with repetition r of the other, which ran back to back in a
- * matrix, in an order alternated between repetitions), and each ratio other ÷ baseline is summarised by its median,
- * min and max over the pairs. Matching repetitions rather than medians cancels the drift that both executions of a
- * repetition share. Stateless.
+ * matrix, in an order alternated between repetitions), and each ratio other ÷ baseline is estimated over the pairs
+ * with its 95 % interval and decided by the {@link VerdictRule} (Wilcoxon's signed-rank test on the per-pair log
+ * ratios; the three ratios of one execution against its baseline decided as one family, Holm). Matching repetitions
+ * rather than medians cancels the drift that both executions of a repetition share. Stateless.
  */
 public final class ExecutionComparisons {
 
     private ExecutionComparisons() {
-    }
-
-    /**
-     * One ratio, other ÷ baseline, over the pairs.
-     *
-     * @param median      median over the pairs
-     * @param min         smallest pair's ratio
-     * @param max         largest pair's ratio
-     * @param established false when min … max contains 1.0: then the difference is not established
-     */
-    public record Ratio(double median, double min, double max, boolean established) {
-
-        static Ratio of(List<Double> ratios) {
-            Stat s = Stat.of(ratios);
-            return new Ratio(s.median(), s.min(), s.max(), !(s.min() <= 1 && 1 <= s.max()));
-        }
     }
 
     /**
@@ -56,8 +43,8 @@ public final class ExecutionComparisons {
      * @param cpuPerRoundTrip ratio of CPU seconds per round trip; null without pairs
      */
     public record ExecutionRatios(String caseTitle, Execution execution, Execution baseline, int repetitions,
-                                  int pairs, int pairsWithWarnings, Ratio throughput, Ratio cpu,
-                                  Ratio cpuPerRoundTrip) {
+                                  int pairs, int pairsWithWarnings, Difference throughput, Difference cpu,
+                                  Difference cpuPerRoundTrip) {
     }
 
     /**
@@ -72,15 +59,16 @@ public final class ExecutionComparisons {
     public record ExecutionComparison(String matrixId, List<Execution> executions, List<ExecutionRatios> cases) {
     }
 
-    public static ExecutionComparison of(ReportSource source) {
-        return new ExecutionComparison(source.id(), source.executions(), of(source.cases(), source.executions()));
+    public static ExecutionComparison of(ReportSource source, VerdictRule rule) {
+        return new ExecutionComparison(source.id(), source.executions(),
+                of(source.cases(), source.executions(), rule));
     }
 
     /**
      * @param cases      cases in any order; those without a counterpart of another execution are left out
      * @param executions the listed order of executions, which chooses the baseline
      */
-    public static List<ExecutionRatios> of(List<CaseResult> cases, List<Execution> executions) {
+    public static List<ExecutionRatios> of(List<CaseResult> cases, List<Execution> executions, VerdictRule rule) {
         Map<String, List<CaseResult>> byCase = new LinkedHashMap<>();
         for (CaseResult c : cases) {
             byCase.computeIfAbsent(c.pairKey(), k -> new ArrayList<>()).add(c);
@@ -91,24 +79,27 @@ public final class ExecutionComparisons {
                     .sorted(Comparator.comparingInt(c -> executions.indexOf(c.spec().execution()))).toList();
             CaseResult baseline = listed.getFirst();
             for (CaseResult other : listed.subList(1, listed.size())) {
-                out.add(ratios(baseline, other));
+                out.add(ratios(baseline, other, rule));
             }
         }
         return out;
     }
 
-    private static ExecutionRatios ratios(CaseResult baseline, CaseResult other) {
+    private static ExecutionRatios ratios(CaseResult baseline, CaseResult other, VerdictRule rule) {
         List<RepetitionResult[]> pairs = new ArrayList<>();
         for (RepetitionResult b : baseline.repetitions()) {
             find(other, b.repetition()).filter(o -> usable(b) && usable(o))
                     .ifPresent(o -> pairs.add(new RepetitionResult[] {b, o}));
         }
+        List<Difference> ratios = pairs.isEmpty() ? null : Verdicts.family(List.of(
+                ratio(pairs, RepetitionResult::roundTripsPerSecond, rule),
+                ratio(pairs, r -> r.cpu().percent(), rule),
+                ratio(pairs, r -> r.cpu().seconds() / r.messages(), rule)), rule);
         return new ExecutionRatios(baseline.pairTitle(), other.spec().execution(), baseline.spec().execution(),
                 baseline.spec().repetitions(), pairs.size(),
                 (int) pairs.stream().filter(p -> !p[0].warnings().isEmpty() || !p[1].warnings().isEmpty()).count(),
-                ratio(pairs, RepetitionResult::roundTripsPerSecond),
-                ratio(pairs, r -> r.cpu().percent()),
-                ratio(pairs, r -> r.cpu().seconds() / r.messages()));
+                ratios == null ? null : ratios.get(0), ratios == null ? null : ratios.get(1),
+                ratios == null ? null : ratios.get(2));
     }
 
     private static Optional<RepetitionResult> find(CaseResult c, int repetition) {
@@ -119,8 +110,9 @@ public final class ExecutionComparisons {
         return r.ok() && r.messages() > 0 && r.cpu().seconds() > 0;
     }
 
-    private static Ratio ratio(List<RepetitionResult[]> pairs, ToDoubleFunction<RepetitionResult> metric) {
-        return pairs.isEmpty() ? null : Ratio.of(pairs.stream()
-                .map(p -> metric.applyAsDouble(p[1]) / metric.applyAsDouble(p[0])).toList());
+    private static Difference ratio(List<RepetitionResult[]> pairs, ToDoubleFunction<RepetitionResult> metric,
+                                    VerdictRule rule) {
+        return Verdicts.paired(pairs.stream().mapToDouble(p -> metric.applyAsDouble(p[0])).toArray(),
+                pairs.stream().mapToDouble(p -> metric.applyAsDouble(p[1])).toArray(), rule);
     }
 }

@@ -1,7 +1,6 @@
 package io.loopbench.reports;
 
-import io.loopbench.engine.spec.IoModel;
-import io.loopbench.engine.Stat;
+import io.loopbench.verdicts.VerdictRule;
 
 import java.util.Comparator;
 import java.util.List;
@@ -9,42 +8,51 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The key-result sentence of a group, computed the way arknet words its report: which IO profile has the highest
- * throughput median, how it compares with one thread (throughput ratio, p99 versus p99), and — where the min–max
- * ranges of the two overlap — that the difference is not established. Failed cases are left out, as arknet's
- * dimensions report does. When a case of the group carries warnings (a measured phase not JIT-quiet, Little's law
- * missed, a capped warm-up), its figures are doubtful, and the sentence says that it is not established. Stateless.
+ * The key-result sentence of a group, after the way arknet words its report: which IO profile has the highest
+ * throughput median, with its p99 and CPU; then whether it beats the runner-up — throughput and p99, each a ratio
+ * with its 95 % interval and a decision by the {@link VerdictRule}, the group's repetitions matched by round (a
+ * matrix runs repetition r of every case in the same round), the two metrics decided as one family (Holm) — and
+ * every case of the group that failed, with why. When a passed case of the group carries warnings (a measured phase not JIT-quiet,
+ * Little's law missed, a capped warm-up), its figures are doubtful, and the sentence says so. Stateless.
  */
 public final class KeyResults {
 
     private KeyResults() {
     }
 
-    public static Optional<String> sentence(CaseGroups group) {
-        List<CaseResult> ok = group.succeeded();
+    public static Optional<String> sentence(CaseGroups group, VerdictRule rule) {
+        List<CaseResult> ok = group.succeeded().stream()
+                .sorted(Comparator.comparingDouble((CaseResult c) -> c.summary().roundTripsPerSecond().median())
+                        .reversed()).toList();
+        String failed = failed(group);
         if (ok.isEmpty()) {
-            return Optional.empty();
+            return failed.isEmpty() ? Optional.empty() : Optional.of(group.title() + ": no case passed." + failed);
         }
-        CaseResult best = ok.stream()
-                .max(Comparator.comparingDouble(c -> c.summary().roundTripsPerSecond().median())).orElseThrow();
-        CaseResult baseline = baseline(ok);
-        String head = group.title() + ": " + best.ioWords() + " has this group's highest throughput median";
-        if (best == baseline || ok.size() == 1) {
-            return Optional.of(String.format(Locale.ROOT,
-                    "%s (%s round trips/s), with p99 RTT of %s µs and process CPU utilization of %.1f %%.",
-                    head, Format.count(best.summary().roundTripsPerSecond().median()),
-                    Format.micros(best.summary().latency().p99Us().median()),
-                    best.summary().cpuPercent().median()) + warned(ok));
+        CaseResult best = ok.getFirst();
+        String sentence = String.format(Locale.ROOT,
+                "%s: %s has this group's highest throughput median (%s round trips/s), with p99 RTT of %s µs and "
+                        + "process CPU utilization of %.1f %%.", group.title(), best.ioWords(),
+                Format.count(best.summary().roundTripsPerSecond().median()),
+                Format.micros(best.summary().latency().p99Us().median()), best.summary().cpuPercent().median());
+        if (ok.size() > 1) {
+            CaseResult runnerUp = ok.get(1);
+            Comparisons.CaseComparison c = Comparisons.family(
+                    List.of(Comparisons.compare(runnerUp, best, true, rule)), rule).getFirst();
+            sentence += " Against the runner-up, " + runnerUp.ioWords() + ": throughput "
+                    + c.throughput().words() + "; p99 " + c.p99().words() + ".";
         }
-        Stat b = best.summary().roundTripsPerSecond();
-        Stat base = baseline.summary().roundTripsPerSecond();
-        String sentence = String.format(Locale.ROOT, "%s (%.2f× %s); its p99 is %s µs versus %s µs with %s.", head,
-                b.median() / base.median(), baseline.ioWords(), Format.micros(best.summary().latency().p99Us().median()),
-                Format.micros(baseline.summary().latency().p99Us().median()), baseline.ioWords());
-        if (Comparisons.overlap(b, base)) {
-            sentence += " Their throughput ranges overlap, so this difference is not established.";
-        }
-        return Optional.of(sentence + warned(ok));
+        return Optional.of(sentence + failed + warned(ok));
+    }
+
+    /**
+     * " Failed: shared 2 (repetition 2: unfair: …)." for the group's failed cases, their stored reasons escaped as
+     * Markdown text; "" when none failed.
+     */
+    private static String failed(CaseGroups group) {
+        List<String> failed = group.cases().stream().filter(c -> !c.ok())
+                .map(c -> c.ioWords() + " (" + Format.text(c.failures().isEmpty() ? String.valueOf(c.error())
+                        : String.join("; ", c.failures())) + ")").toList();
+        return failed.isEmpty() ? "" : " Failed: " + String.join(", ", failed) + ".";
     }
 
     /**
@@ -62,13 +70,5 @@ public final class KeyResults {
         return ok.stream().anyMatch(CaseResult::predatesSelfChecks) ? " These figures were recorded before the "
                 + "self-checks (JIT activity, fairness, Little's law) existed, so nothing here says the measured "
                 + "phases were steady and fair." : "";
-    }
-
-    /** One thread: shared with 1 thread if the group has it, else the profile with the fewest threads. */
-    static CaseResult baseline(List<CaseResult> ok) {
-        return ok.stream()
-                .filter(c -> c.spec().ioModel() == IoModel.SHARED && c.spec().ioThreads() == 1)
-                .findFirst()
-                .orElseGet(() -> ok.stream().min(Comparator.comparingInt(CaseResult::ioOrder)).orElseThrow());
     }
 }

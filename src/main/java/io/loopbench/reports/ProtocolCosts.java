@@ -1,19 +1,22 @@
 package io.loopbench.reports;
 
 import io.loopbench.engine.spec.Protocol;
+import io.loopbench.verdicts.VerdictRule;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
  * What a protocol costs, as arknet's protocol pages state it: among cases that differ only by protocol (same message
  * size, load, work, execution and IO profile), each protocol's figures against TCP's, and each TLS protocol's against
- * the same protocol without TLS — tcps ÷ tcp, wss ÷ websocket, https ÷ http: the TLS cost. Ratios of medians with
- * {@link Comparisons}' overlap rule (overlapping min–max ranges: not established) and both sides' warnings. A
- * protocol's own options (TLS provider, datagrams per read) make variants of it, each compared on its own. Stateless.
+ * the same protocol without TLS — tcps ÷ tcp, wss ÷ websocket, https ÷ http: the TLS cost. Ratios matched
+ * repetition by repetition, with their intervals and decisions ({@link Comparisons}, alternated: the cases are one
+ * matrix's), the costs of one profile decided as one family (Holm), with both sides' warnings. A protocol's own
+ * options (TLS provider, datagrams per read) make variants of it, each compared on its own. Stateless.
  */
 public final class ProtocolCosts {
 
@@ -39,24 +42,26 @@ public final class ProtocolCosts {
     }
 
     /** Every protocol's cost, in the cases' order; empty where no profile has two protocols to compare. */
-    public static List<ProtocolCost> of(List<CaseResult> cases) {
+    public static List<ProtocolCost> of(List<CaseResult> cases, VerdictRule rule) {
         Map<String, List<CaseResult>> byProfile = new LinkedHashMap<>();
         for (CaseResult c : cases) {
             byProfile.computeIfAbsent(c.protocolPairKey(), k -> new ArrayList<>()).add(c);
         }
         List<ProtocolCost> out = new ArrayList<>();
         for (List<CaseResult> profile : byProfile.values()) {
+            List<ProtocolCost> costs = new ArrayList<>();
             Optional<CaseResult> tcp = only(profile, Protocol.TCP);
             for (CaseResult c : profile) {
                 Protocol p = c.spec().protocol();
                 if (p != Protocol.TCP) {
-                    tcp.ifPresent(t -> out.add(cost(t, c, p == Protocol.TCPS)));
+                    tcp.ifPresent(t -> costs.add(cost(t, c, p == Protocol.TCPS, rule)));
                 }
                 Protocol plain = WITHOUT_TLS.get(p);
                 if (plain != null && plain != Protocol.TCP) {
-                    only(profile, plain).ifPresent(b -> out.add(cost(b, c, true)));
+                    only(profile, plain).ifPresent(b -> costs.add(cost(b, c, true, rule)));
                 }
             }
+            out.addAll(decided(costs, rule));
         }
         return out;
     }
@@ -66,10 +71,23 @@ public final class ProtocolCosts {
         return profile.stream().filter(c -> c.spec().protocol() == protocol).findFirst();
     }
 
-    private static ProtocolCost cost(CaseResult baseline, CaseResult c, boolean tlsCost) {
+    /** One profile's costs, their comparisons decided as one family. */
+    private static List<ProtocolCost> decided(List<ProtocolCost> costs, VerdictRule rule) {
+        List<Comparisons.CaseComparison> decided = Comparisons.family(costs.stream()
+                .map(ProtocolCost::comparison).filter(Objects::nonNull).toList(), rule);
+        List<ProtocolCost> out = new ArrayList<>();
+        int next = 0;
+        for (ProtocolCost c : costs) {
+            out.add(c.comparison() == null ? c : new ProtocolCost(c.profile(), c.protocol(), c.baseline(),
+                    c.tlsCost(), decided.get(next++), null));
+        }
+        return out;
+    }
+
+    private static ProtocolCost cost(CaseResult baseline, CaseResult c, boolean tlsCost, VerdictRule rule) {
         boolean ok = baseline.ok() && c.ok();
         return new ProtocolCost(c.protocolPairTitle(), c.protocolTitle(), baseline.spec().protocol().label(), tlsCost,
-                ok ? Comparisons.compare(baseline, c) : null,
+                ok ? Comparisons.compare(baseline, c, true, rule) : null,
                 ok ? null : (Comparisons.failure("baseline", baseline) + Comparisons.failure("candidate", c)).strip());
     }
 }

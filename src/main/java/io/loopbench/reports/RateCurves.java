@@ -1,5 +1,7 @@
 package io.loopbench.reports;
 
+import io.loopbench.engine.OpenLoad;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -11,20 +13,15 @@ import java.util.Map;
  * Open-load rate sweeps: the succeeded cases that differ only by IO profile and rate, one curve per IO profile of
  * p99 (from the intended send time) against the throughput achieved, and for each IO profile the highest rate under
  * the p99 bound: the highest rate at which, and at every lower rate measured, p99 stays under the bound and the load
- * was delivered — in every repetition under {@link #MAX_DROPPED_FRACTION} of the intended messages dropped and at
- * least {@link #MIN_ACHIEVED_FRACTION} of the rate achieved. A p99 under the bound means nothing at a rate the
- * system did not carry: the messages it shed or never got to are not in the histogram. Stateless.
+ * was delivered — in every repetition under {@link OpenLoad#MAX_DROPPED_FRACTION} of the intended messages dropped
+ * and at least {@link OpenLoad#MIN_ACHIEVED_FRACTION} of the rate achieved. A p99 under the bound means nothing at a
+ * rate the system did not carry. Stateless.
  *
  * @param index  1-based, used in chart names ({@code rate-1.svg})
  * @param title  what the curves share
  * @param curves per IO profile, its cases from the lowest rate to the highest
  */
 public record RateCurves(int index, String title, Map<String, List<CaseResult>> curves) {
-
-    /** Dropped ÷ intended messages must stay under this in every repetition. */
-    static final double MAX_DROPPED_FRACTION = 0.001;
-    /** Round trips/s ÷ the rate must reach this in every repetition. */
-    static final double MIN_ACHIEVED_FRACTION = 0.99;
 
     public static List<RateCurves> of(List<CaseResult> cases) {
         Map<String, Map<String, List<CaseResult>>> byKey = new LinkedHashMap<>();
@@ -91,14 +88,14 @@ public record RateCurves(int index, String title, Map<String, List<CaseResult>> 
         }
         if (c.repetitions().isEmpty() || c.repetitions().stream().anyMatch(r -> r.openLoad() == null)) {
             why.add("its dropped messages were not recorded");
-        } else if (worstDropped(c) >= MAX_DROPPED_FRACTION) {
+        } else if (worstDropped(c) >= OpenLoad.MAX_DROPPED_FRACTION) {
             why.add(Format.percent(worstDropped(c)) + " of the intended messages were dropped, under "
-                    + Format.percent(MAX_DROPPED_FRACTION) + " allowed");
+                    + Format.percent(OpenLoad.MAX_DROPPED_FRACTION) + " allowed");
         }
         double achieved = c.summary().roundTripsPerSecond().min() / c.spec().rate();
-        if (achieved < MIN_ACHIEVED_FRACTION) {
+        if (achieved < OpenLoad.MIN_ACHIEVED_FRACTION) {
             why.add("only " + Format.percent(achieved) + " of the rate was achieved, at least "
-                    + Format.percent(MIN_ACHIEVED_FRACTION) + " needed");
+                    + Format.percent(OpenLoad.MIN_ACHIEVED_FRACTION) + " needed");
         }
         return why;
     }

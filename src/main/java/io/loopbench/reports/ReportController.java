@@ -6,6 +6,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.loopbench.engine.latency.Spectrum;
+import io.loopbench.verdicts.VerdictRule;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 
@@ -30,6 +31,8 @@ public class ReportController {
 
     static final MediaType MARKDOWN = MediaType.parseMediaType("text/markdown;charset=UTF-8");
     static final MediaType SVG = MediaType.parseMediaType("image/svg+xml");
+    private static final String MINIMUM_EFFECT = "the smallest change of a ratio a verdict calls established, as a "
+            + "fraction between 0 and 1 (default 0.05: 5 %)";
 
     private final ReportSources sources;
 
@@ -42,8 +45,9 @@ public class ReportController {
             description = "Markdown (text/markdown) or HTML (text/html), by the Accept header or ?format=md|html.")
     public ResponseEntity<String> runReport(@PathVariable String id,
             @Parameter(description = "md or html; overrides the Accept header") @RequestParam(required = false)
-            String format, @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept) {
-        return report(sources.run(id), format, accept);
+            String format, @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept,
+            @Parameter(description = MINIMUM_EFFECT) @RequestParam(required = false) Double minimumEffect) {
+        return report(sources.run(id), format, accept, rule(minimumEffect));
     }
 
     @GetMapping(path = "/api/runs/{id}/charts/{name}.svg", produces = "image/svg+xml")
@@ -91,8 +95,9 @@ public class ReportController {
             description = "Markdown (text/markdown) or HTML (text/html), by the Accept header or ?format=md|html.")
     public ResponseEntity<String> matrixReport(@PathVariable String id,
             @Parameter(description = "md or html; overrides the Accept header") @RequestParam(required = false)
-            String format, @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept) {
-        return report(sources.matrix(id), format, accept);
+            String format, @RequestHeader(value = HttpHeaders.ACCEPT, required = false) String accept,
+            @Parameter(description = MINIMUM_EFFECT) @RequestParam(required = false) Double minimumEffect) {
+        return report(sources.matrix(id), format, accept, rule(minimumEffect));
     }
 
     @GetMapping(path = "/api/matrices/{id}/charts/{name}.svg", produces = "image/svg+xml")
@@ -104,48 +109,73 @@ public class ReportController {
 
     @GetMapping(path = "/api/compare", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Candidate versus baseline, case by case",
-            description = "Per case the ratio of medians (candidate ÷ baseline) for throughput and p99, and whether "
-                    + "the min–max ranges overlap, in which case the difference is not established. A case whose "
+            description = "Per case, for throughput and p99, the ratio candidate ÷ baseline (Hodges–Lehmann "
+                    + "estimate) with its 95 % interval from the Mann–Whitney test on logarithms, and a decision "
+                    + "(throughput.decision, p99.decision), Holm-adjusted over all the comparison's cases. Two runs "
+                    + "or matrices ran at different times, so the machine's drift between them is not controlled: a "
+                    + "difference the test finds is decided drift_not_controlled, never established (alternated "
+                    + "designs — a matrix's cases, its execution comparison and protocol costs — can be); with "
+                    + "too few repetitions the decision is too_few_repetitions and needed says how many. A case whose "
                     + "either side carries warnings (a measured phase not JIT-quiet, Little's law missed, a capped "
                     + "warm-up, or a record made before those self-checks) lists them in warnings, and its verdict "
                     + "says it is not clean; a case where a side failed, as unfair or otherwise, is listed in "
                     + "failedCases with the reason. Two single-case runs are compared whatever their specs; "
                     + "otherwise cases are matched by their specification.")
-    public Comparisons.Comparison compare(@RequestParam String baseline, @RequestParam String candidate) {
-        return Comparisons.compare(sources.any(baseline), sources.any(candidate));
+    public Comparisons.Comparison compare(@RequestParam String baseline, @RequestParam String candidate,
+            @Parameter(description = MINIMUM_EFFECT) @RequestParam(required = false) Double minimumEffect) {
+        VerdictRule rule = rule(minimumEffect);
+        return Comparisons.compare(sources.any(baseline), sources.any(candidate), rule);
     }
 
     @GetMapping(path = "/api/matrices/{id}/execution-comparison", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "A matrix's executions, matched: each execution against the first listed, case by case",
             description = "Cases that differ only by execution are paired repetition by repetition (they ran back "
                     + "to back, in an order alternated between repetitions); per pair the ratio other ÷ baseline of "
-                    + "round trips/s, of process CPU and of CPU seconds per round trip, then each ratio's median, "
-                    + "min and max over the pairs, not established when min … max contains 1. A failed repetition "
+                    + "round trips/s, of process CPU and of CPU seconds per round trip, each estimated over the pairs "
+                    + "with its 95 % interval and decided by Wilcoxon's signed-rank test on the log ratios (the three "
+                    + "of a row as one family, Holm). A failed repetition "
                     + "leaves its index out of the pairs; pairsWithWarnings counts the pairs with a repetition that "
                     + "carries warnings. Empty cases when the matrix has one execution.",
             responses = {@ApiResponse(responseCode = "200", description = "The comparison"),
                     @ApiResponse(responseCode = "404", description = "No matrix with this id",
                             content = @Content(mediaType = "application/problem+json"))})
-    public ExecutionComparisons.ExecutionComparison executionComparison(@PathVariable String id) {
-        return ExecutionComparisons.of(sources.matrix(id));
+    public ExecutionComparisons.ExecutionComparison executionComparison(@PathVariable String id,
+            @Parameter(description = MINIMUM_EFFECT) @RequestParam(required = false) Double minimumEffect) {
+        VerdictRule rule = rule(minimumEffect);
+        return ExecutionComparisons.of(sources.matrix(id), rule);
     }
 
     @GetMapping(path = "/api/matrices/{id}/protocol-costs", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "A matrix's protocol cost: each protocol against tcp, each TLS protocol against its plaintext",
             description = "Among cases that differ only by protocol (same message size, load, work, execution and "
                     + "IO profile), each protocol against tcp, and tcps, wss and https against tcp, websocket and "
-                    + "http (tlsCost: true): ratios of medians of round trips/s and p99, not established where the "
-                    + "min–max ranges overlap, with either side's warnings. A TLS provider or a datagramsPerRead "
+                    + "http (tlsCost: true): ratios of round trips/s and p99 matched repetition by repetition, "
+                    + "with their 95 % intervals and decisions (one profile's costs as one family, Holm), with either "
+                    + "side's warnings. A TLS provider or a datagramsPerRead "
                     + "makes a variant of its protocol, compared on its own. Empty when no IO profile has two "
                     + "protocols.",
             responses = {@ApiResponse(responseCode = "200", description = "The protocol costs"),
                     @ApiResponse(responseCode = "404", description = "No matrix with this id",
                             content = @Content(mediaType = "application/problem+json"))})
-    public List<ProtocolCosts.ProtocolCost> protocolCosts(@PathVariable String id) {
-        return ProtocolCosts.of(sources.matrix(id).cases());
+    public List<ProtocolCosts.ProtocolCost> protocolCosts(@PathVariable String id,
+            @Parameter(description = MINIMUM_EFFECT) @RequestParam(required = false) Double minimumEffect) {
+        VerdictRule rule = rule(minimumEffect);
+        return ProtocolCosts.of(sources.matrix(id).cases(), rule);
     }
 
-    static ResponseEntity<String> report(ReportSource source, String format, String accept) {
+    /** The rule of a request: the default, or another minimum effect; refused before any work when out of range. */
+    static VerdictRule rule(Double minimumEffect) {
+        if (minimumEffect == null) {
+            return VerdictRule.DEFAULT;
+        }
+        if (!(minimumEffect >= 0 && minimumEffect <= 1)) {
+            throw new ResponseStatusException(org.springframework.http.HttpStatus.BAD_REQUEST,
+                    "minimumEffect must be between 0 and 1 (a fraction: 0.05 is 5 %), not " + minimumEffect);
+        }
+        return new VerdictRule(VerdictRule.DEFAULT.alpha(), minimumEffect);
+    }
+
+    static ResponseEntity<String> report(ReportSource source, String format, String accept, VerdictRule rule) {
         boolean html = format != null ? format.equals("html")
                 : accept != null && accept.contains("text/html");
         if (format != null && !format.equals("html") && !format.equals("md")) {
@@ -154,8 +184,8 @@ public class ReportController {
         }
         return html
                 ? ResponseEntity.ok().contentType(MediaType.parseMediaType("text/html;charset=UTF-8"))
-                .body(ReportRenderer.html(source, "charts/"))
-                : ResponseEntity.ok().contentType(MARKDOWN).body(ReportRenderer.markdown(source, "charts/"));
+                .body(ReportRenderer.html(source, "charts/", rule))
+                : ResponseEntity.ok().contentType(MARKDOWN).body(ReportRenderer.markdown(source, "charts/", rule));
     }
 
     static ResponseEntity<String> chart(ReportSource source, String name) {

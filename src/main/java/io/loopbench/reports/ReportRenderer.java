@@ -1,17 +1,19 @@
 package io.loopbench.reports;
 
 import io.loopbench.cluster.AgentShare;
-import io.loopbench.runs.HostsRepetition;
 import io.loopbench.engine.Fairness;
+import io.loopbench.engine.OpenLoad;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.Summary;
 import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.latency.Spectrum;
 import io.loopbench.engine.process.Environment;
-import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.runs.HostsRepetition;
 import io.loopbench.system.SystemInfo;
+import io.loopbench.verdicts.Difference;
+import io.loopbench.verdicts.VerdictRule;
 import org.commonmark.Extension;
 import org.commonmark.ext.gfm.tables.TablesExtension;
 import org.commonmark.parser.Parser;
@@ -194,8 +196,9 @@ public final class ReportRenderer {
 
     /**
      * @param chartBase prefix of chart links, e.g. {@code "charts/"} next to the report's URL
+     * @param rule      the rule the verdicts follow
      */
-    public static String markdown(ReportSource s, String chartBase) {
+    public static String markdown(ReportSource s, String chartBase, VerdictRule rule) {
         StringBuilder md = new StringBuilder();
         List<CaseGroups> groups = CaseGroups.of(s.cases());
         md.append("# loopbench report: ").append(s.kind()).append(' ').append(Format.text(s.id())).append("\n\n");
@@ -207,7 +210,7 @@ public final class ReportRenderer {
         conditions(md, s);
 
         md.append("## Key results\n\n");
-        List<String> keys = groups.stream().map(KeyResults::sentence).flatMap(Optional::stream).toList();
+        List<String> keys = groups.stream().map(g -> KeyResults.sentence(g, rule)).flatMap(Optional::stream).toList();
         if (keys.isEmpty()) {
             md.append("No case succeeded, so there is no result to state.\n\n");
         } else {
@@ -215,8 +218,9 @@ public final class ReportRenderer {
             md.append("\nThe highest median applies only to the stated load; complete results appear below.\n\n");
         }
 
-        executionsMatched(md, s);
-        protocolCosts(md, s);
+        md.append("Verdicts: ").append(verdictRule(rule)).append("\n\n");
+        executionsMatched(md, s, rule);
+        protocolCosts(md, s, rule);
 
         md.append("## Charts\n\n");
         md.append("Bars are medians over repetitions; whiskers are min and max, not confidence intervals.\n\n");
@@ -242,8 +246,8 @@ public final class ReportRenderer {
                     .append(Format.micros(s.p99Bound())).append(" µs. An IO profile's highest rate under the p99 "
                             + "bound is the highest rate at which, and at every lower rate measured, p99 stays under "
                             + "the bound and the load was delivered: in every repetition under ")
-                    .append(Format.percent(RateCurves.MAX_DROPPED_FRACTION)).append(" of the intended messages "
-                            + "dropped and at least ").append(Format.percent(RateCurves.MIN_ACHIEVED_FRACTION))
+                    .append(Format.percent(OpenLoad.MAX_DROPPED_FRACTION)).append(" of the intended messages "
+                            + "dropped and at least ").append(Format.percent(OpenLoad.MIN_ACHIEVED_FRACTION))
                     .append(" of the rate achieved in round trips/s. The first rate that misses is named with "
                             + "why.\n\n");
             for (RateCurves c : curves) {
@@ -283,10 +287,12 @@ public final class ReportRenderer {
                             .append(Format.count(r.roundTripsPerSecond().min())).append(", ")
                             .append(Format.count(r.roundTripsPerSecond().max())).append("] | ")
                             .append(Format.oneDecimal(r.payloadMibPerSecond().median())).append(" | ")
-                            .append(Format.micros(r.latency().p50Us().median())).append(" | ")
+                            .append(lowerBound(c, 50)).append(Format.micros(r.latency().p50Us().median()))
+                            .append(" | ").append(lowerBound(c, 95))
                             .append(Format.micros(r.latency().p95Us().median())).append(" | ")
-                            .append(Format.micros(r.latency().p99Us().median())).append(" | ")
-                            .append(r.pooledLatency() == null ? "n/a" : Format.micros(r.pooledLatency().p99Us()))
+                            .append(lowerBound(c, 99)).append(Format.micros(r.latency().p99Us().median()))
+                            .append(" | ").append(r.pooledLatency() == null ? "n/a"
+                                    : lowerBound(c, 99) + Format.micros(r.pooledLatency().p99Us()))
                             .append(" | ")
                             .append(Format.oneDecimal(r.cpuPercent().median())).append(" | ")
                             .append(Format.oneDecimal(r.cpuPercent().median() / cpus)).append(" | ")
@@ -316,15 +322,16 @@ public final class ReportRenderer {
                 - **Timestamps**, the same for every execution and protocol: the send time is taken immediately before the message is handed to the transport (before any write or flush); the receive time when that echo's slot is matched, per message; the refill sent for it reuses that instant.
                 - **p50 / p95 / p99**: round-trip time in µs from that send time to that receive time, queueing behind the rest of the window included (open load: from the message's intended send time); every observation is kept (HdrHistogram, 3 significant digits). With the batch window mode and window > 1 one observation is a whole batch.
                 - **Median of percentiles and pooled**: a table's p50 / p95 / p99 is the median over repetitions of each repetition's own percentile (arknet's statistic). **p99 pooled** is the 99th percentile of every repetition's observations merged into one histogram (each repetition stores its histogram, so the merge is exact); where repetitions differ, it weighs each by its number of observations.
-                - **Send lag and late** (open load): send lag is a message's actual send time minus its intended one, reported apart from the RTT. A message is late when it was sent more than 100 µs after its intended time, whatever the reason (a full window or the pacer itself), and dropped when it was never sent (the window and its backlog were full).
+                - **Send lag and late** (open load): send lag is a message's actual send time minus its intended one, reported apart from the RTT. A message is late when it was sent more than 100 µs after its intended time, whatever the reason (a full window or the pacer itself), and dropped when it was never sent (the window and its backlog were full). A dropped message still counts in the corrected RTT, censored at the phase's end (it took at least that long), so the percentiles above the delivered share are lower bounds, shown "≥"; a repetition that drops over 0.1 % of its messages or delivers under 99 % of them is **overloaded**, a warning.
                 - **CPU**: process CPU (user + system, all threads, both peers) ÷ wall time of the measured phase and drain; 100 % is one logical CPU. **Machine share** = CPU ÷ logical CPUs.
                 - **Peak RSS**: the measuring process's peak resident memory (VmHWM); with forked isolation, one repetition's JVM.
                 - **Errors**: content, order, unexpected, disconnect, lost (UDP), unfinished (TCP), send failures, exceptions, drain timeouts; any non-zero counter fails the repetition, and a case with a failed repetition shows no figures.
-                - **Fairness**: validated echoes per client over the measured phase, their fewest and most, and Jain's index (Σx)² ÷ (n · Σx²): 1 when every client completed as many, 1/n when one client did everything. A repetition fails as **unfair** when a client completed under a tenth of the mean, or a message took over a quarter of the measured phase.
+                - **Fairness**: validated echoes per client over the measured phase, their fewest and most, and Jain's index (Σx)² ÷ (n · Σx²): 1 when every client completed as many, 1/n when one client did everything. A repetition fails as **unfair** when a client completed under a tenth of the mean, and as **stalled** when one message took over a quarter of the measured phase; it warns as **uneven** when Jain's index is under 0.9 or the busiest client completed over twice the quietest's echoes (one throughput and one p99 then blend clients served unequally).
                 - **Little's law**: a closed sliding-window load keeps clients × window messages in flight, so round trips/s × mean RTT ÷ (clients × window) must be 1; a repetition more than 5 % off carries a warning (the RTT clock, the counts or the window are not what the figures claim). It does not apply to open load or to batch RTT.
                 - **JIT**: compilations and deoptimizations during the measured phase, from the JVM's flight recorder (`jdk.Compilation`, `jdk.Deoptimization`). A measured phase is JIT-quiet with no deoptimization and under 1 ms of compilation; otherwise code changed under the measurement, and the repetition carries a warning.
                 - **Warm-up**: `fixed` runs warmupSeconds; `auto` runs at least warmupSeconds, then until throughput is stable over consecutive short windows and the JIT quiet (stopped because `steady`), at most warmupMaxSeconds (stopped because `cap`, a warning). The report gives the length that actually ran.
-                - **Warnings**: what makes a passed repetition's figures doubtful (not JIT-quiet, Little's law missed, warm-up capped). A key result whose group has a case with warnings says that it is not established.
+                - **Warnings**: what makes a passed repetition's figures doubtful (not JIT-quiet, Little's law missed, warm-up capped, uneven clients, an overloaded open load). A key result whose group has a case with warnings says that it is not established.
+                - **Verdicts**: a difference between two cases is a ratio with its 95 % interval and a decision: *established* (a rank test rejects "no difference" at the stated error rate, Holm-adjusted over the comparisons of one question, and the ratio changes by at least the minimum effect), *a difference under the minimum effect*, *no difference beyond* the minimum (the whole interval within it), *not established*, or *too few repetitions to decide* (with how many are needed). Cases of one matrix are matched by round, which cancels the machine's drift; two runs measured at different times are not, and are never established.
 
                 ## Scope and caveats
 
@@ -333,7 +340,7 @@ public final class ReportRenderer {
                 - Batch RTT (batch window mode) is not message RTT.
                 - Virtual threads pay two thread hand-offs per message that an event loop does not: a blocked read parks its virtual thread, the JDK's poller (a thread of its own) sees the socket readable and unparks it, and the carrier, asleep meanwhile, is woken to run it. A 1 client × window 1 round trip thus wakes threads four times — twice as often as netty with its two ends on two loops (shared 2), and four times as often as netty with both ends on one loop, which wakes none. loopbench measured this, not a defect of its own code: on one carrier the JDK's two poller modes differ by no more than the noise (docs/performance.md, "Speed").
                 - UDP with datagramsPerRead above 1 reads batches with recvmmsg, which arknet does not (one datagram per call): compare such cases with arknet's only as such; most of UDP's cost is the kernel's per-datagram work, which batching does not remove.
-                - Short runs, scheduling and garbage collection add variance: compare ranges, not only medians. JIT activity in the measured phase is not removed but measured, and flagged (see "JIT").
+                - Short runs, scheduling and garbage collection add variance: read the verdicts, not only the medians. JIT activity in the measured phase is not removed but measured, and flagged (see "JIT").
 
                 """);
         md.append("## Raw data\n\n- [All measured values (JSON)](").append(s.rawDataUrl()).append(")\n");
@@ -405,18 +412,18 @@ public final class ReportRenderer {
     }
 
     /** The matched comparison of executions, when the source has cases that differ only by execution. */
-    private static void executionsMatched(StringBuilder md, ReportSource s) {
-        List<ExecutionComparisons.ExecutionRatios> rows = ExecutionComparisons.of(s.cases(), s.executions());
+    private static void executionsMatched(StringBuilder md, ReportSource s, VerdictRule rule) {
+        List<ExecutionComparisons.ExecutionRatios> rows = ExecutionComparisons.of(s.cases(), s.executions(), rule);
         if (rows.isEmpty()) {
             return;
         }
         md.append("## Executions, matched\n\n");
         md.append("Each ratio is an execution's figure ÷ the baseline execution's (the first listed) in the same "
-                + "repetition, the two having run back to back in an order that alternated between repetitions; "
-                + "medians (min–max) are over the repetitions both passed, and a range that contains 1.00× is not "
-                + "established; pairs with a repetition that carries warnings are counted beside the pairs.\n\n");
-        md.append("| Case | Execution vs baseline | Pairs | Throughput ratio median (min–max) "
-                + "| CPU ratio median (min–max) | CPU/round-trip ratio median (min–max) |\n");
+                + "repetition, the two having run back to back in an order that alternated between repetitions, "
+                + "over the repetitions both passed: the estimate, its 95 % interval and the verdict (the three "
+                + "ratios of a row are one family); pairs with a repetition that carries warnings are counted beside "
+                + "the pairs.\n\n");
+        md.append("| Case | Execution vs baseline | Pairs | Throughput ratio | CPU ratio | CPU/round-trip ratio |\n");
         md.append("| --- | --- | --- | --- | --- | --- |\n");
         for (ExecutionComparisons.ExecutionRatios r : rows) {
             md.append("| ").append(Format.text(r.caseTitle())).append(" | ").append(r.execution().label())
@@ -430,15 +437,16 @@ public final class ReportRenderer {
     }
 
     /** Each protocol against TCP and each TLS protocol against its plaintext, when the source has both sides. */
-    private static void protocolCosts(StringBuilder md, ReportSource s) {
-        List<ProtocolCosts.ProtocolCost> rows = ProtocolCosts.of(s.cases());
+    private static void protocolCosts(StringBuilder md, ReportSource s, VerdictRule rule) {
+        List<ProtocolCosts.ProtocolCost> rows = ProtocolCosts.of(s.cases(), rule);
         if (rows.isEmpty()) {
             return;
         }
         md.append("## Protocol cost\n\n");
         md.append("Each protocol against TCP, and each TLS protocol against the same protocol without TLS (the TLS "
-                + "cost), in cases that differ only by protocol. Ratios are of medians, protocol ÷ baseline; where the "
-                + "two min–max ranges overlap the difference is not established. For reference, arknet published at "
+                + "cost), in cases that differ only by protocol: protocol ÷ baseline, matched repetition by "
+                + "repetition, with the 95 % interval and the verdict (one profile's costs are one family). For "
+                + "reference, arknet published at "
                 + "1024 B / 16 clients × window 16 / 1 context, 1 thread (Standalone Asio): websocket 0.70, tcps "
                 + "0.57, wss 0.42, http 0.53, https 0.41 of TCP's round trips/s; TLS cost tcps ÷ tcp 0.57, wss ÷ "
                 + "websocket 0.60, https ÷ http 0.78.\n\n");
@@ -452,9 +460,8 @@ public final class ReportRenderer {
                 md.append(" | | ").append(Format.text(r.failure())).append(" |\n");
                 continue;
             }
-            md.append(' ').append(Format.ratio(c.throughputRatio())).append(c.throughputRangesOverlap() ? ", not established" : "")
-                    .append(" | ").append(Format.ratio(c.p99Ratio()))
-                    .append(c.p99RangesOverlap() ? ", not established" : "").append(" | ")
+            md.append(' ').append(Format.text(c.throughput().words())).append(" | ")
+                    .append(Format.text(c.p99().words())).append(" | ")
                     .append(c.warnings().isEmpty() ? "" : c.warnings().size()
                             + (c.warnings().size() == 1 ? " warning" : " warnings") + " on its figures")
                     .append(" |\n");
@@ -462,17 +469,35 @@ public final class ReportRenderer {
         md.append('\n');
     }
 
-    private static String ratio(ExecutionComparisons.Ratio r) {
-        if (r == null) {
-            return "no pair";
-        }
-        return String.format(Locale.ROOT, "%s (%.2f–%.2f)%s", Format.ratio(r.median()), r.min(), r.max(),
-                r.established() ? "" : ", not established");
+    private static String ratio(Difference r) {
+        return r == null ? "no pair" : Format.text(r.words());
+    }
+
+    /**
+     * "≥ " when a passed repetition of the case dropped messages under open load so that this percentile of its
+     * corrected latency lies among the censored ones: then it is a lower bound; else "".
+     */
+    private static String lowerBound(CaseResult c, double percentile) {
+        return c.repetitions().stream().anyMatch(x -> x.ok() && x.openLoad() != null
+                && x.openLoad().lowerBoundsAbovePercentile() != null
+                && x.openLoad().lowerBoundsAbovePercentile() < percentile) ? "≥ " : "";
+    }
+
+    /** The rule in words, as the report states it once before its verdicts. */
+    static String verdictRule(VerdictRule rule) {
+        return String.format(Locale.ROOT, "each difference is a ratio (candidate ÷ baseline) with its 95 %% interval "
+                + "from a rank test on logarithms (Wilcoxon signed-rank for repetitions matched by round, "
+                + "Mann–Whitney otherwise; exact for small samples); it is established when the test rejects "
+                + "\"no difference\" at %s, Holm-adjusted over the comparisons that answer one question, and the "
+                + "ratio changes by at least %s; \"no difference beyond %s\" when the whole interval lies within "
+                + "that; too few repetitions when even the most lopsided outcome could not reject.",
+                Format.percentile(rule.alpha() * 100), Format.percentile(rule.minimumEffect() * 100),
+                Format.percentile(rule.minimumEffect() * 100));
     }
 
     /** The report as an HTML page; it has an inline style sheet and no script. */
-    public static String html(ReportSource s, String chartBase) {
-        String body = HTML.render(PARSER.parse(markdown(s, chartBase)));
+    public static String html(ReportSource s, String chartBase, VerdictRule rule) {
+        String body = HTML.render(PARSER.parse(markdown(s, chartBase, rule)));
         return """
                 <!doctype html>
                 <html lang="en">

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static io.loopbench.engine.EngineTestSupport.brief;
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Percentage.withPercentage;
 
@@ -179,6 +180,34 @@ class MeasurementTruthTest {
         assertThat(r.messagesSent() + o.droppedMessages()).isEqualTo(o.intendedMessages());
         assertThat(r.roundTripsPerSecond()).isLessThan(12_000);
         assertThat(r.warmup().errors().total()).isZero();
+        // overloaded, and the repetition says so
+        assertThat(o.overloaded()).isTrue();
+        assertThat(r.warnings()).anySatisfy(w -> assertThat(w).startsWith("overloaded: " + String.format(
+                java.util.Locale.ROOT, "%,d of %,d intended messages", o.droppedMessages(), o.intendedMessages())));
+        // every intended message counts in the corrected latency: the delivered ones measured, the dropped ones
+        // censored at the phase's end, above the delivered share, which the result names
+        assertThat(r.latency().observations()).isEqualTo(r.messages() + o.droppedMessages());
+        assertThat(o.lowerBoundsAbovePercentile())
+                .isCloseTo(100.0 * r.messages() / (r.messages() + o.droppedMessages()), within(1e-9));
+        // the backlog (a tenth of a second of the rate) is full within 0.2 s at the 5,000/s a client can complete,
+        // so the first drop is due before then: censored at the phase's end, after 1 s, it lasted over 0.8 s
+        assertThat(r.latency().maxUs()).isGreaterThan(500_000);
+        assertThat(r.uncorrectedLatency().observations()).isEqualTo(r.messages());
+    }
+
+    @Test
+    void anOpenLoopRateTheSystemCarriesIsNotOverloaded() {
+        RunSpec spec = brief(quick()).clients(2).window(16).load(LoadModel.OPEN).rate(2_000.0).build();
+
+        RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
+
+        assertThat(r.ok()).as(r.error()).isTrue();
+        // 2,000/s on two connections of window 16 is far below what loopback carries, even on a busy machine: the
+        // only thing that could drop is a window of 32 and a backlog of 100 ms all full, a stall of over 100 ms
+        assertThat(r.openLoad().droppedMessages()).isZero();
+        assertThat(r.openLoad().lowerBoundsAbovePercentile()).isNull();
+        assertThat(r.openLoad().overloaded()).isFalse();
+        assertThat(r.latency().observations()).isEqualTo(r.messages());
     }
 
     @ParameterizedTest

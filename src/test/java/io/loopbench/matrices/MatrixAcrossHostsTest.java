@@ -134,10 +134,12 @@ class MatrixAcrossHostsTest {
                     Thread.sleep(10);
                 }
                 assertThat(done).as("finished within 60 s").isNotNull();
-                // on a busy 2-core machine, four agents and two groups at once: a stall may be judged unfair, truly;
-                // every echo of every client is still validated, and a case has a summary exactly when it passed
+                // on a busy 2-core machine, four agents and two groups at once: a stall may be judged unfair or
+                // stalled, truly; every echo of every client is still validated, and a case has a summary exactly
+                // when it passed
                 assertThat(done.cases()).allSatisfy(c -> {
-                    assertThat(c.error() == null || c.error().contains("unfair")).as(c.error()).isTrue();
+                    assertThat(c.error() == null || c.error().contains("unfair") || c.error().contains("stalled"))
+                            .as(c.error()).isTrue();
                     assertThat(c.summary() != null).as(c.error()).isEqualTo(c.error() == null);
                     assertThat(c.repetitions()).isNotEmpty().allSatisfy(r ->
                             EngineTestSupport.assertValidatedByEveryClient(r, 3));

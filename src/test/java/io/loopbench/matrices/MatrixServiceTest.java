@@ -147,7 +147,8 @@ class MatrixServiceTest {
         // 32 × 16 KiB in flight per connection is more than blocking ends may have on TCP
         MatrixSpec tooMuchInFlight = new MatrixSpec(List.of(Protocol.TCP), List.of(16384),
                 List.of(new MatrixSpec.Profile(16, 32)), List.of(IoModel.SHARED), List.of(1), null, null, null,
-                List.of(Execution.NETTY, Execution.VIRTUAL_THREADS), null, null, null, null, null, null, null, null, null, null, null, null, null);
+                List.of(Execution.NETTY, Execution.VIRTUAL_THREADS), null, null, 1, null, null, null, null, null, null,
+                null, null, null, null);
         assertThatThrownBy(() -> matrices.submit(tooMuchInFlight)).isInstanceOfSatisfying(
                 InvalidSpecException.class, e -> assertThat(e.violations()).extracting(Violation::field)
                         .containsExactly("window×payloadBytes"));

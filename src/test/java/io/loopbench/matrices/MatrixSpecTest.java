@@ -41,7 +41,7 @@ class MatrixSpecTest {
                 .extracting(RunSpec::clients).containsOnly(1, 16);
         assertThat(cases).filteredOn(s -> s.protocol() == Protocol.TCP).extracting(s -> s.clients() + "x" + s.window())
                 .containsOnly("1x1", "16x16");
-        assertThat(cases).allMatch(s -> s.seconds() == 3.0 && s.warmupSeconds() == 1.0 && s.repetitions() == 3
+        assertThat(cases).allMatch(s -> s.seconds() == 3.0 && s.warmupSeconds() == 1.0 && s.repetitions() == 7
                 && s.work() == 0);
         assertThat(spec.keepGoing()).isFalse();
     }

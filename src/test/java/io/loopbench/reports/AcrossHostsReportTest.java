@@ -1,5 +1,6 @@
 package io.loopbench.reports;
 
+import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.cluster.AgentGroup;
 import io.loopbench.cluster.AgentShare;
 import io.loopbench.cluster.AgentStart;
@@ -45,14 +46,14 @@ class AcrossHostsReportTest {
         String md = ReportRenderer.markdown(ReportSources.of(run(List.of(new HostsRepetition(1, List.of(
                 new AgentShare("agent-a", true, 1, 1_000L, 2_000.0, 55.5, 10_000L, null, 42.5, 300L << 20),
                 new AgentShare("agent|b", false, 2, 3_000L, 6_000.0, 77.25, 130_000L, "unfair: x", null, null)), start),
-                new HostsRepetition(2, List.of(), null)))), "");
+                new HostsRepetition(2, List.of(), null)))), "", VerdictRule.DEFAULT);
 
         assertThat(md).contains("## Across hosts", "### Repetition 1",
                 "Measured start skew: 120.00 µs (± 80.00 µs).",
                 "| agent-a | server, clients | 1 | 1,000 | 2,000 | 55.50 | 10.00 |  | 42.5 | 300.0 |",
                 "| agent\\|b | clients | 2 | 3,000 | 6,000 | 77.25 | 130.00 | unfair: x |  |  |",
                 "### Repetition 2", "Failed before its measured phase");
-        assertThat(ReportRenderer.markdown(ReportSources.of(run(List.of())), "")).doesNotContain("Across hosts");
+        assertThat(ReportRenderer.markdown(ReportSources.of(run(List.of())), "", VerdictRule.DEFAULT)).doesNotContain("Across hosts");
     }
 
     @Test
@@ -69,7 +70,7 @@ class AcrossHostsReportTest {
                         null, null, null, null, null, null, null, null).effective(), 1, Instant.EPOCH, Instant.EPOCH,
                 Instant.EPOCH, null, List.of(onThisHost, ran), false, "failed", SystemInfo.current(), null, null);
 
-        String md = ReportRenderer.markdown(ReportSources.of(m), "");
+        String md = ReportRenderer.markdown(ReportSources.of(m), "", VerdictRule.DEFAULT);
 
         assertThat(md).contains("## Across hosts",
                 "### Case 2 — agent group 1: server agent-c, clients agent-c × 2, agent-d × 1",

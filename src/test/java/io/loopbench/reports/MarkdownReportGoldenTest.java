@@ -1,5 +1,6 @@
 package io.loopbench.reports;
 
+import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.matrices.MatrixRecord;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -43,7 +44,7 @@ class MarkdownReportGoldenTest {
         MatrixRecord matrix = JsonMapper.builder().build().readValue(DIRECTORY.resolve(fixture).toFile(),
                 MatrixRecord.class);
 
-        String markdown = ReportRenderer.markdown(ReportSources.of(matrix), "charts/");
+        String markdown = ReportRenderer.markdown(ReportSources.of(matrix), "charts/", VerdictRule.DEFAULT);
 
         if (Boolean.getBoolean("golden.update")) {
             Files.writeString(DIRECTORY.resolve(golden), markdown);
@@ -55,7 +56,7 @@ class MarkdownReportGoldenTest {
         assertThat(ReportRenderer.chart(ReportSources.of(matrix), "throughput-1")).get(
                 org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("<?xml").contains("<svg")
                 .contains("round trips per second");
-        assertThat(ReportRenderer.html(ReportSources.of(matrix), "charts/"))
+        assertThat(ReportRenderer.html(ReportSources.of(matrix), "charts/", VerdictRule.DEFAULT))
                 .contains("<table>", "<img src=\"charts/throughput-1.svg\"", "color-scheme");
     }
 }

@@ -1,5 +1,6 @@
 package io.loopbench.reports;
 
+import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.Stat;
 import io.loopbench.engine.spec.RunSpec;
@@ -25,7 +26,7 @@ class OverTimeReportTest {
     void theMedianRepetitionIsShownOverTimeTheOthersLinkedAndTheCaseBySpectrum() {
         ReportSource s = ReportRulesTest.source("m", List.of(threeRepetitions()));
 
-        String md = ReportRenderer.markdown(s, "charts/");
+        String md = ReportRenderer.markdown(s, "charts/", VerdictRule.DEFAULT);
 
         assertThat(md).contains("## Over time and by percentile")
                 .contains("![Repetition 3 over time, TCP / 1024 B / 16 clients × window 16 / no added computation "

@@ -1,5 +1,6 @@
 package io.loopbench.reports;
 
+import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.matrices.MatrixRecord;
 import org.commonmark.ext.gfm.tables.TableBlock;
 import org.commonmark.ext.gfm.tables.TablesExtension;
@@ -91,7 +92,7 @@ class ReportEscapingTest {
     @Test
     void theMarkdownKeepsItsStructureAndShowsHostileTextAsText() throws Exception {
         ReportSource source = ReportSources.of(hostileMatrix());
-        Node doc = MARKDOWN.parse(ReportRenderer.markdown(source, "charts/"));
+        Node doc = MARKDOWN.parse(ReportRenderer.markdown(source, "charts/", VerdictRule.DEFAULT));
 
         List<String> links = new ArrayList<>();
         List<String> images = new ArrayList<>();
@@ -198,7 +199,7 @@ class ReportEscapingTest {
 
     @Test
     void theHtmlPageRunsNothingAndLinksNowhereFromHostileText() throws Exception {
-        String html = ReportRenderer.html(ReportSources.of(hostileMatrix()), "charts/");
+        String html = ReportRenderer.html(ReportSources.of(hostileMatrix()), "charts/", VerdictRule.DEFAULT);
 
         assertThat(html).doesNotContainIgnoringCase("<script").doesNotContainIgnoringCase("<i>")
                 .doesNotContainPattern(UNSAFE_URL);
@@ -217,7 +218,7 @@ class ReportEscapingTest {
                 s.finishedAt(), s.system(), s.workerEnvironment(), s.isolation(), s.cases(), s.executions(),
                 "javascript:alert(1)", s.p99BoundUs());
 
-        String html = ReportRenderer.html(own, "charts/");
+        String html = ReportRenderer.html(own, "charts/", VerdictRule.DEFAULT);
 
         assertThat(html).doesNotContain("<b ").doesNotContainPattern(UNSAFE_URL)
                 .contains("&lt;b onclick=alert(1)&gt;matrix&lt;/b&gt;");

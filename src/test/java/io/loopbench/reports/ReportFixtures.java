@@ -32,8 +32,26 @@ final class ReportFixtures {
     }
 
     static CaseResult ok(RunSpec spec, Stat roundTrips, Stat p99) {
-        return new CaseResult(spec, Transport.EPOLL, summary(roundTrips, p99, null, null, null, List.of()), List.of(),
-                null);
+        return new CaseResult(spec, Transport.EPOLL, summary(roundTrips, p99, null, null, null, List.of()),
+                repetitionsOf(roundTrips, p99), null);
+    }
+
+    /**
+     * Three passed repetitions whose round trips/s and p99 are the two Stats' median, min and max, in that order
+     * (repetitions 1, 2 and 3): what a verdict reads.
+     */
+    static List<RepetitionResult> repetitionsOf(Stat roundTrips, Stat p99) {
+        return List.of(passed(1, roundTrips.median(), p99.median()), passed(2, roundTrips.min(), p99.min()),
+                passed(3, roundTrips.max(), p99.max()));
+    }
+
+    /** A passed, clean repetition of one measured second with this throughput and p99. */
+    static RepetitionResult passed(int index, double roundTripsPerSecond, double p99Us) {
+        long messages = Math.round(roundTripsPerSecond);
+        return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
+                null, null, 1.0, messages, messages, roundTripsPerSecond, null,
+                new Latency(LatencyMode.MESSAGE, messages, 1, 1, 1, p99Us, 1, 1, 1), new CpuUsage(1, 1.0, 100), null,
+                null, null, null, null, null, QUIET, new Fairness(16, 6000, 6500, 0.999), null, List.of(), null, null);
     }
 
     /**
@@ -41,7 +59,8 @@ final class ReportFixtures {
      * messages it intended.
      */
     static CaseResult open(RunSpec spec, Stat roundTrips, Stat p99, double droppedFraction) {
-        OpenLoad load = new OpenLoad(spec.rate(), 100_000, 0, Math.round(droppedFraction * 100_000), 100, null);
+        long dropped = Math.round(droppedFraction * 100_000);
+        OpenLoad load = OpenLoad.of(spec.rate(), 100_000, 0, dropped, 100, null, 100_000 - dropped);
         RepetitionResult r = new RepetitionResult(1, true, null, Transport.EPOLL, null, null, null, null, false, 1,
                 null, null, null, null, 1.0, 100_000L, 100_000L, roundTrips.median(), null, null, null, null, null, null,
                 null, null, load, QUIET, new Fairness(16, 6000, 6500, 0.999), null, List.of(), null,

@@ -1,5 +1,7 @@
 package io.loopbench.reports;
 
+import io.loopbench.verdicts.Decision;
+import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.Fairness;
 import io.loopbench.engine.spec.IoModel;
@@ -30,7 +32,7 @@ import static org.assertj.core.api.Assertions.within;
 class ReportRulesTest {
 
     @Test
-    void theBestProfileIsComparedWithOneThreadAsArknetWordsIt() {
+    void theBestProfileIsComparedWithTheRunnerUpAndThreeRepetitionsAreTooFewToDecide() {
         List<CaseGroups> groups = CaseGroups.of(List.of(
                 ok(Protocol.TCP, IoModel.SHARDED, 4, new Stat(1980, 1950, 2000), new Stat(1346, 1300, 1400)),
                 ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(1000, 990, 1010), new Stat(1491.79, 1450, 1500)),
@@ -39,36 +41,63 @@ class ReportRulesTest {
         assertThat(groups).hasSize(1);
         assertThat(groups.getFirst().cases()).extracting(CaseResult::ioLabel)
                 .containsExactly("shared 1", "shared 2", "sharded 4");
-        assertThat(KeyResults.sentence(groups.getFirst())).contains(
+        // repetitions matched by round: 1,980 ÷ 1,500, 1,950 ÷ 1,400, 2,000 ÷ 1,600; the Hodges–Lehmann estimate
+        // of those three is 1.32; three pairs can never reach 5 % ÷ 2 (throughput and p99 are one family)
+        assertThat(KeyResults.sentence(groups.getFirst(), VerdictRule.DEFAULT)).contains(
                 "TCP / 1024 B / 16 clients × window 16 / no added computation: 4 loops / 1 thread each has this "
-                        + "group's highest throughput median (1.98× 1 loop group / 1 thread); its p99 is 1,346.00 µs "
-                        + "versus 1,491.79 µs with 1 loop group / 1 thread.");
+                        + "group's highest throughput median (1,980 round trips/s), with p99 RTT of 1,346.00 µs and "
+                        + "process CPU utilization of 99.4 %. Against the runner-up, 1 loop group / 2 threads: "
+                        + "throughput 1.32×, too few repetitions to decide (3; at least 7 needed); p99 1.12×, too few "
+                        + "repetitions to decide (3; at least 7 needed).");
     }
 
     @Test
-    void overlappingRangesAreNotEstablished() {
+    void sevenMatchedRepetitionsEstablishTheWinnersLeadAndFailedCasesAreNamed() {
+        double[] base = {1000, 1010, 990, 1005, 995, 1002, 998};
+        double[] gain = new double[7];
+        double[] p99 = {100, 101, 99, 100.5, 99.5, 100.2, 99.8};
+        double[] p99Other = new double[7];
+        for (int i = 0; i < 7; i++) {
+            gain[i] = base[i] * (1.2 + 0.005 * (i % 3 - 1));
+            p99Other[i] = p99[i] * (1 + 0.002 * (i % 2 == 0 ? 1 : -1));
+        }
         CaseGroups g = CaseGroups.of(List.of(
-                ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(1000, 900, 1100), new Stat(10, 9, 11)),
-                ok(Protocol.TCP, IoModel.SHARED, 2, new Stat(1050, 1000, 1200), new Stat(12, 11, 13)))).getFirst();
+                measuredOk(RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(1).build(), base, p99),
+                measuredOk(RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(2).build(), gain, p99Other),
+                failed(Protocol.TCP, IoModel.SHARDED, 2, "repetition 2 failed: unfinishedMessages=2"))).getFirst();
 
-        assertThat(KeyResults.sentence(g).orElseThrow())
-                .endsWith("Their throughput ranges overlap, so this difference is not established.");
+        String sentence = KeyResults.sentence(g, VerdictRule.DEFAULT).orElseThrow();
+
+        assertThat(sentence).contains("1 loop group / 2 threads has this group's highest throughput median",
+                "Against the runner-up, 1 loop group / 1 thread: throughput 1.20× (95 % interval 1.",
+                "), established; p99 1.00× (95 % interval ",
+                " Failed: 2 loops / 1 thread each (repetition 2 failed: unfinishedMessages=2).");
+        // the same figures with the two swapped: the leader is the other one, the rule the same
+        assertThat(KeyResults.sentence(CaseGroups.of(List.of(
+                measuredOk(RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(1).build(), gain, p99),
+                measuredOk(RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(2).build(), base, p99Other)))
+                .getFirst(), VerdictRule.DEFAULT).orElseThrow())
+                .contains("Against the runner-up, 1 loop group / 2 threads: throughput 1.20× (95 % interval 1.");
     }
 
     @Test
-    void whenOneThreadIsBestTheSentenceGivesItsFiguresAndFailedCasesAreLeftOut() {
+    void whenOneThreadIsBestTheSentenceGivesItsFiguresAndNamesTheFailedCases() {
         CaseGroups g = CaseGroups.of(List.of(
                 ok(Protocol.UDP, IoModel.SHARED, 1, new Stat(92515, 92000, 93000), new Stat(207.79, 200, 210)),
                 failed(Protocol.UDP, IoModel.SHARED, 2, "repetition 2 failed: lostMessages=3"),
                 ok(Protocol.UDP, IoModel.SHARDED, 2, new Stat(80000, 79000, 81000), new Stat(250, 240, 260))))
                 .getFirst();
 
-        assertThat(KeyResults.sentence(g).orElseThrow()).isEqualTo(
+        assertThat(KeyResults.sentence(g, VerdictRule.DEFAULT).orElseThrow()).startsWith(
                 "UDP / 1024 B / 16 clients × window 16 / no added computation: 1 loop group / 1 thread has this "
                         + "group's highest throughput median (92,515 round trips/s), with p99 RTT of 207.79 µs and "
-                        + "process CPU utilization of 99.4 %.");
+                        + "process CPU utilization of 99.4 %. Against the runner-up, 2 loops / 1 thread each: "
+                        + "throughput 1.16×, too few repetitions")
+                .endsWith(" Failed: 1 loop group / 2 threads (repetition 2 failed: lostMessages=3).");
         assertThat(KeyResults.sentence(CaseGroups.of(List.of(
-                failed(Protocol.UDP, IoModel.SHARED, 1, "x"))).getFirst())).isEmpty();
+                failed(Protocol.UDP, IoModel.SHARED, 1, "x"))).getFirst(), VerdictRule.DEFAULT)).contains(
+                "UDP / 1024 B / 16 clients × window 16 / no added computation: no case passed. Failed: 1 loop group "
+                        + "/ 1 thread (x).");
     }
 
     @Test
@@ -82,7 +111,7 @@ class ReportRulesTest {
     }
 
     @Test
-    void comparisonGivesRatiosOfMediansAndFlagsOverlappingRanges() {
+    void twoRunsAreComparedUnmatchedAndThreeRepetitionsAreTooFewToDecide() {
         ReportSource baseline = source("b", List.of(
                 ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(1000, 990, 1010), new Stat(100, 95, 105)),
                 ok(Protocol.TCP, IoModel.SHARED, 2, new Stat(1000, 900, 1100), new Stat(100, 90, 110)),
@@ -92,21 +121,37 @@ class ReportRulesTest {
                 ok(Protocol.TCP, IoModel.SHARED, 2, new Stat(1050, 1000, 1200), new Stat(50, 45, 55)),
                 failed(Protocol.TCP, IoModel.SHARDED, 2, "boom")));
 
-        Comparisons.Comparison c = Comparisons.compare(baseline, candidate);
+        Comparisons.Comparison c = Comparisons.compare(baseline, candidate, VerdictRule.DEFAULT);
 
         assertThat(c.cases()).hasSize(2);
         Comparisons.CaseComparison first = c.cases().getFirst();
-        assertThat(first.throughputRatio()).isCloseTo(1.5, within(1e-9));
-        assertThat(first.p99Ratio()).isCloseTo(0.8, within(1e-9));
-        assertThat(first.throughputRangesOverlap()).isFalse();
-        assertThat(first.verdict()).isEqualTo("throughput 1.50× of baseline; p99 0.80× of baseline");
-        Comparisons.CaseComparison second = c.cases().get(1);
-        assertThat(second.throughputRangesOverlap()).isTrue();
-        assertThat(second.p99RangesOverlap()).isFalse();
-        assertThat(second.verdict()).startsWith("throughput difference not established (ranges overlap)");
+        assertThat(first.throughput().ratio()).isCloseTo(1.5, within(0.01));
+        assertThat(first.p99().ratio()).isCloseTo(0.8, within(0.01));
+        assertThat(first.throughput().paired()).isFalse();
+        assertThat(first.throughput().family()).isEqualTo(4); // two cases, two metrics each
+        // 3 against 3 unmatched: the most lopsided outcome gives p = 2 ÷ C(6, 3) = 0.1, over 0.05 ÷ 4
+        assertThat(first.verdict()).isEqualTo("throughput 1.50×, too few repetitions to decide (3; at least 5 "
+                + "needed); p99 0.80×, too few repetitions to decide (3; at least 5 needed)");
+        assertThat(c.cases().get(1).throughput().decision()).isEqualTo(Decision.TOO_FEW_REPETITIONS);
         assertThat(c.unmatched()).containsExactlyInAnyOrder(
                 "baseline: UDP / 1024 B / 16 clients × window 16 / no added computation / shared 1",
                 "candidate: TCP / 1024 B / 16 clients × window 16 / no added computation / sharded 2");
+    }
+
+    @Test
+    void twoRunsFarApartAreNeverEstablishedSinceTheirDriftIsNotControlled() {
+        double[] base = {1000, 1010, 990, 1005, 995, 1002, 998, 1001};
+        double[] doubled = java.util.Arrays.stream(base).map(v -> 2 * v).toArray();
+        RunSpec spec = RunSpec.builder().build();
+
+        Comparisons.CaseComparison c = Comparisons.compare(source("b", List.of(measuredOk(spec, base, base))),
+                source("c", List.of(measuredOk(spec, doubled, base))), VerdictRule.DEFAULT).cases().getFirst();
+
+        assertThat(c.throughput().ratio()).isCloseTo(2.0, within(1e-9));
+        assertThat(c.throughput().adjustedPValue()).isLessThan(0.05);
+        assertThat(c.throughput().decision()).isEqualTo(Decision.DRIFT_NOT_CONTROLLED);
+        assertThat(c.verdict()).startsWith("throughput 2.00× (95 % interval ")
+                .contains("not established: measured at different times, so drift is not controlled; p99 1.00×");
     }
 
     @Test
@@ -114,10 +159,10 @@ class ReportRulesTest {
         Comparisons.Comparison c = Comparisons.compare(
                 source("b", List.of(ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(100, 90, 110), new Stat(9, 8, 10)))),
                 source("c", List.of(ok(Protocol.TCP, IoModel.SHARDED, 2, new Stat(300, 290, 310),
-                        new Stat(9, 8, 10)))));
+                        new Stat(9, 8, 10)))), VerdictRule.DEFAULT);
         assertThat(c.cases()).singleElement().satisfies(x -> {
-            assertThat(x.throughputRatio()).isCloseTo(3.0, within(1e-9));
-            assertThat(x.p99RangesOverlap()).isTrue();
+            assertThat(x.throughput().ratio()).isCloseTo(3.0, within(0.05));
+            assertThat(x.p99().ratio()).isCloseTo(1.0, within(1e-9));
         });
         assertThat(c.warning()).isNull();
     }
@@ -127,12 +172,12 @@ class ReportRulesTest {
         io.loopbench.engine.spec.RunSpec remote = io.loopbench.engine.spec.RunSpec.builder().target("127.0.0.1:7").build();
         Comparisons.Comparison c = Comparisons.compare(
                 source("b", List.of(ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(100, 90, 110), new Stat(9, 8, 10)))),
-                source("c", List.of(ok(remote, new Stat(100, 90, 110), new Stat(9, 8, 10)))));
+                source("c", List.of(ok(remote, new Stat(100, 90, 110), new Stat(9, 8, 10)))), VerdictRule.DEFAULT);
         assertThat(c.warning()).isEqualTo("the candidate ran against a remote target and the baseline over "
                 + "loopback: the ratios compare different things");
         String md = ReportRenderer.markdown(source("m", List.of(
                 ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(1, 1, 1), new Stat(1, 1, 1)),
-                ok(remote, new Stat(1, 1, 1), new Stat(1, 1, 1)))), "charts/");
+                ok(remote, new Stat(1, 1, 1), new Stat(1, 1, 1)))), "charts/", VerdictRule.DEFAULT);
         assertThat(md).contains("| Echo server | loopback pair in the measuring process; remote target 127.0.0.1:7 |")
                 .contains("this report mixes remote and loopback cases");
     }
@@ -178,7 +223,7 @@ class ReportRulesTest {
         assertThat(ReportRenderer.chartNames(source)).contains("rate-1");
         assertThat(ReportRenderer.chart(source, "rate-1")).get(
                 org.assertj.core.api.InstanceOfAssertFactories.STRING).contains("p99 bound", "shared 1");
-        assertThat(ReportRenderer.markdown(source, "charts/")).contains("## Latency versus rate",
+        assertThat(ReportRenderer.markdown(source, "charts/", VerdictRule.DEFAULT)).contains("## Latency versus rate",
                 "| Load | open loop at 1,000 messages/s; open loop at 2,000 messages/s; open loop at 4,000 messages/s |");
     }
 
@@ -207,7 +252,7 @@ class ReportRulesTest {
         // a case that does not say what it dropped cannot be named either
         assertThat(RateCurves.exclusions(ok(at.apply(1000), new Stat(1000, 1000, 1000), new Stat(1, 1, 1)), 1000))
                 .containsExactly("its dropped messages were not recorded");
-        assertThat(ReportRenderer.markdown(source("m", dropping), "charts/")).contains(
+        assertThat(ReportRenderer.markdown(source("m", dropping), "charts/", VerdictRule.DEFAULT)).contains(
                 "in every repetition under 0.10 % of the intended messages dropped and at least 99.00 % of the rate "
                         + "achieved", "0.50 % of the intended messages were dropped, under 0.10 % allowed");
     }
@@ -229,7 +274,7 @@ class ReportRulesTest {
                         new Stat(1, 1, 1), List.of()),
                 List.of(checked(1, QUIET, new Fairness(16, 1000, 1000, 1), 1, 1.3, "steady")), null);
 
-        String md = ReportRenderer.markdown(source("m", List.of(shared1, shared2)), "charts/");
+        String md = ReportRenderer.markdown(source("m", List.of(shared1, shared2)), "charts/", VerdictRule.DEFAULT);
 
         assertThat(md).contains(
                 "| 1 loop group / 1 thread | 2,000 [1,900, 2,100] | 1.0 | 1.00 | 1.00 | 300.00 | 350.50 |",
@@ -251,7 +296,8 @@ class ReportRulesTest {
         CaseResult clean = new CaseResult(shared1.spec(), Transport.EPOLL, summary(new Stat(2000, 1900, 2100),
                 new Stat(300, 290, 310), 350.5, new Stat(1, 1, 1), new Stat(1, 1, 1), List.of()),
                 List.of(checked(1, QUIET, new Fairness(16, 1000, 1000, 1), 1, 1.3, "steady")), null);
-        assertThat(KeyResults.sentence(CaseGroups.of(List.of(clean, shared2)).getFirst()).orElseThrow())
+        assertThat(KeyResults.sentence(CaseGroups.of(List.of(clean, shared2)).getFirst(), VerdictRule.DEFAULT)
+                .orElseThrow())
                 .doesNotContain("not established");
     }
 
@@ -263,13 +309,14 @@ class ReportRulesTest {
                 "repetition 2 failed: unfair: client 3 completed 12 validated echoes, under a tenth of the mean "
                         + "1,000.0 (Jain's index 0.940)");
 
-        String md = ReportRenderer.markdown(source("m", List.of(unfair)), "charts/");
+        String md = ReportRenderer.markdown(source("m", List.of(unfair)), "charts/", VerdictRule.DEFAULT);
 
         assertThat(md).contains("| 1 loop group / 1 thread | FAILED: repetition 2 failed: unfair: client 3",
                 "Failed repetitions (their case shows no figures):\n\n- 1 loop group / 1 thread, repetition 2: "
                         + "unfair: client 3 completed 12 validated echoes, under a tenth of the mean 1,000.0");
         Comparisons.Comparison c = Comparisons.compare(
-                source("b", List.of(ok(spec, new Stat(1, 1, 1), new Stat(1, 1, 1)))), source("c", List.of(unfair)));
+                source("b", List.of(ok(spec, new Stat(1, 1, 1), new Stat(1, 1, 1)))), source("c", List.of(unfair)),
+                VerdictRule.DEFAULT);
         assertThat(c.cases()).isEmpty();
         assertThat(c.failedCases()).singleElement().asString().endsWith(" (candidate failed as unfair: repetition 2: "
                 + "unfair: client 3 completed 12 validated echoes, under a tenth of the mean 1,000.0 (Jain's index "
@@ -289,17 +336,18 @@ class ReportRulesTest {
                 List.of(checked(1, QUIET, new Fairness(16, 1000, 1000, 1), 1.08, 1.3, "steady")), null);
 
         Comparisons.CaseComparison flagged = Comparisons.compare(source("b", List.of(clean)),
-                source("c", List.of(warned))).cases().getFirst();
+                source("c", List.of(warned)), VerdictRule.DEFAULT).cases().getFirst();
         assertThat(flagged.warnings()).containsExactly("candidate repetition 1: Little's law missed by +8.0 %: round "
                 + "trips/s × mean RTT gives 276.48 messages in flight, clients × window is 256");
-        assertThat(flagged.verdict()).isEqualTo("throughput 1.50× of baseline; p99 0.80× of baseline; not clean: "
-                + "1 warning on its figures");
-        assertThat(Comparisons.compare(source("b", List.of(clean)), source("c", List.of(clean))).cases().getFirst()
+        assertThat(flagged.verdict()).endsWith("; not clean: 1 warning on its figures");
+        assertThat(Comparisons.compare(source("b", List.of(clean)), source("c", List.of(clean)), VerdictRule.DEFAULT)
+                .cases().getFirst()
                 .warnings()).isEmpty();
         // a record from before the self-checks cannot be read as clean either
         CaseResult old = measured(spec, repetition(1, 1000, 100));
         CaseResult oldOk = new CaseResult(spec, Transport.EPOLL, clean.summary(), old.repetitions(), null);
-        assertThat(Comparisons.compare(source("b", List.of(oldOk)), source("c", List.of(clean))).cases().getFirst()
+        assertThat(Comparisons.compare(source("b", List.of(oldOk)), source("c", List.of(clean)), VerdictRule.DEFAULT)
+                .cases().getFirst()
                 .warnings()).containsExactly("baseline: recorded before the self-checks (JIT activity, fairness, "
                 + "Little's law) existed");
     }
@@ -317,7 +365,7 @@ class ReportRulesTest {
         List<Execution> listed = List.of(Execution.NETTY, Execution.REACTIVE, Execution.VIRTUAL_THREADS);
 
         List<ExecutionComparisons.ExecutionRatios> rows = ExecutionComparisons.of(List.of(netty, reactive, virtual),
-                listed);
+                listed, VerdictRule.DEFAULT);
 
         assertThat(rows).extracting(ExecutionComparisons.ExecutionRatios::execution)
                 .containsExactly(Execution.REACTIVE, Execution.VIRTUAL_THREADS);
@@ -325,29 +373,38 @@ class ReportRulesTest {
         assertThat(r.caseTitle()).isEqualTo("TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1");
         assertThat(r.baseline()).isEqualTo(Execution.NETTY);
         assertThat(r.pairs()).isEqualTo(3);
-        assertRatio(r.throughput(), 0.8, 0.7, 0.9, true);
-        assertRatio(r.cpu(), 1.1, 1.0, 1.3, false);
-        assertRatio(r.cpuPerRoundTrip(), 1.1 / 0.8, 1.0 / 0.9, 1.3 / 0.7, true);
+        // per-pair throughput ratios 0.8, 0.9 and 0.7: their Walsh averages' median (on logarithms) is 0.797
+        assertThat(r.throughput().ratio()).isCloseTo(0.797, within(0.001));
+        assertThat(r.throughput().paired()).isTrue();
+        assertThat(r.throughput().baselineSize()).isEqualTo(3);
+        // three ratios of a row are one family: 0.05 ÷ 3 needs 7 pairs all one way (2 ÷ 2⁷ ≈ 0.016)
+        assertThat(List.of(r.throughput(), r.cpu(), r.cpuPerRoundTrip())).allSatisfy(d -> {
+            assertThat(d.decision()).isEqualTo(Decision.TOO_FEW_REPETITIONS);
+            assertThat(d.needed()).isEqualTo(7);
+            assertThat(d.family()).isEqualTo(3);
+        });
         ExecutionComparisons.ExecutionRatios v = rows.get(1);
         assertThat(v.pairs()).isEqualTo(2);
-        assertRatio(v.throughput(), 1.05, 1.05, 1.05, true);
-        assertRatio(v.cpu(), 1.05, 1.0, 1.1, false);
+        assertThat(v.throughput().ratio()).isCloseTo(1.05, within(1e-9));
+        // per-pair CPU ratios 1.0 and 1.1: the middle of the three Walsh averages, exp((ln 1 + ln 1.1) ÷ 2)
+        assertThat(v.cpu().ratio()).isCloseTo(Math.sqrt(1.1), within(1e-9));
 
         // pairs are found by repetition index, whichever execution ran first and in whatever order cases come
-        assertThat(ExecutionComparisons.of(List.of(virtual, reactive, netty), listed)).isEqualTo(rows);
+        assertThat(ExecutionComparisons.of(List.of(virtual, reactive, netty), listed, VerdictRule.DEFAULT))
+                .isEqualTo(rows);
         // the first listed execution is the baseline
         ExecutionComparisons.ExecutionRatios inverse = ExecutionComparisons.of(List.of(netty, reactive),
-                List.of(Execution.REACTIVE, Execution.NETTY)).getFirst();
+                List.of(Execution.REACTIVE, Execution.NETTY), VerdictRule.DEFAULT).getFirst();
         assertThat(inverse.baseline()).isEqualTo(Execution.REACTIVE);
-        assertRatio(inverse.throughput(), 1.25, 1 / 0.9, 1 / 0.7, true);
+        assertThat(inverse.throughput().ratio()).isCloseTo(1 / 0.797, within(0.002));
         // a case without the first listed execution (sharded has no virtual-threads) compares with the next listed
         assertThat(ExecutionComparisons.of(List.of(reactive, netty), List.of(Execution.VIRTUAL_THREADS,
-                Execution.NETTY, Execution.REACTIVE))).singleElement().extracting(
+                Execution.NETTY, Execution.REACTIVE), VerdictRule.DEFAULT)).singleElement().extracting(
                 ExecutionComparisons.ExecutionRatios::baseline).isEqualTo(Execution.NETTY);
         // a case alone, or cases of other conditions, pair with nothing
         CaseResult otherPayload = measured(shared1.payloadBytes(64).execution(Execution.REACTIVE).build(),
                 repetition(1, 1, 1));
-        assertThat(ExecutionComparisons.of(List.of(netty, otherPayload), listed)).isEmpty();
+        assertThat(ExecutionComparisons.of(List.of(netty, otherPayload), listed, VerdictRule.DEFAULT)).isEmpty();
     }
 
     @Test
@@ -361,12 +418,12 @@ class ReportRulesTest {
         CaseResult reactive = measured(spec.execution(Execution.REACTIVE).build(),
                 checked(1, QUIET, even, 1, 1.3, "steady"), checked(2, QUIET, even, 1, 1.3, "steady"));
 
-        assertThat(ExecutionComparisons.of(List.of(netty, reactive), List.of(Execution.NETTY, Execution.REACTIVE)))
-                .singleElement().satisfies(r -> {
+        assertThat(ExecutionComparisons.of(List.of(netty, reactive), List.of(Execution.NETTY, Execution.REACTIVE),
+                VerdictRule.DEFAULT)).singleElement().satisfies(r -> {
                     assertThat(r.pairs()).isEqualTo(2);
                     assertThat(r.pairsWithWarnings()).isEqualTo(1);
                 });
-        assertThat(ReportRenderer.markdown(source("m", List.of(netty, reactive)), "charts/"))
+        assertThat(ReportRenderer.markdown(source("m", List.of(netty, reactive)), "charts/", VerdictRule.DEFAULT))
                 .contains("| reactive vs netty | 2 of 3 (1 with warnings) |");
     }
 
@@ -379,16 +436,18 @@ class ReportRulesTest {
                 failedRepetition(2));
         CaseResult failedVirtual = measured(spec.execution(Execution.VIRTUAL_THREADS).build(), failedRepetition(1));
 
-        String md = ReportRenderer.markdown(source("m", List.of(netty, reactive, failedVirtual)), "charts/");
+        String md = ReportRenderer.markdown(source("m", List.of(netty, reactive, failedVirtual)), "charts/", VerdictRule.DEFAULT);
 
         assertThat(md).contains("## Executions, matched\n\nEach ratio is an execution's figure ÷ the baseline "
                         + "execution's (the first listed) in the same repetition",
                 "| TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1 | reactive vs netty | 1 of 3 "
-                        + "| 0.90× (0.90–0.90) | 1.00× (1.00–1.00), not established | 1.11× (1.11–1.11) |",
+                        + "| 0.90×, too few repetitions to decide (1; at least 7 needed) | 1.00×, too few "
+                        + "repetitions to decide (1; at least 7 needed) | 1.11×, too few repetitions to decide (1; at "
+                        + "least 7 needed) |",
                 "| virtual-threads vs netty | 0 of 3 | no pair | no pair | no pair |",
                 "#### TCP / 1024 B / 16 clients × window 16 / no added computation / reactive execution",
                 "| Execution | netty; reactive; virtual-threads |");
-        assertThat(ReportRenderer.markdown(source("n", List.of(netty)), "charts/")).doesNotContain("Executions, matched");
+        assertThat(ReportRenderer.markdown(source("n", List.of(netty)), "charts/", VerdictRule.DEFAULT)).doesNotContain("Executions, matched");
     }
 
     @Test
@@ -409,35 +468,36 @@ class ReportRulesTest {
         CaseResult wss2 = failed(Protocol.WSS, IoModel.SHARED, 2, "boom");
 
         List<ProtocolCosts.ProtocolCost> costs = ProtocolCosts.of(List.of(tcp, tcps, tcpsOpenssl, ws, wss, http, https,
-                ws2, wss2));
+                ws2, wss2), VerdictRule.DEFAULT);
 
         assertThat(costs).extracting(c -> c.protocol() + " ÷ " + c.baseline() + (c.tlsCost() ? " TLS" : ""))
                 .containsExactly("tcps ÷ tcp TLS", "tcps / TLS openssl ÷ tcp TLS", "websocket ÷ tcp", "wss ÷ tcp",
                         "wss ÷ websocket TLS", "http ÷ tcp", "https ÷ tcp", "https ÷ http TLS",
                         "wss ÷ websocket TLS");
         ProtocolCosts.ProtocolCost httpsCost = costs.get(7);
-        assertThat(httpsCost.comparison().throughputRatio()).isCloseTo(200.0 / 300, within(1e-9));
-        assertThat(httpsCost.comparison().p99Ratio()).isCloseTo(1.5, within(1e-9));
+        assertThat(httpsCost.comparison().throughput().ratio()).isCloseTo(200.0 / 300, within(0.005));
+        assertThat(httpsCost.comparison().p99().ratio()).isCloseTo(1.5, within(0.01));
+        assertThat(httpsCost.comparison().throughput().paired()).as("one matrix's cases: matched by round").isTrue();
         ProtocolCosts.ProtocolCost tcpsCost = costs.getFirst();
         assertThat(tcpsCost.profile())
                 .isEqualTo("1024 B / 16 clients × window 16 / no added computation / shared 1");
-        assertThat(tcpsCost.comparison().throughputRatio()).isCloseTo(0.5, within(1e-9));
-        assertThat(tcpsCost.comparison().p99Ratio()).isCloseTo(2.0, within(1e-9));
-        assertThat(costs.get(2).comparison().throughputRangesOverlap()).isFalse();
-        assertThat(costs.get(2).comparison().p99RangesOverlap()).isTrue(); // websocket's p99 range meets tcp's
-        assertThat(costs.get(4).comparison().throughputRatio()).isCloseTo(0.5, within(1e-9));
+        assertThat(tcpsCost.comparison().throughput().ratio()).isCloseTo(0.5, within(0.01));
+        assertThat(tcpsCost.comparison().p99().ratio()).isCloseTo(2.0, within(1e-9));
+        // one profile's costs are one family: shared 1 has eight, sixteen differences
+        assertThat(tcpsCost.comparison().throughput().family()).isEqualTo(16);
+        assertThat(costs.get(4).comparison().throughput().ratio()).isCloseTo(0.5, within(0.01));
         assertThat(costs.getLast().comparison()).isNull();
         assertThat(costs.getLast().failure()).isEqualTo("(candidate failed: boom)");
         assertThat(costs.getLast().profile()).endsWith("/ shared 2");
 
-        String md = ReportRenderer.markdown(source("m", List.of(tcp, tcps, tcpsOpenssl, ws, wss, ws2, wss2)),
-                "charts/");
+        String md = ReportRenderer.markdown(source("m", List.of(tcp, tcps, tcpsOpenssl, ws, wss, ws2, wss2)), "charts/", VerdictRule.DEFAULT);
         assertThat(md).contains("## Protocol cost\n\nEach protocol against TCP",
                 "| 1024 B / 16 clients × window 16 / no added computation / shared 1 | tcps | tcp (TLS cost) "
-                        + "| 0.50× | 2.00× |  |",
-                "| websocket | tcp | 0.80× | 1.00×, not established |",
+                        + "| 0.50×, too few repetitions to decide (3; at least 9 needed) | 2.00×, too few "
+                        + "repetitions to decide (3; at least 9 needed) |  |",
+                "| websocket | tcp | 0.80×, too few repetitions to decide (3; at least 9 needed) |",
                 "| wss | websocket (TLS cost) | | | (candidate failed: boom) |");
-        assertThat(ReportRenderer.markdown(source("t", List.of(tcp)), "charts/")).doesNotContain("Protocol cost");
+        assertThat(ReportRenderer.markdown(source("t", List.of(tcp)), "charts/", VerdictRule.DEFAULT)).doesNotContain("Protocol cost");
     }
 
     @Test
@@ -448,19 +508,22 @@ class ReportRulesTest {
         CaseResult openssl = measured(spec.tlsProvider(TlsProvider.OPENSSL).build(), repetition(1, 1000, 100,
                 new io.loopbench.engine.protocol.TlsSession("openssl", "TLSv1.3", "TLS_AES_128_GCM_SHA256")));
 
-        assertThat(ReportRenderer.markdown(source("t", List.of(jdk, openssl)), "charts/")).contains(
+        assertThat(ReportRenderer.markdown(source("t", List.of(jdk, openssl)), "charts/", VerdictRule.DEFAULT)).contains(
                 "| TLS negotiated | jdk: TLSv1.3 TLS\\_AES\\_256\\_GCM\\_SHA384; openssl: TLSv1.3 "
                         + "TLS\\_AES\\_128\\_GCM\\_SHA256 |"); // Markdown-escaped
         assertThat(ReportRenderer.markdown(source("p", List.of(measured(RunSpec.builder().build(),
-                repetition(1, 1000, 100)))), "charts/")).doesNotContain("TLS negotiated");
+                repetition(1, 1000, 100)))), "charts/", VerdictRule.DEFAULT)).doesNotContain("TLS negotiated");
     }
 
-    private static void assertRatio(ExecutionComparisons.Ratio r, double median, double min, double max,
-                                    boolean established) {
-        assertThat(r.median()).isCloseTo(median, within(1e-9));
-        assertThat(r.min()).isCloseTo(min, within(1e-9));
-        assertThat(r.max()).isCloseTo(max, within(1e-9));
-        assertThat(r.established()).isEqualTo(established);
+    /** A passed case whose repetition i has round trips/s {@code roundTrips[i]} and p99 {@code p99[i]}. */
+    private static CaseResult measuredOk(RunSpec spec, double[] roundTrips, double[] p99) {
+        List<io.loopbench.engine.RepetitionResult> repetitions = new java.util.ArrayList<>();
+        for (int i = 0; i < roundTrips.length; i++) {
+            repetitions.add(ReportFixtures.passed(i + 1, roundTrips[i], p99[i]));
+        }
+        return new CaseResult(spec, Transport.EPOLL, summary(Stat.of(java.util.Arrays.stream(roundTrips).boxed()
+                .toList()), Stat.of(java.util.Arrays.stream(p99).boxed().toList()), null, null, null, List.of()),
+                repetitions, null);
     }
 
     static ReportSource source(String id, List<CaseResult> cases) {

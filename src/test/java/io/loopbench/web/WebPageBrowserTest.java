@@ -443,9 +443,9 @@ class WebPageBrowserTest {
         List<WebElement> cells = result.findElements(By.cssSelector("tbody tr td"));
         assertThat(cells.get(0).getText()).isEqualTo(c.get("baselineCase").asString());
         assertThat(cells.get(2).getText()).startsWith(String.format(Locale.ROOT, "%.3f×",
-                c.get("throughputRatio").asDouble()));
+                c.get("throughput").get("ratio").asDouble()));
         assertThat(cells.get(3).getText()).startsWith(String.format(Locale.ROOT, "%.3f×",
-                c.get("p99Ratio").asDouble()));
+                c.get("p99").get("ratio").asDouble()));
         assertThat(cells.get(4).getText()).isEqualTo(c.get("verdict").asString());
         // these runs' warm-ups are short, so their measured phases may well not be JIT-quiet: either way it shows
         List<String> warnings = c.get("warnings").valueStream().map(JsonNode::asString).toList();

@@ -4,13 +4,15 @@ import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.timeline.IntervalRecorder;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * Open load: the client sends its share of the rate whatever the replies — a message due every clients/rate seconds,
  * offset among the clients — when its loop's {@link LoopPacer} finds it due. A message due with the window full waits
  * in a backlog for a slot; one due with the backlog full too is never sent (counted dropped). RTTs count from each
  * message's intended send time (corrected for coordinated omission) and, apart, from its actual one; how far each
- * send trailed its intended time is recorded too. Confined to its client's thread.
+ * send trailed its intended time is recorded too. A message never sent counts in the corrected RTTs too, censored
+ * when the phase finishes: it took at least from its intended time until then. Confined to its client's thread.
  */
 final class PacedLoad implements Load {
 
@@ -31,6 +33,9 @@ final class PacedLoad implements Load {
     private IntervalRecorder intervals;
     private Histogram uncorrected;
     private Histogram sendLag;
+    /** Intended send times of the phase's dropped messages, as nanoseconds after its start: censored at finish. */
+    private final Histogram droppedIntended = LatencyHistograms.create();
+    private long phaseStarted;
 
     PacedLoad(EchoClient client, Window window, int id, RunSpec spec) {
         this.client = client;
@@ -48,7 +53,9 @@ final class PacedLoad implements Load {
         intervals = phase.recorders().get(histogramOwner);
         uncorrected = phase.uncorrectedHistograms().get(histogramOwner);
         sendLag = phase.sendLagHistograms().get(histogramOwner);
-        nextIntended = phase.started() + offsetNanos;
+        phaseStarted = phase.started();
+        nextIntended = phaseStarted + offsetNanos;
+        droppedIntended.reset();
     }
 
     /**
@@ -76,6 +83,7 @@ final class PacedLoad implements Load {
             } else {
                 counters.droppedMessages++;
                 intervals.dropped(now, 1);
+                LatencyHistograms.record(droppedIntended, nextIntended - phaseStarted);
             }
             nextIntended += intervalNanos;
         }
@@ -113,13 +121,22 @@ final class PacedLoad implements Load {
         }
     }
 
+    /** The backlog is dropped; every message dropped in the phase counts, censored now, in the corrected RTTs. */
     @Override
     public void finish() {
+        long now = System.nanoTime();
         client.current().droppedMessages += backlogSize;
         if (backlogSize > 0) {
-            intervals.dropped(System.nanoTime(), backlogSize);
+            intervals.dropped(now, backlogSize);
         }
-        backlogSize = 0;
+        for (; backlogSize > 0; backlogSize--) {
+            intervals.censored(now, now - backlog[backlogHead], 1);
+            backlogHead = (backlogHead + 1) % backlog.length;
+        }
+        for (HistogramIterationValue v : droppedIntended.recordedValues()) {
+            intervals.censored(now, now - phaseStarted - v.getValueIteratedTo(), v.getCountAtValueIteratedTo());
+        }
+        droppedIntended.reset();
     }
 
     /** Runs a task on the client's thread after a delay. */

@@ -31,6 +31,11 @@ public final class LatencyHistograms {
         h.recordValue(Math.min(Math.max(rttNanos, 1), MAX_TRACKED_NANOS));
     }
 
+    /** Records {@code count} RTTs of one value, clamped likewise. */
+    public static void record(AbstractHistogram h, long rttNanos, long count) {
+        h.recordValueWithCount(Math.min(Math.max(rttNanos, 1), MAX_TRACKED_NANOS), count);
+    }
+
     public static Histogram merged(Collection<Histogram> parts) {
         Histogram all = create();
         parts.forEach(all::add);

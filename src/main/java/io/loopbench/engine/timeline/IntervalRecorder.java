@@ -43,6 +43,17 @@ public final class IntervalRecorder {
         LatencyHistograms.record(rtt, rttNanos);
     }
 
+    /**
+     * Open load: {@code count} messages never delivered, each counted at {@code now} with the least RTT it had,
+     * {@code rttNanos} (censored: it never arrived).
+     */
+    public void censored(long now, long rttNanos, long count) {
+        if (now - end >= 0) {
+            roll(now);
+        }
+        LatencyHistograms.record(rtt, rttNanos, count);
+    }
+
     /** Open load: a message was sent late at {@code now}. */
     public void late(long now) {
         if (now - end >= 0) {
