@@ -162,7 +162,8 @@ class EventStreamsTest {
         matrices.subscribe(b);
         runs.subscribe(a);
         assertThat(slots.used()).isEqualTo(3);
-        assertThat(a3.received()).isNotEmpty();
+        // its current state was sent to it, by the sender's thread: waited for, not assumed done by now
+        assertThat(a3.awaitAny()).as("a3 received its current state").isTrue();
     }
 
     @Test
@@ -391,6 +392,11 @@ class EventStreamsTest {
 
         List<Received> received() {
             return List.copyOf(log);
+        }
+
+        /** Waits until something has been sent to this client (taking it from the queue). */
+        boolean awaitAny() throws InterruptedException {
+            return received.poll(10, TimeUnit.SECONDS) != null;
         }
 
         boolean awaitCompleted() throws InterruptedException {
