@@ -300,12 +300,19 @@ final class AgentWork {
         CpuUsage usage = cpu < 0 || start.cpuNanos < 0 ? null
                 : new CpuUsage((cpu - start.cpuNanos) / 1e9, seconds, (cpu - start.cpuNanos) / (double) nanos * 100);
         JvmEvents events = JvmEvents.get();
-        events.awaitEvents();
+        boolean known = events.awaitEvents();
         JitActivity jit = events.activity(start.wall, Instant.now());
+        List<String> warnings = new java.util.ArrayList<>();
+        if (!jit.quiet()) {
+            warnings.add(jit.warning());
+        }
+        if (!known) {
+            warnings.add(JvmEvents.UNKNOWN_WARNING);
+        }
         return new AgentPart(member, 0, seconds, PhaseCounts.NONE,
                 LatencyHistograms.encode(LatencyHistograms.create()), null, usage,
                 new GcActivity(gc[0] - start.gcCollections, gc[1] - start.gcMillis), ProcessMetrics.memory(), jit,
-                null, jit.quiet() ? List.of() : List.of(jit.warning()), null, null, null);
+                null, List.copyOf(warnings), null, null, null);
     }
 
     /**

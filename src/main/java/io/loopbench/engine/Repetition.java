@@ -117,9 +117,7 @@ final class Repetition {
         PhaseRunner.Outcome measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds(), measuredRecording);
         TimelineRecording.Result measuredTimeline = measuredRecording.finish(measured.endNanos());
         MemoryUsage memory = ProcessMetrics.memory();
-        if (jit != null) {
-            jit.awaitEvents();
-        }
+        boolean jitKnown = jit == null || jit.awaitEvents();
         JitActivity measuredJit = jit == null ? null : jit.activity(measured.from(), measured.to());
         Timeline timeline = Timeline.of(spec.timelineIntervalMillis(), warmupTimeline, measuredTimeline,
                 jit == null ? List.of() : jit.eventsIn(warmup != null ? warmup.from() : measured.from(), measured.to()),
@@ -182,6 +180,9 @@ final class Repetition {
         }
         if (measuredJit != null && !measuredJit.quiet()) {
             warnings.add(measuredJit.warning());
+        }
+        if (!jitKnown) {
+            warnings.add(JvmEvents.UNKNOWN_WARNING);
         }
         double cpuSeconds = measured.cpuNanos() / 1e9;
         return new RepetitionResult(index, error == null, error, transport, pair.serverChannel(),

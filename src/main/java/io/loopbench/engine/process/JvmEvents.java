@@ -13,6 +13,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -22,8 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Watches the JIT compiler and the garbage collector for the whole JVM: one flight-recorder stream (started once, on
  * first use, and kept for the JVM's life) delivers every {@code jdk.Compilation} (threshold 0, so none is left out),
- * {@code jdk.Deoptimization} and {@code jdk.GarbageCollection} event; {@link #activity} counts the JIT's that started
- * within a phase, and {@link #eventsIn} gives every kind, for the timeline's marks. The stream hands
+ * {@code jdk.Deoptimization} and {@code jdk.GarbageCollection} event; {@link #activity} counts the JIT's that took
+ * effect within a phase (a compilation when its code was installed), and {@link #eventsIn} gives every kind, for the
+ * timeline's marks. The stream hands
  * events over about once a second, so {@link #awaitEvents} commits a mark event of its own and waits until the
  * flush that carried it has been handed over (every event committed before the mark is then in). {@link #compileMillis()}
  * (the JVM's management bean, updated as each compilation ends) answers at once, for the auto warm-up's "no
@@ -34,6 +36,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #startInBackground} takes off the first echo's path; a forked worker's RSS figures include it.
  */
 public final class JvmEvents {
+
+    /** The warning of a phase whose last events the stream did not hand over in time (see {@link #awaitEvents}). */
+    public static final String UNKNOWN_WARNING = "JIT activity unknown in part: the flight recorder did not hand "
+            + "over the phase's last events within 3 s";
 
     /** Longest wait for the stream to hand over a phase's last events. */
     private static final long FLUSH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
@@ -47,6 +53,14 @@ public final class JvmEvents {
     public record Event(Instant start, Kind kind, long durationNanos, String description, boolean jdk) {
         boolean deoptimization() {
             return kind == Kind.DEOPTIMIZATION;
+        }
+
+        /**
+         * When it took effect: a compilation when its code was installed, at its end; a deoptimization (an instant)
+         * and a collection at their start.
+         */
+        Instant effective() {
+            return kind == Kind.COMPILATION ? start.plusNanos(durationNanos) : start;
         }
     }
 
@@ -151,8 +165,11 @@ public final class JvmEvents {
         }
     }
 
-    /** Waits, at most a few seconds, until the stream has handed over every event committed so far. */
-    public void awaitEvents() {
+    /**
+     * Waits, at most a few seconds, until the stream has handed over every event committed so far; false when it
+     * did not in that time (then what the JIT did is not known in full).
+     */
+    public boolean awaitEvents() {
         Mark mark = new Mark();
         mark.id = marks.incrementAndGet();
         mark.commit();
@@ -165,11 +182,21 @@ public final class JvmEvents {
                 break;
             }
         }
+        return flushedMark >= mark.id;
     }
 
     /** What the JIT did between {@code from} and {@code to} (wall-clock instants), as far as handed over. */
     public JitActivity activity(Instant from, Instant to) {
-        List<Event> inSpan = eventsIn(from, to).stream().filter(e -> e.kind() != Kind.GC).toList();
+        return activity(events, from, to);
+    }
+
+    /**
+     * What the JIT did in the span, of {@code events}: each compilation counted where its code was installed (a
+     * compilation begun before the span and installed in it changed the code under the span; one begun in it and
+     * installed after did not), each deoptimization where it happened.
+     */
+    static JitActivity activity(Collection<Event> events, Instant from, Instant to) {
+        List<Event> inSpan = events.stream().filter(e -> e.kind() != Kind.GC && in(e, from, to)).toList();
         long deoptimizations = inSpan.stream().filter(Event::deoptimization).count();
         double compileMillis = inSpan.stream().filter(e -> !e.deoptimization()).mapToLong(Event::durationNanos)
                 .sum() / 1e6;
@@ -178,14 +205,21 @@ public final class JvmEvents {
         return JitActivity.of(inSpan.size() - deoptimizations, deoptimizations, compileMillis, examples);
     }
 
-    /** Every event (of every kind) that started in the span, described; forgets those older than any phase can be. */
+    private static boolean in(Event e, Instant from, Instant to) {
+        return !e.effective().isBefore(from) && e.effective().isBefore(to);
+    }
+
+    /**
+     * Every event (of every kind) that took effect in the span ({@link Event#effective}), described; forgets those
+     * older than any phase can be.
+     */
     public List<Event> eventsIn(Instant from, Instant to) {
         List<Event> inSpan = new ArrayList<>();
         Instant forget = to.minus(KEPT);
         for (Event e : events) {
             if (e.start().isBefore(forget)) {
                 events.remove(e);
-            } else if (!e.start().isBefore(from) && e.start().isBefore(to)) {
+            } else if (in(e, from, to)) {
                 inSpan.add(e);
             }
         }
