@@ -26,6 +26,7 @@ import static io.loopbench.reports.ReportFixtures.repetition;
 import static io.loopbench.reports.ReportFixtures.summary;
 import static io.loopbench.reports.ReportFixtures.unfairRepetition;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 /** Key results, comparisons and matched comparisons of executions on fixed inputs. */
@@ -136,6 +137,19 @@ class ReportRulesTest {
         assertThat(c.unmatched()).containsExactlyInAnyOrder(
                 "baseline: UDP / 1024 B / 16 clients × window 16 / no added computation / shared 1",
                 "candidate: TCP / 1024 B / 16 clients × window 16 / no added computation / sharded 2");
+    }
+
+    @Test
+    void aMinimumEffectOutOfRangeIsRefusedNamingTheFieldAndItsRange() {
+        assertThat(ReportController.rule(null)).isEqualTo(VerdictRule.DEFAULT);
+        assertThat(ReportController.rule(0.1).minimumEffect()).isEqualTo(0.1);
+        for (double bad : new double[] {-0.01, 1.5, Double.NaN}) {
+            assertThatThrownBy(() -> ReportController.rule(bad)).isInstanceOfSatisfying(
+                    org.springframework.web.server.ResponseStatusException.class, e -> {
+                        assertThat(e.getStatusCode().value()).isEqualTo(400);
+                        assertThat(e.getReason()).contains("minimumEffect must be between 0 and 1");
+                    });
+        }
     }
 
     @Test
