@@ -108,7 +108,9 @@ class SelfChecksTest {
         // ColdCode::mix on its own, or the loop that inlines it
         assertThat(ours).as("compilations of this test's code in the span").isNotEmpty();
         assertThat(a.compilations()).isGreaterThanOrEqualTo(ours.size());
-        assertThat(a.quiet()).isFalse();
+        // quiet by the rule, whatever the compiler took this time: ColdCode's tier-3 compilations may take under 1 ms
+        assertThat(a.quiet()).isEqualTo(a.deoptimizations() == 0
+                && a.compileMillis() < JitActivity.QUIET_COMPILE_MILLIS);
         List<String> named = jit.eventsIn(from, to).stream().map(JvmEvents.Event::description).toList();
         assertThat(a.examples()).isNotEmpty().allSatisfy(e -> assertThat(named).contains(e));
         // a span of the same length just before: ColdCode had not run yet, so none of its compilations is in it
