@@ -168,8 +168,9 @@ final class Repetition {
         if (error == null) {
             error = unfairness(perClient, fairness, open ? uncorrectedLatency : latency);
         }
-        if (fairness.warning() != null) {
-            warnings.add(fairness.warning());
+        String uneven = fairness.warning();
+        if (uneven != null) {
+            warnings.add(uneven);
         }
         LittlesLaw littlesLaw = null;
         if (!open && !batchRtt && m.messages() > 0) {
