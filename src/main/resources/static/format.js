@@ -61,13 +61,27 @@ export function stat(s, fmt = sig) {
   return `${fmt(s.median)} [${fmt(s.min)}, ${fmt(s.max)}]`;
 }
 
-/** JIT activity of a measured phase: "quiet (3 compilations)", "not quiet: 14 compilations (3.2 ms), 1 deoptimization". */
+/**
+ * JIT activity of a measured phase: "quiet (3 compilations, 1 of the measured path)", "not quiet: 2 C2/OSR
+ * compilations of the measured path (14 compilations, 3.2 ms, 1.1 % of CPU)"; records stored before the
+ * measured-path rule: "not quiet: 14 compilations (3.2 ms), 1 deoptimization".
+ */
 export function jit(j) {
   if (!j) return 'not recorded';
   const plural = (n, word) => `${int(n)} ${word}${n === 1 ? '' : 's'}`;
-  return j.quiet ? `quiet (${plural(j.compilations, 'compilation')})`
-    : `not quiet: ${plural(j.compilations, 'compilation')} (${sig(j.compileMillis)} ms), `
-      + plural(j.deoptimizations, 'deoptimization');
+  if (j.pathCompilations == null) {
+    return j.quiet ? `quiet (${plural(j.compilations, 'compilation')})`
+      : `not quiet: ${plural(j.compilations, 'compilation')} (${sig(j.compileMillis)} ms), `
+        + plural(j.deoptimizations, 'deoptimization');
+  }
+  const all = `${plural(j.compilations, 'compilation')}, ${sig(j.compileMillis)} ms`
+    + (isNum(j.compileCpuShare) ? `, ${(j.compileCpuShare * 100).toFixed(1)} % of CPU` : '');
+  if (j.quiet) return `quiet (${all}; ${int(j.pathCompilations)} of the measured path)`;
+  const why = [
+    j.pathDeoptimizations ? `${plural(j.pathDeoptimizations, 'deoptimization')} of the measured path` : null,
+    j.pathOptimizations ? `${plural(j.pathOptimizations, 'C2/OSR compilation')} of the measured path` : null,
+  ].filter(Boolean);
+  return `not quiet: ${why.length ? why.join(', ') : 'compilation took too much CPU'} (${all})`;
 }
 
 /** Validated echoes per client: "Jain 0.998 (1,020–1,090 per client)". */
@@ -80,7 +94,8 @@ export function fairness(f) {
 export function warmup(w) {
   if (!w) return 'none';
   return `${seconds(w.elapsedSeconds)}${w.mode ? ` ${w.mode}` : ''}, `
-    + (w.stoppedBecause ? `stopped because ${w.stoppedBecause}` : 'why it stopped not recorded');
+    + (w.stoppedBecause ? `stopped because ${w.stoppedBecause}` : 'why it stopped not recorded')
+    + (w.heldBackBy ? ` (held back by ${w.heldBackBy})` : '');
 }
 
 export function shortId(id) {

@@ -149,6 +149,7 @@ export function runView(root, params, id) {
     ].map(([k, v, pooled]) => [{value: k, header: true}, {value: v, class: 'num'},
       {value: pooled ?? '', class: 'num'}]);
     const warnings = Array.isArray(s.warnings) ? s.warnings : [];
+    const notes = Array.isArray(s.notes) ? s.notes : [];
     fill(summaryBox, h('h2', {}, 'Summary'),
       table(['Metric', 'Median [min, max]', 'Pooled'], rows, {className: 'summary', caption:
         `Over ${s.repetitions} repetition${s.repetitions === 1 ? '' : 's'}; latencies are medians of each `
@@ -156,6 +157,8 @@ export function runView(root, params, id) {
         + 'merged into one histogram.'}),
       warnings.length ? h('div', {id: 'run-warnings'}, notice('warn', 'Warnings: these figures are doubtful.',
         h('ul', {}, warnings.map(w => h('li', {}, w))))) : null,
+      notes.length ? h('div', {id: 'run-notes'}, notice('info', 'Notes (they do not make the figures doubtful):',
+        h('ul', {}, notes.map(n => h('li', {}, n))))) : null,
       s.jitCompilations == null ? notice('info', 'Recorded before the self-checks:', 'JIT activity, fairness and '
         + 'Little\'s law were not measured, so nothing here says the measured phases were steady and fair.') : null);
   }
@@ -265,14 +268,19 @@ export function runView(root, params, id) {
           + fmt.int(x.openLoad.intendedMessages) : '–', class: 'num'}] : []),
       Array.isArray(x.warnings) && x.warnings.length ? h('ul', {class: 'warnings'},
         x.warnings.map(w => h('li', {}, w))) : 'none',
+      Array.isArray(x.notes) && x.notes.length ? h('ul', {}, x.notes.map(n => h('li', {}, n))) : 'none',
     ]);
     fill(repsBox, h('h2', {}, 'Repetitions'), h('div', {class: 'scroll'}, table(
       ['#', 'Outcome', 'Round trips/s', 'MiB/s', 'p50', 'p99', 'p99.9', 'max', 'CPU', 'Peak RSS', 'Errors', ''],
       rows, {className: 'repetitions'})),
     h('h3', {}, 'Self-checks'), h('div', {class: 'scroll', id: 'run-checks'}, table(
       ['#', 'JIT (measured phase)', 'Fairness', 'Little\'s law ratio', 'Warm-up',
-        ...(open ? ['Send lag p50 / p99', 'Late / dropped'] : []), 'Warnings'],
-      checks, {className: 'checks', caption: 'JIT-quiet: no deoptimization and under 1 ms of compilation. '
+        ...(open ? ['Send lag p50 / p99', 'Late / dropped'] : []), 'Warnings', 'Notes'],
+      checks, {className: 'checks', caption: 'JIT-quiet: measured-path code (the engine\'s client, server, '
+        + 'protocol and message code, Netty, Reactor, HdrHistogram, the JDK\'s NIO, networking and crypto) changed '
+        + 'at most 3 times (deoptimizations and C2/OSR compilations), and the compilers took at most 2.5 % of the '
+        + 'CPU the phase had. '
+        + 'A warning makes a figure doubtful (no verdict on it is established); a note does not. '
         + 'Fairness: Jain\'s index of validated echoes per client (1 is even). Little\'s law: round trips/s × '
         + 'mean RTT ÷ (clients × window), closed sliding-window load only; more than 5 % off is a warning.'})));
   }

@@ -354,14 +354,15 @@ public final class MeasureCommand implements Callable<Integer> {
             if (r.roundTripsPerSecond() == null) {
                 err.printf(Locale.ROOT, "[%d/%d] failed: %s%n", r.repetition(), repetitions, r.error());
             } else {
-                err.printf(Locale.ROOT, "[%d/%d] %s: %,.0f round trips/s, p50 %.1f us, p99 %.1f us, CPU %.0f %%%s%s%s%s%n",
+                err.printf(Locale.ROOT, "[%d/%d] %s: %,.0f round trips/s, p50 %.1f us, p99 %.1f us, CPU %.0f %%%s%s%s%s%s%n",
                         r.repetition(), repetitions, r.transport().label(), r.roundTripsPerSecond(),
                         r.latency().p50Us(), r.latency().p99Us(), r.cpu().percent(),
                         r.warmup() == null ? "" : String.format(Locale.ROOT, ", warm-up %.1f s (%s)",
                                 r.warmup().elapsedSeconds(), r.warmup().stoppedBecause()),
                         firstEcho(r.repetition()),
                         r.ok() ? "" : " (FAILED: " + r.error() + ")",
-                        r.warnings().isEmpty() ? "" : " (WARNING: " + String.join("; ", r.warnings()) + ")");
+                        r.warnings().isEmpty() ? "" : " (WARNING: " + String.join("; ", r.warnings()) + ")",
+                        r.notes().isEmpty() ? "" : " (note: " + String.join("; ", r.notes()) + ")");
             }
             err.flush();
         }

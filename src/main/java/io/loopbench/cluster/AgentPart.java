@@ -30,6 +30,7 @@ import java.util.List;
  * @param fairness         how evenly its clients shared the phase; null without clients or figures
  * @param warnings         what makes its figures doubtful there (JIT, Little's law, warm-up capped), as its
  *                         repetition words them
+ * @param notes            what its repetition notes without doubting its figures (e.g. JIT activity unknown)
  * @param tls              what its clients' TLS handshakes negotiated; null without TLS or clients
  * @param timeline         its clients' repetition over time (warm-up and measured phase, its process's marks); null
  *                         without clients or figures
@@ -38,11 +39,13 @@ import java.util.List;
  */
 public record AgentPart(String member, int clients, double elapsedSeconds, PhaseCounts counts,
                         String latencyHistogram, String error, CpuUsage cpu, GcActivity gc, MemoryUsage memory,
-                        JitActivity jit, Fairness fairness, List<String> warnings, TlsSession tls,
+                        JitActivity jit, Fairness fairness, List<String> warnings, List<String> notes,
+                        TlsSession tls,
                         Timeline timeline, List<String> intervalRtts) {
 
     public AgentPart {
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
+        notes = notes == null ? List.of() : List.copyOf(notes);
         intervalRtts = intervalRtts == null ? List.of() : List.copyOf(intervalRtts);
     }
 }

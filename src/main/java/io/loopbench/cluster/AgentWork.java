@@ -283,7 +283,8 @@ final class AgentWork {
         String histogram = r.latencyHistogram() != null ? r.latencyHistogram()
                 : LatencyHistograms.encode(LatencyHistograms.create());
         return new AgentPart(member, clients, r.elapsedSeconds() == null ? 0 : r.elapsedSeconds(), counts, histogram,
-                r.ok() ? null : r.error(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings(), r.tls(),
+                r.ok() ? null : r.error(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings(), r.notes(),
+                r.tls(),
                 r.timeline(), r.timeline() == null ? List.of() : intervalRtts);
     }
 
@@ -301,18 +302,12 @@ final class AgentWork {
                 : new CpuUsage((cpu - start.cpuNanos) / 1e9, seconds, (cpu - start.cpuNanos) / (double) nanos * 100);
         JvmEvents events = JvmEvents.get();
         boolean known = events.awaitEvents();
-        JitActivity jit = events.activity(start.wall, Instant.now());
-        List<String> warnings = new java.util.ArrayList<>();
-        if (!jit.quiet()) {
-            warnings.add(jit.warning());
-        }
-        if (!known) {
-            warnings.add(JvmEvents.UNKNOWN_WARNING);
-        }
+        JitActivity jit = events.activity(start.wall, Instant.now(), JitActivity.capacityNanos(nanos));
         return new AgentPart(member, 0, seconds, PhaseCounts.NONE,
                 LatencyHistograms.encode(LatencyHistograms.create()), null, usage,
                 new GcActivity(gc[0] - start.gcCollections, gc[1] - start.gcMillis), ProcessMetrics.memory(), jit,
-                null, List.copyOf(warnings), null, null, null);
+                null, jit.quiet() ? List.of() : List.of(jit.warning()),
+                known ? List.of() : List.of(JvmEvents.UNKNOWN_NOTE), null, null, null);
     }
 
     /**

@@ -211,6 +211,8 @@ public final class DistributedRun {
         }
         List<String> warnings = new ArrayList<>();
         merged.parts().forEach(p -> p.warnings().forEach(w -> warnings.add("agent " + p.member() + ": " + w)));
+        List<String> notes = merged.parts().stream().flatMap(p -> p.notes().stream()
+                .map(n -> "agent " + p.member() + ": " + n)).toList();
         String skew = start.warning(spec.seconds());
         if (skew != null) {
             warnings.add(skew);
@@ -230,7 +232,7 @@ public final class DistributedRun {
                 null, server.toString(), null, true, spec.ioThreads(), null, null, null, tls, elapsed,
                 c.messagesSent(), c.messages(), rate, 2.0 * spec.payloadBytes() * rate / (1 << 20), merged.latency(),
                 cpu(merged.parts(), elapsed), memory(merged.parts()), gc(merged.parts()), errors, null, null, null,
-                jit(merged.parts()), fairness, law, warnings, merged.latencyHistogram(),
+                jit(merged.parts()), fairness, law, warnings, notes, merged.latencyHistogram(),
                 MergedTimeline.of(merged.parts()));
         return new DistributedRepetition(result, rows, start);
     }
@@ -279,7 +281,7 @@ public final class DistributedRun {
 
     /**
      * Every agent's JIT over its measured phase: counts and compile time added up, quiet only where every JVM was
-     * (each under the threshold on its own), the examples named by agent.
+     * (each judged on its own), the compilers' share of CPU the largest of any JVM's, the examples named by agent.
      */
     static JitActivity jit(List<AgentPart> parts) {
         if (parts.stream().anyMatch(p -> p.jit() == null)) {
@@ -290,7 +292,17 @@ public final class DistributedRun {
         return new JitActivity(parts.stream().mapToLong(p -> p.jit().compilations()).sum(),
                 parts.stream().mapToLong(p -> p.jit().deoptimizations()).sum(),
                 parts.stream().mapToDouble(p -> p.jit().compileMillis()).sum(),
-                parts.stream().allMatch(p -> p.jit().quiet()), examples);
+                parts.stream().allMatch(p -> p.jit().quiet()), examples,
+                sum(parts, JitActivity::pathCompilations), sum(parts, JitActivity::pathOptimizations),
+                sum(parts, JitActivity::pathDeoptimizations),
+                parts.stream().allMatch(p -> p.jit().compileCpuShare() != null) ? parts.stream()
+                        .mapToDouble(p -> p.jit().compileCpuShare()).max().orElseThrow() : null);
+    }
+
+    /** The agents' count added up; null where one JVM's record lacks it. */
+    private static Long sum(List<AgentPart> parts, java.util.function.Function<JitActivity, Long> count) {
+        return parts.stream().allMatch(p -> count.apply(p.jit()) != null)
+                ? parts.stream().mapToLong(p -> count.apply(p.jit())).sum() : null;
     }
 
     /**

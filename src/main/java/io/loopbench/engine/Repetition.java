@@ -99,12 +99,15 @@ final class Repetition {
         long intervalNanos = spec.timelineIntervalMillis() * 1_000_000L;
         TimelineRecording.Listener toProgress = (interval, rtt) -> progress.intervalRecorded(index, interval, rtt);
         PhaseRunner.Outcome warmup = null;
+        String warmupHeldBackBy = null;
         TimelineRecording warmupRecording = null;
         TimelineRecording.Result warmupTimeline = null;
         if (spec.warmupSeconds() > 0) {
             progress.phaseStarted(index, TimelineInterval.WARMUP, spec.warmupLimitSeconds());
             warmupRecording = new TimelineRecording(TimelineInterval.WARMUP, null, intervalNanos, 0, toProgress);
-            warmup = warmUp(phases, warmupRecording);
+            Warmup w = warmUp(phases, warmupRecording);
+            warmup = w.outcome();
+            warmupHeldBackBy = w.heldBackBy();
             warmupTimeline = warmupRecording.finish(warmup.endNanos());
         }
         // Waits, if need be, for the monitor started in the background: the measured phase's events must all be seen.
@@ -118,7 +121,8 @@ final class Repetition {
         TimelineRecording.Result measuredTimeline = measuredRecording.finish(measured.endNanos());
         MemoryUsage memory = ProcessMetrics.memory();
         boolean jitKnown = jit == null || jit.awaitEvents();
-        JitActivity measuredJit = jit == null ? null : jit.activity(measured.from(), measured.to());
+        JitActivity measuredJit = jit == null ? null : jit.activity(measured.from(), measured.to(),
+                JitActivity.capacityNanos(measured.elapsedNanos()));
         Timeline timeline = Timeline.of(spec.timelineIntervalMillis(), warmupTimeline, measuredTimeline,
                 jit == null ? List.of() : jit.eventsIn(warmup != null ? warmup.from() : measured.from(), measured.to()),
                 spec.load() == LoadModel.OPEN);
@@ -129,19 +133,22 @@ final class Repetition {
         WarmupResult warmupResult = null;
         String error = null;
         List<String> warnings = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
         if (warmup != null) {
             PhaseCounts w = sum(MessageFormat.WARMUP_TAG);
             ErrorCounts warmupErrors = errors(w, MessageFormat.WARMUP_TAG, warmup.drainTimedOut());
             warmupResult = new WarmupResult(spec.warmupMode(), warmup.elapsedNanos() / 1e9, w.messages(), warmupErrors,
-                    warmup.stoppedBecause(), jit == null ? null : jit.activity(warmup.from(), warmup.to()));
+                    warmup.stoppedBecause(), warmupHeldBackBy,
+                    jit == null ? null
+                    : jit.activity(warmup.from(), warmup.to(), JitActivity.capacityNanos(warmup.elapsedNanos())));
             if (warmupErrors.total() > 0) {
                 error = "warmup: " + warmupErrors.describeNonZero() + firstError(w);
             } else if (w.messages() == 0) {
                 error = "warmup: no echo completed";
             }
-            if (WarmupResult.CAP.equals(warmup.stoppedBecause())) {
-                warnings.add(String.format(Locale.ROOT, "auto warm-up reached its cap of %s s before throughput "
-                        + "was stable and the JIT quiet", spec.warmupMaxSeconds()));
+            if (warmupResult.capped()) {
+                // a JIT still busy is judged again by the measured phase's own rule below; a trend is not
+                (warmupHeldBackBy.startsWith("JIT") ? notes : warnings).add(warmupResult.capWords(spec.warmupMaxSeconds()));
             }
         }
         if (error == null && errors.total() > 0) {
@@ -183,7 +190,7 @@ final class Repetition {
             warnings.add(measuredJit.warning());
         }
         if (!jitKnown) {
-            warnings.add(JvmEvents.UNKNOWN_WARNING);
+            notes.add(JvmEvents.UNKNOWN_NOTE);
         }
         double cpuSeconds = measured.cpuNanos() / 1e9;
         return new RepetitionResult(index, error == null, error, transport, pair.serverChannel(),
@@ -193,7 +200,7 @@ final class Repetition {
                 2.0 * spec.payloadBytes() * m.messages() / elapsed / (1 << 20),
                 latency, new CpuUsage(cpuSeconds, elapsed, cpuSeconds / elapsed * 100), memory,
                 new GcActivity(measured.gcCollections(), measured.gcMillis()), errors, warmupResult,
-                uncorrectedLatency, openLoad, measuredJit, fairness, littlesLaw, warnings,
+                uncorrectedLatency, openLoad, measuredJit, fairness, littlesLaw, warnings, notes,
                 LatencyHistograms.encode(all), timeline);
     }
 
@@ -221,16 +228,20 @@ final class Repetition {
     /**
      * The warm-up: rounds of {@link #ROUND_SECONDS}, each a whole phase — begin, run, stop, drain, finish — all
      * recording into the warm-up's timeline, so that every path the measured phase takes, its start and its end and
-     * the timeline's change of interval included, has run (and been compiled) before it. A fixed warm-up runs rounds for warmupSeconds. An auto warm-up runs at least that long,
-     * then stops once steady ({@link #steady}) or at warmupMaxSeconds.
+     * the timeline's change of interval included, has run (and been compiled) before it. A fixed warm-up runs rounds
+     * for warmupSeconds. An auto warm-up runs at least that long, then stops once the last {@link #STEADY_ROUNDS}
+     * rounds were steady ({@link #unsteadyThroughput}, then {@link #unquietJit}) or at warmupMaxSeconds, saying which
+     * criterion held it back.
      */
-    private PhaseRunner.Outcome warmUp(PhaseRunner phases, TimelineRecording timeline) throws Exception {
+    private Warmup warmUp(PhaseRunner phases, TimelineRecording timeline) throws Exception {
         boolean auto = spec.warmupMode() == WarmupMode.AUTO;
         long started = System.nanoTime();
         long least = started + (long) (spec.warmupSeconds() * 1e9);
         long cap = started + (long) (spec.warmupLimitSeconds() * 1e9);
-        double[] rates = new double[2 * STEADY_ROUNDS];
-        long[] compileMillis = new long[2 * STEADY_ROUNDS];
+        int ring = 2 * STEADY_ROUNDS;
+        double[] rates = new double[ring];
+        PhaseRunner.Outcome[] rounds = new PhaseRunner.Outcome[ring];
+        long[] compileMillis = new long[ring];
         PhaseRunner.Outcome first = null;
         PhaseRunner.Outcome last;
         long cpu = 0;
@@ -238,6 +249,8 @@ final class Repetition {
         long gcMillis = 0;
         boolean drainTimedOut = false;
         long done = 0;
+        int nextJitCheck = 0;
+        String heldBackBy = "fewer than " + (ring + 1) + " rounds of " + ROUND_SECONDS + " s before the cap";
         String stoppedBecause;
         for (int round = 0; ; round++) {
             long left = cap - System.nanoTime();
@@ -248,42 +261,58 @@ final class Repetition {
             gcMillis += last.gcMillis();
             drainTimedOut |= last.drainTimedOut();
             long total = sum(MessageFormat.WARMUP_TAG).messages();
-            rates[round % rates.length] = (total - done) / (last.elapsedNanos() / 1e9);
-            compileMillis[round % rates.length] = JvmEvents.compileMillis();
+            rates[round % ring] = (total - done) / (last.elapsedNanos() / 1e9);
+            rounds[round % ring] = last;
+            compileMillis[round % ring] = JvmEvents.compileMillis();
             done = total;
             long now = System.nanoTime();
             if (!auto && now - least >= 0) {
                 stoppedBecause = WarmupResult.TIME;
                 break;
             }
-            if (auto && now - least >= 0 && round >= rates.length && steady(rates, compileMillis, round)) {
-                stoppedBecause = WarmupResult.STEADY;
-                break;
+            if (auto && now - least >= 0 && round >= ring) {
+                String why = unsteadyThroughput(rates, round);
+                if (why == null && round >= nextJitCheck) {
+                    why = unquietJit(jvmEvents ? JvmEvents.get() : null, rounds, compileMillis, round);
+                    // waiting for the recorder's events idles the loops: not again before a fresh span of rounds
+                    nextJitCheck = why == null ? round : round + STEADY_ROUNDS;
+                } else if (why == null) {
+                    why = heldBackBy;
+                }
+                if (why == null) {
+                    stoppedBecause = WarmupResult.STEADY;
+                    heldBackBy = null;
+                    break;
+                }
+                heldBackBy = why;
             }
             if (now - cap >= 0) {
                 stoppedBecause = auto ? WarmupResult.CAP : WarmupResult.TIME;
                 break;
             }
         }
-        return new PhaseRunner.Outcome(first.from(), last.to(), System.nanoTime() - started, last.endNanos(), cpu,
-                gcCollections, gcMillis, drainTimedOut, stoppedBecause, Map.of(), Map.of());
+        return new Warmup(new PhaseRunner.Outcome(first.from(), last.to(), System.nanoTime() - started,
+                last.endNanos(), cpu, gcCollections, gcMillis, drainTimedOut, stoppedBecause, Map.of(), Map.of()),
+                WarmupResult.CAP.equals(stoppedBecause) ? heldBackBy : null);
+    }
+
+    /** The warm-up's rounds as one phase; {@code heldBackBy}: why an auto warm-up that reached its cap was not steady. */
+    private record Warmup(PhaseRunner.Outcome outcome, String heldBackBy) {
     }
 
     static final double ROUND_SECONDS = 0.2;
-    /** Rounds in each of the two spans {@link #steady} compares: one second. */
+    /** Rounds in each of the two spans {@link #unsteadyThroughput} compares: one second. */
     static final int STEADY_ROUNDS = 5;
     /** How far the last second's throughput may lie from the second before's, as a share of it. */
     static final double STEADY_SPREAD = 0.10;
-    /** Compile time the JIT may add over the last second, ms (1 %: the odd small compilation of a cold path). */
-    static final long QUIET_COMPILE_MILLIS = 10;
 
     /**
-     * Steady: throughput has stopped rising or falling (the mean of the last {@link #STEADY_ROUNDS} rounds within
-     * {@link #STEADY_SPREAD} of the mean of the rounds before them — a trend, not each round's noise, which on a
-     * shared machine can exceed any fixed bound) and the JIT compilers added at most {@link #QUIET_COMPILE_MILLIS}
-     * over the last rounds. {@code rates} and {@code compileMillis} are rings of two spans, {@code round} the newest.
+     * Null when throughput has stopped rising or falling: the mean of the last {@link #STEADY_ROUNDS} rounds within
+     * {@link #STEADY_SPREAD} of the mean of the rounds before them (a trend, not each round's noise, which on a
+     * shared machine can exceed any fixed bound); else how far it moved. {@code rates} is a ring of two spans,
+     * {@code round} the newest.
      */
-    static boolean steady(double[] rates, long[] compileMillis, int round) {
+    static String unsteadyThroughput(double[] rates, int round) {
         int n = rates.length;
         double recent = 0;
         double before = 0;
@@ -291,8 +320,39 @@ final class Repetition {
             recent += rates[(round - i) % n];
             before += rates[(round - STEADY_ROUNDS - i) % n];
         }
-        long compiled = compileMillis[round % n] - compileMillis[(round - STEADY_ROUNDS) % n];
-        return recent > 0 && Math.abs(recent - before) <= STEADY_SPREAD * before && compiled <= QUIET_COMPILE_MILLIS;
+        if (recent > 0 && Math.abs(recent - before) <= STEADY_SPREAD * before) {
+            return null;
+        }
+        return before <= 0 || recent <= 0 ? "throughput: no echo in a span of rounds"
+                : String.format(Locale.ROOT, "throughput moved %+.1f %% from one second to the next (at most "
+                + "±%.0f %%)", (recent / before - 1) * 100, STEADY_SPREAD * 100);
+    }
+
+    /**
+     * Null when the last {@link #STEADY_ROUNDS} rounds were JIT-quiet by the measured phase's own rule
+     * ({@link JitActivity}), after waiting for the recorder to hand their events over; else why not. Without the
+     * recorder ({@link Measurement#withoutJvmEvents()}), the part of the rule the JVM tells at once: the compilers'
+     * share of the rounds' CPU capacity ({@code compileMillis}, the management bean's total after each round).
+     */
+    static String unquietJit(JvmEvents jit, PhaseRunner.Outcome[] rounds, long[] compileMillis, int round) {
+        int n = rounds.length;
+        long elapsed = 0;
+        for (int i = 0; i < STEADY_ROUNDS; i++) {
+            elapsed += rounds[(round - i) % n].elapsedNanos();
+        }
+        long capacity = JitActivity.capacityNanos(elapsed);
+        if (jit == null) {
+            long compiled = compileMillis[round % n] - compileMillis[(round - STEADY_ROUNDS) % n];
+            return compiled * 1e6 / capacity <= JitActivity.MAX_COMPILE_CPU_SHARE ? null
+                    : String.format(Locale.ROOT, "JIT: compilation took %.1f %% of the CPU the last second had (at "
+                    + "most %.1f %%)", compiled * 1e8 / capacity, JitActivity.MAX_COMPILE_CPU_SHARE * 100);
+        }
+        if (!jit.awaitEvents()) {
+            return "JIT: " + JvmEvents.UNKNOWN_NOTE;
+        }
+        JitActivity a = jit.activity(rounds[(round - STEADY_ROUNDS + 1) % n].from(), rounds[round % n].to(),
+                capacity);
+        return a.quiet() ? null : "JIT over the last second: " + a.reasons();
     }
 
     private PhaseCounts sum(byte tag) {

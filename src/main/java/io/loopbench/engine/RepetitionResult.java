@@ -53,7 +53,11 @@ import java.util.List;
  * @param fairness              validated echoes per client: min, max and Jain's index
  * @param littlesLaw            closed sliding-window load only: round trips/s × mean RTT against clients × window
  * @param warnings              what makes a passed repetition's figures doubtful, in words (e.g. a measured phase
- *                              that was not JIT-quiet, Little's law missed by more than 5 %); empty when none
+ *                              that was not JIT-quiet, clients served unevenly); a figure with a warning is never
+ *                              part of an established verdict; empty when none
+ * @param notes                 what a user should know but does not make a figure doubtful (e.g. an auto warm-up
+ *                              capped while the JIT was busy, which the measured phase's own JIT check then judged;
+ *                              JIT activity unknown); empty when none
  * @param latencyHistogram      every RTT of {@code latency}, in nanoseconds: an HdrHistogram in its compressed
  *                              encoding, Base64 (as in HdrHistogram's log format), so that repetitions, runs and
  *                              hosts can be merged exactly
@@ -92,11 +96,13 @@ public record RepetitionResult(
         Fairness fairness,
         LittlesLaw littlesLaw,
         List<String> warnings,
+        List<String> notes,
         String latencyHistogram,
         Timeline timeline) {
 
     public RepetitionResult {
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
+        notes = notes == null ? List.of() : List.copyOf(notes);
     }
 
     /** The same result under another index: a forked worker numbers its single repetition 1. */
@@ -105,7 +111,7 @@ public record RepetitionResult(
                 clientAddress, remote, eventLoops,
                 connectionsOnOneThread, tcpNoDelay, udpBuffers, tls, elapsedSeconds, messagesSent, messages,
                 roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup, uncorrectedLatency,
-                openLoad, jit, fairness, littlesLaw, warnings, latencyHistogram, timeline);
+                openLoad, jit, fairness, littlesLaw, warnings, notes, latencyHistogram, timeline);
     }
 
     /** The same result without its timeline, for output that leaves it out. */
@@ -114,7 +120,7 @@ public record RepetitionResult(
                 clientAddress, remote, eventLoops,
                 connectionsOnOneThread, tcpNoDelay, udpBuffers, tls, elapsedSeconds, messagesSent, messages,
                 roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup, uncorrectedLatency,
-                openLoad, jit, fairness, littlesLaw, warnings, latencyHistogram, null);
+                openLoad, jit, fairness, littlesLaw, warnings, notes, latencyHistogram, null);
     }
 
     /** A repetition that produced no figures, e.g. a forked worker that died or was killed. */
@@ -125,6 +131,6 @@ public record RepetitionResult(
     static RepetitionResult setupFailed(int repetition, Transport transport, int eventLoops, String error) {
         return new RepetitionResult(repetition, false, error, transport, null, null, null, null, false, eventLoops,
                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, List.of(), null, null);
+                null, null, null, null, List.of(), List.of(), null, null);
     }
 }

@@ -27,6 +27,8 @@ import java.util.function.Function;
  * @param jitDeoptimizations  JIT deoptimizations during the measured phase
  * @param warmupSeconds       how long the warm-ups ran; null without warm-up
  * @param warnings            every repetition's warnings, each prefixed with its repetition
+ * @param notes               every repetition's notes, each prefixed with its repetition (null in records stored
+ *                            before notes)
  */
 public record Summary(
         int repetitions,
@@ -42,7 +44,8 @@ public record Summary(
         Stat jitCompilations,
         Stat jitDeoptimizations,
         Stat warmupSeconds,
-        List<String> warnings) {
+        List<String> warnings,
+        List<String> notes) {
 
     /**
      * Latency statistics in microseconds, each over the repetitions' own percentiles.
@@ -82,8 +85,12 @@ public record Summary(
                 statIfAll(reps, r -> r.jit() == null ? null : r.jit().compilations()),
                 statIfAll(reps, r -> r.jit() == null ? null : r.jit().deoptimizations()),
                 statIfAll(reps, r -> r.warmup() == null ? null : r.warmup().elapsedSeconds()),
-                reps.stream().flatMap(r -> r.warnings().stream().map(w -> "repetition " + r.repetition() + ": " + w))
-                        .toList());
+                prefixed(reps, RepetitionResult::warnings), prefixed(reps, RepetitionResult::notes));
+    }
+
+    private static List<String> prefixed(List<RepetitionResult> reps, Function<RepetitionResult, List<String>> lines) {
+        return reps.stream().flatMap(r -> lines.apply(r).stream().map(w -> "repetition " + r.repetition() + ": " + w))
+                .toList();
     }
 
     /** Percentiles of every repetition's observations merged; null unless every repetition stored its histogram. */

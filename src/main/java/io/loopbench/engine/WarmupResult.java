@@ -12,14 +12,27 @@ import io.loopbench.engine.spec.WarmupMode;
  * @param messages       validated echoes in the warm-up
  * @param errors         the warm-up's error counters
  * @param stoppedBecause {@code time}: a fixed warm-up ran its warmupSeconds; {@code steady}: an auto warm-up found
- *                       throughput stable and no compilation for a while; {@code cap}: an auto warm-up reached
- *                       warmupMaxSeconds without that (the measured phase may then not be steady)
+ *                       its last second's throughput within 10 % of the second before's and JIT-quiet by the measured
+ *                       phase's own rule; {@code cap}: an auto warm-up reached warmupMaxSeconds without that
+ * @param heldBackBy     {@code cap} only: the criterion that held the warm-up back at its last check, in words, e.g.
+ *                       "throughput moved +14.2 % from one second to the next (at most ±10 %)" or "JIT over the last
+ *                       second: 2 C2/OSR compilations of measured-path code"
  * @param jit            JIT activity during the warm-up
  */
 public record WarmupResult(WarmupMode mode, double elapsedSeconds, long messages, ErrorCounts errors,
-                           String stoppedBecause, JitActivity jit) {
+                           String stoppedBecause, String heldBackBy, JitActivity jit) {
 
     public static final String TIME = "time";
     public static final String STEADY = "steady";
     public static final String CAP = "cap";
+
+    /** Whether an auto warm-up reached its cap before it was steady. */
+    public boolean capped() {
+        return CAP.equals(stoppedBecause);
+    }
+
+    /** What a capped warm-up says of itself: "auto warm-up reached its cap of 10.0 s: throughput moved …". */
+    String capWords(double capSeconds) {
+        return "auto warm-up reached its cap of " + capSeconds + " s: " + heldBackBy;
+    }
 }

@@ -40,6 +40,14 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
     }
 
     /**
+     * What a reader of this case should know without doubting its figures: every note of its repetitions, prefixed
+     * as the warnings are; empty when none, when the case failed, or in records made before notes existed.
+     */
+    public List<String> notes() {
+        return summary == null || summary.notes() == null ? List.of() : summary.notes();
+    }
+
+    /**
      * Whether a passed repetition lacks the self-checks (JIT activity, fairness): it was stored before the engine
      * made them, so nothing says its measured phase was steady and fair.
      */

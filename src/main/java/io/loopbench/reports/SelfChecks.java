@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
 /**
  * A case group's self-checks in the report: per case whether the measured phases were JIT-quiet, how fair the
  * clients were served, Little's law, the warm-up that actually ran and why it stopped, and with open load the sends'
- * lateness and drops; then every warning and every failed repetition with its reason. A figure a record lacks (it was
+ * lateness and drops; then every warning, every note and every failed repetition with its reason. A figure a record lacks (it was
  * stored before the engine measured it) reads "not recorded" rather than passing for a clean check. Stateless.
  */
 final class SelfChecks {
@@ -54,6 +54,8 @@ final class SelfChecks {
         md.append('\n');
         list(md, "Warnings (the figures of these repetitions are doubtful)",
                 g.cases().stream().flatMap(c -> c.warnings().stream().map(w -> c.ioWords() + ", " + w)).toList());
+        list(md, "Notes (they do not make the figures doubtful)",
+                g.cases().stream().flatMap(c -> c.notes().stream().map(n -> c.ioWords() + ", " + n)).toList());
         list(md, "Failed repetitions (their case shows no figures)",
                 g.cases().stream().flatMap(c -> c.failures().stream().map(f -> c.ioWords() + ", " + f)).toList());
     }
@@ -81,8 +83,10 @@ final class SelfChecks {
                 .map(r -> "repetition " + r.repetition() + ": " + words(r.jit())).collect(Collectors.joining("; "));
     }
 
+    /** Why a phase was not quiet by the measured-path rule; a record stored before it: its counts in the JVM. */
     private static String words(JitActivity jit) {
-        return String.format(Locale.ROOT, "%,d compilation%s (%.1f ms), %,d deoptimization%s", jit.compilations(),
+        return jit.pathCompilations() != null ? jit.reasons() : String.format(Locale.ROOT,
+                "%,d compilation%s (%.1f ms), %,d deoptimization%s", jit.compilations(),
                 jit.compilations() == 1 ? "" : "s", jit.compileMillis(), jit.deoptimizations(),
                 jit.deoptimizations() == 1 ? "" : "s");
     }

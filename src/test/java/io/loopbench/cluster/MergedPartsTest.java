@@ -40,7 +40,7 @@ class MergedPartsTest {
                 LatencyHistograms.record(union, rtt);
             }
             parts.add(new AgentPart(names[i], 1, 1.0, counts(n, i == 1 ? null : "error of " + names[i]),
-                    LatencyHistograms.encode(h), null, null, null, null, null, null, null, null, null, null));
+                    LatencyHistograms.encode(h), null, null, null, null, null, null, null, null, null, null, null));
         }
         MergedParts merged = MergedParts.of(parts, LatencyMode.MESSAGE);
 
@@ -64,7 +64,7 @@ class MergedPartsTest {
         long[] onB = {50, 4_000};
         List<AgentPart> parts = List.of(withClients("agent-a", onA), withClients("agent-b", onB),
                 new AgentPart("agent-s", 0, 1.0, PhaseCounts.NONE, LatencyHistograms.encode(LatencyHistograms.create()),
-                        null, null, null, null, null, null, null, null, null, null));
+                        null, null, null, null, null, null, null, null, null, null, null));
 
         Fairness merged = DistributedRun.fairness(parts);
 
@@ -79,8 +79,10 @@ class MergedPartsTest {
 
     @Test
     void theJitOfSeveralAgentsIsQuietOnlyWhereEveryOneWas() {
-        JitActivity quiet = new JitActivity(2, 0, 0.4, true, List.of("compiled tier 3: a::b"));
-        JitActivity busy = new JitActivity(30, 1, 90, false, List.of("deoptimized (unstable_if): c::d"));
+        JitActivity quiet = new JitActivity(2, 0, 0.4, true, List.of("compiled tier 3: a::b"), 1L, 0L, 0L,
+                0.001);
+        JitActivity busy = new JitActivity(30, 1, 90, false, List.of("deoptimized (unstable_if): c::d"), 20L,
+                3L, 1L, 0.06);
         AgentPart a = part("agent-a", quiet);
         AgentPart b = part("agent-b", busy);
 
@@ -90,6 +92,8 @@ class MergedPartsTest {
         assertThat(both.compilations()).isEqualTo(32);
         assertThat(both.deoptimizations()).isEqualTo(1);
         assertThat(both.compileMillis()).isCloseTo(90.4, within(1e-9));
+        assertThat(both).extracting(JitActivity::pathCompilations, JitActivity::pathOptimizations,
+                JitActivity::pathDeoptimizations, JitActivity::compileCpuShare).containsExactly(21L, 3L, 1L, 0.06);
         assertThat(both.examples()).containsExactly("agent-a: compiled tier 3: a::b",
                 "agent-b: deoptimized (unstable_if): c::d");
         assertThat(DistributedRun.jit(List.of(a, part("agent-c", quiet))).quiet()).isTrue();
@@ -101,11 +105,11 @@ class MergedPartsTest {
         return new AgentPart(name, perClient.length, 1.0, counts(sum, null),
                 LatencyHistograms.encode(LatencyHistograms.create()), null, null, null, null, null,
                 Fairness.of(perClient.length, java.util.Arrays.stream(perClient).min().orElseThrow(),
-                        java.util.Arrays.stream(perClient).max().orElseThrow(), sum, squares), null, null, null, null);
+                        java.util.Arrays.stream(perClient).max().orElseThrow(), sum, squares), null, null, null, null, null);
     }
 
     private static AgentPart part(String name, JitActivity jit) {
         return new AgentPart(name, 1, 1.0, counts(1, null), LatencyHistograms.encode(LatencyHistograms.create()),
-                null, null, null, null, jit, null, null, null, null, null);
+                null, null, null, null, jit, null, null, null, null, null, null);
     }
 }

@@ -273,8 +273,9 @@ class ReportRulesTest {
 
     @Test
     void theReportSaysWhichRepetitionsWereNotJitQuietAndWhatTheSelfChecksFound() {
-        JitActivity noisy = new JitActivity(14, 1, 3.2, false, List.of("deoptimized (unstable_if): x"));
-        String warning = "repetition 2: measured phase not JIT-quiet: 14 compilations (3.2 ms), 1 deoptimizations";
+        JitActivity noisy = new JitActivity(14, 1, 3.2, false, List.of("deoptimized (unstable_if): x"), 5L, 3L, 1L,
+                0.004);
+        String warning = "repetition 2: " + noisy.warning();
         CaseResult shared1 = new CaseResult(RunSpec.builder().build(), Transport.EPOLL,
                 summary(new Stat(2000, 1900, 2100), new Stat(300, 290, 310), 350.5, new Stat(0.999, 0.990, 1.0),
                         new Stat(1.001, 0.998, 1.004), List.of(warning)),
@@ -292,8 +293,8 @@ class ReportRulesTest {
 
         assertThat(md).contains(
                 "| 1 loop group / 1 thread | 2,000 [1,900, 2,100] | 1.0 | 1.00 | 1.00 | 300.00 | 350.50 |",
-                "| 1 loop group / 1 thread | 1 of 3 not quiet: repetition 2: 14 compilations (3.2 ms), "
-                        + "1 deoptimization | 0.990 (950–1,050) | 1.001 [0.998, 1.004] | auto: 1.40 s [1.20, 10.00], "
+                "| 1 loop group / 1 thread | 1 of 3 not quiet: repetition 2: measured-path code changed 4 times: "
+                        + "1 deoptimization and 3 C2/OSR compilations (at most 3) | 0.990 (950–1,050) | 1.001 [0.998, 1.004] | auto: 1.40 s [1.20, 10.00], "
                         + "stopped because steady in 2, cap in 1 |",
                 "| 1 loop group / 2 threads | 1 of 1 quiet | 1.000 (1,000–1,000) |",
                 "Warnings (the figures of these repetitions are doubtful):\n\n- 1 loop group / 1 thread, " + warning,

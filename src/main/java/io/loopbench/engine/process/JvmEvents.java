@@ -24,12 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Watches the JIT compiler and the garbage collector for the whole JVM: one flight-recorder stream (started once, on
  * first use, and kept for the JVM's life) delivers every {@code jdk.Compilation} (threshold 0, so none is left out),
  * {@code jdk.Deoptimization} and {@code jdk.GarbageCollection} event; {@link #activity} counts the JIT's that took
- * effect within a phase (a compilation when its code was installed), and {@link #eventsIn} gives every kind, for the
+ * effect within a phase (a compilation when its code was installed) and judges them by {@link JitActivity}'s rule, and {@link #eventsIn} gives every kind, for the
  * timeline's marks. The stream hands
  * events over about once a second, so {@link #awaitEvents} commits a mark event of its own and waits until the
- * flush that carried it has been handed over (every event committed before the mark is then in). {@link #compileMillis()}
- * (the JVM's management bean, updated as each compilation ends) answers at once, for the auto warm-up's "no
- * compilation for a while". Thread-safe.
+ * flush that carried it has been handed over (every event committed before the mark is then in).  Thread-safe.
  *
  * <p>Its cost: the flight recorder adds some 25 MiB to the process's resident memory (its classes, buffers and
  * compiled code; measured on JDK 25 with a 256 MiB heap) and a few hundred milliseconds of start-up, which
@@ -37,8 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class JvmEvents {
 
-    /** The warning of a phase whose last events the stream did not hand over in time (see {@link #awaitEvents}). */
-    public static final String UNKNOWN_WARNING = "JIT activity unknown in part: the flight recorder did not hand "
+    /** The note of a phase whose last events the stream did not hand over in time (see {@link #awaitEvents}). */
+    public static final String UNKNOWN_NOTE = "JIT activity unknown in part: the flight recorder did not hand "
             + "over the phase's last events within 3 s";
 
     /** Longest wait for the stream to hand over a phase's last events. */
@@ -48,9 +46,11 @@ public final class JvmEvents {
 
     /**
      * One compilation, deoptimization or garbage collection; {@code durationNanos}: a compilation's time, a
-     * collection's pauses summed; {@code jdk}: of the JDK's own code, listed after the application's.
+     * collection's pauses summed; {@code measuredPath}: of a method an echo runs through
+     * ({@link JitActivity#onMeasuredPath}); {@code optimized}: a C2 (tier 4) or OSR compilation.
      */
-    public record Event(Instant start, Kind kind, long durationNanos, String description, boolean jdk) {
+    public record Event(Instant start, Kind kind, long durationNanos, String description, boolean measuredPath,
+                        boolean optimized) {
         boolean deoptimization() {
             return kind == Kind.DEOPTIMIZATION;
         }
@@ -99,9 +99,31 @@ public final class JvmEvents {
         stream.setReuse(false);
         // a daemon thread of our own: startAsync's would keep a JVM whose work is done alive
         Thread.ofPlatform().daemon().name("loopbench-jit-monitor").start(stream::start);
+        awaitRecording();
     }
 
-    /** The JVM's monitor, started on first use. */
+    /**
+     * Returns once the stream records: marks committed before its recording began are lost, so one is committed
+     * every few ms until the stream has handed one over (about a second, its flush period), at most
+     * {@link #FLUSH_WAIT_NANOS}. Until then nothing the JIT does is seen, and a phase begun earlier would pass for
+     * quiet; after a timeout {@link #awaitEvents} answers false and every phase says its JIT activity is unknown.
+     */
+    private void awaitRecording() {
+        long deadline = System.nanoTime() + FLUSH_WAIT_NANOS;
+        while (receivedMark == 0 && System.nanoTime() - deadline < 0) {
+            Mark mark = new Mark();
+            mark.id = marks.incrementAndGet();
+            mark.commit();
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** The JVM's monitor, started on first use; once it returns, the flight recorder records (see {@link #awaitRecording}). */
     public static JvmEvents get() {
         JvmEvents m = instance;
         if (m == null) {
@@ -123,23 +145,27 @@ public final class JvmEvents {
             return;
         }
         String method = e.getValue("method") instanceof RecordedMethod m ? type + "::" + m.getName() : type;
+        int tier = deoptimization ? 0 : e.getInt("compileLevel");
+        boolean osr = !deoptimization && e.getBoolean("isOsr");
         String what = deoptimization ? "deoptimized (" + e.getValue("reason") + "): " + method
-                : "compiled tier " + e.getValue("compileLevel") + (e.getBoolean("isOsr") ? " OSR: " : ": ") + method;
-        boolean jdk = type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun.");
+                : "compiled tier " + tier + (osr ? " OSR: " : ": ") + method;
         events.add(new Event(e.getStartTime(), deoptimization ? Kind.DEOPTIMIZATION : Kind.COMPILATION,
-                e.getDuration().toNanos(), what, jdk));
+                e.getDuration().toNanos(), what, JitActivity.onMeasuredPath(type), tier == 4 || osr));
     }
 
     private void addCollection(RecordedEvent e) {
         Duration paused = e.getDuration("sumOfPauses");
         events.add(new Event(e.getStartTime(), Kind.GC, paused.toNanos(), String.format(java.util.Locale.ROOT,
                 "GC %s (%s): %.1f ms paused", e.getString("name"), e.getString("cause"), paused.toNanos() / 1e6),
-                true));
+                false, false));
     }
 
-    /** The application's and its libraries' code before the JDK's; within each, deoptimizations first. */
+    /**
+     * The measured path's events before the harness's; within each, deoptimizations, then C2/OSR compilations, then
+     * the rest.
+     */
     private static int rank(Event e) {
-        return (e.jdk() ? 2 : 0) + (e.deoptimization() ? 0 : 1);
+        return (e.measuredPath() ? 0 : 3) + (e.deoptimization() ? 0 : e.optimized() ? 1 : 2);
     }
 
     private static String methodType(RecordedEvent e) {
@@ -185,9 +211,12 @@ public final class JvmEvents {
         return flushedMark >= mark.id;
     }
 
-    /** What the JIT did between {@code from} and {@code to} (wall-clock instants), as far as handed over. */
-    public JitActivity activity(Instant from, Instant to) {
-        return activity(events, from, to);
+    /**
+     * What the JIT did between {@code from} and {@code to} (wall-clock instants), as far as handed over, judged against
+     * {@code capacityNanos}, the span's {@link JitActivity#capacityNanos} (negative where unknown).
+     */
+    public JitActivity activity(Instant from, Instant to, long capacityNanos) {
+        return activity(events, from, to, capacityNanos);
     }
 
     /**
@@ -195,14 +224,18 @@ public final class JvmEvents {
      * compilation begun before the span and installed in it changed the code under the span; one begun in it and
      * installed after did not), each deoptimization where it happened.
      */
-    static JitActivity activity(Collection<Event> events, Instant from, Instant to) {
+    static JitActivity activity(Collection<Event> events, Instant from, Instant to, long capacityNanos) {
         List<Event> inSpan = events.stream().filter(e -> e.kind() != Kind.GC && in(e, from, to)).toList();
         long deoptimizations = inSpan.stream().filter(Event::deoptimization).count();
         double compileMillis = inSpan.stream().filter(e -> !e.deoptimization()).mapToLong(Event::durationNanos)
                 .sum() / 1e6;
+        List<Event> path = inSpan.stream().filter(Event::measuredPath).toList();
+        long pathDeoptimizations = path.stream().filter(Event::deoptimization).count();
+        long pathOptimizations = path.stream().filter(Event::optimized).count();
         List<String> examples = inSpan.stream().sorted(Comparator.comparingInt(JvmEvents::rank))
                 .limit(JitActivity.EXAMPLES).map(Event::description).toList();
-        return JitActivity.of(inSpan.size() - deoptimizations, deoptimizations, compileMillis, examples);
+        return JitActivity.of(inSpan.size() - deoptimizations, deoptimizations, compileMillis, examples,
+                path.size() - pathDeoptimizations, pathOptimizations, pathDeoptimizations, capacityNanos);
     }
 
     private static boolean in(Event e, Instant from, Instant to) {
