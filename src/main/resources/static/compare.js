@@ -30,7 +30,7 @@ export function compareView(root, params) {
       + 'below 1 is a lower tail latency. Each comes with its 95 % interval from a rank test, and only an '
       + 'established difference is marked better or worse. Two runs measured at different times are never '
       + 'established: the machine drifts between them (a matrix alternates its cases, and its reports can establish '
-      + 'differences). Where either side carries warnings (a measured phase not JIT-quiet, Little\'s law missed, a '
+      + 'differences). Where either side carries warnings (a measured phase not JIT-quiet, window not kept full, a '
       + 'capped warm-up), the ratio is not clean.'),
     formEl, result);
 

@@ -84,6 +84,12 @@ export function jit(j) {
   return `not quiet: ${why.length ? why.join(', ') : 'compilation took too much CPU'} (${all})`;
 }
 
+/** From send stamp to hand-over: "0.8 / 2.9 µs (1 % of RTT p50)"; "not recorded" in older records. */
+export function stampGap(g) {
+  if (!g) return 'not recorded';
+  return `${g.p50Us.toFixed(1)} / ${g.p99Us.toFixed(1)} µs (${Math.round(g.share * 100)} % of RTT p50)`;
+}
+
 /** Validated echoes per client: "Jain 0.998 (1,020–1,090 per client)". */
 export function fairness(f) {
   if (!f) return 'not recorded';

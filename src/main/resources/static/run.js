@@ -144,7 +144,7 @@ export function runView(root, params, id) {
       ['JIT compilations (measured phase)', fmt.stat(s.jitCompilations, fmt.int)],
       ['JIT deoptimizations (measured phase)', fmt.stat(s.jitDeoptimizations, fmt.int)],
       ['Fairness (Jain\'s index)', fmt.stat(s.jainIndex, fixed3)],
-      ['Little\'s law ratio', fmt.stat(s.littlesLawRatio, fixed3)],
+      ['Window fill ratio', fmt.stat(s.windowFillRatio, fixed3)],
       ['Warm-up', fmt.stat(s.warmupSeconds, fmt.seconds)],
     ].map(([k, v, pooled]) => [{value: k, header: true}, {value: v, class: 'num'},
       {value: pooled ?? '', class: 'num'}]);
@@ -160,7 +160,7 @@ export function runView(root, params, id) {
       notes.length ? h('div', {id: 'run-notes'}, notice('info', 'Notes (they do not make the figures doubtful):',
         h('ul', {}, notes.map(n => h('li', {}, n))))) : null,
       s.jitCompilations == null ? notice('info', 'Recorded before the self-checks:', 'JIT activity, fairness and '
-        + 'Little\'s law were not measured, so nothing here says the measured phases were steady and fair.') : null);
+        + 'window fill were not measured, so nothing here says the measured phases were steady and fair.') : null);
   }
 
   function renderCharts(r) {
@@ -259,7 +259,8 @@ export function runView(root, params, id) {
       {value: String(x.repetition), header: true},
       {value: fmt.jit(x.jit), class: x.jit && !x.jit.quiet ? 'warn-text' : null},
       fmt.fairness(x.fairness),
-      {value: x.littlesLaw ? x.littlesLaw.ratio.toFixed(3) : 'n/a', class: 'num'},
+      {value: x.windowFill ? x.windowFill.ratio.toFixed(3) : 'n/a', class: 'num'},
+      {value: fmt.stampGap(x.stampGap), class: x.stampGap && x.stampGap.share > 0.1 ? 'num warn-text' : 'num'},
       fmt.warmup(x.warmup),
       ...(open ? [
         {value: x.openLoad?.sendLag ? `${fmt.us(x.openLoad.sendLag.p50Us)} / ${fmt.us(x.openLoad.sendLag.p99Us)}`
@@ -274,15 +275,17 @@ export function runView(root, params, id) {
       ['#', 'Outcome', 'Round trips/s', 'MiB/s', 'p50', 'p99', 'p99.9', 'max', 'CPU', 'Peak RSS', 'Errors', ''],
       rows, {className: 'repetitions'})),
     h('h3', {}, 'Self-checks'), h('div', {class: 'scroll', id: 'run-checks'}, table(
-      ['#', 'JIT (measured phase)', 'Fairness', 'Little\'s law ratio', 'Warm-up',
+      ['#', 'JIT (measured phase)', 'Fairness', 'Window fill ratio', 'Stamp gap p50 / p99', 'Warm-up',
         ...(open ? ['Send lag p50 / p99', 'Late / dropped'] : []), 'Warnings', 'Notes'],
       checks, {className: 'checks', caption: 'JIT-quiet: measured-path code (the engine\'s client, server, '
         + 'protocol and message code, Netty, Reactor, HdrHistogram, the JDK\'s NIO, networking and crypto) changed '
         + 'at most 3 times (deoptimizations and C2/OSR compilations), and the compilers took at most 2.5 % of the '
         + 'CPU the phase had. '
         + 'A warning makes a figure doubtful (no verdict on it is established); a note does not. '
-        + 'Fairness: Jain\'s index of validated echoes per client (1 is even). Little\'s law: round trips/s × '
-        + 'mean RTT ÷ (clients × window), closed sliding-window load only; more than 5 % off is a warning.'})));
+        + 'Fairness: Jain\'s index of validated echoes per client (1 is even). Window fill: round trips/s × '
+        + 'mean RTT ÷ (clients × window), closed sliding-window load only; more than 5 % off is a warning. '
+        + 'Stamp gap: from a message\'s send stamp to the hand-over of its bytes to the transport, p50 / p99; a '
+        + 'p50 over 10 % of the RTT p50 is a warning.'})));
   }
 
   // A run across hosts: per repetition, what each agent did and how simultaneous the measured phase's start was.

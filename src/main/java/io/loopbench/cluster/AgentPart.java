@@ -28,7 +28,7 @@ import java.util.List;
  * @param memory           its process's resident memory at the phase's end; null when it had no figures
  * @param jit              what its JVM's JIT did over its measured phase; null when it had no figures
  * @param fairness         how evenly its clients shared the phase; null without clients or figures
- * @param warnings         what makes its figures doubtful there (JIT, Little's law, warm-up capped), as its
+ * @param warnings         what makes its figures doubtful there (JIT, window fill, warm-up capped), as its
  *                         repetition words them
  * @param notes            what its repetition notes without doubting its figures (e.g. JIT activity unknown)
  * @param tls              what its clients' TLS handshakes negotiated; null without TLS or clients

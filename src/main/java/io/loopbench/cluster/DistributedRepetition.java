@@ -12,7 +12,7 @@ import java.util.List;
  *               ({@link MergedParts}); CPU, GC and memory are every agent's process's added up, the server
  *               agent's included (both ends, as a run on one host counts both peers; each agent's own are in
  *               {@code agents}); JIT every agent's added up (quiet only where every JVM was); fairness over every
- *               agent's clients, exactly, judged across agents too; warnings every agent's, named, and Little's law
+ *               agent's clients, exactly, judged across agents too; warnings every agent's, named, and the window fill
  *               on the merged figures; the measured phase's timeline merged interval by interval
  *               ({@link MergedTimeline})
  * @param agents one row per agent, by name (empty when the repetition failed before its measured phase)

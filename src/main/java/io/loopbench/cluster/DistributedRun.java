@@ -2,7 +2,7 @@ package io.loopbench.cluster;
 
 import io.loopbench.engine.ErrorCounts;
 import io.loopbench.engine.Fairness;
-import io.loopbench.engine.LittlesLaw;
+import io.loopbench.engine.WindowFill;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunControl;
 import io.loopbench.engine.client.PhaseCounts;
@@ -217,10 +217,10 @@ public final class DistributedRun {
         if (skew != null) {
             warnings.add(skew);
         }
-        LittlesLaw law = null;
+        WindowFill law = null;
         if (spec.load() != LoadModel.OPEN && mode(spec) == LatencyMode.MESSAGE && c.messages() > 0) {
             // each agent's own holds on its own; this checks the merge: the summed rate against the pooled mean RTT
-            law = LittlesLaw.of(spec.clients(), spec.window(), rate, merged.latency().meanUs());
+            law = WindowFill.of(spec.clients(), spec.window(), rate, merged.latency().meanUs());
             if (!law.holds()) {
                 warnings.add("merged: " + law.warning());
             }
@@ -232,7 +232,7 @@ public final class DistributedRun {
                 null, server.toString(), null, true, spec.ioThreads(), null, null, null, tls, elapsed,
                 c.messagesSent(), c.messages(), rate, 2.0 * spec.payloadBytes() * rate / (1 << 20), merged.latency(),
                 cpu(merged.parts(), elapsed), memory(merged.parts()), gc(merged.parts()), errors, null, null, null,
-                jit(merged.parts()), fairness, law, warnings, notes, merged.latencyHistogram(),
+                jit(merged.parts()), fairness, law, null, warnings, notes, merged.latencyHistogram(),
                 MergedTimeline.of(merged.parts()));
         return new DistributedRepetition(result, rows, start);
     }

@@ -45,12 +45,13 @@ final class PhaseRunner {
 
     /**
      * One phase's figures: its span (wall clock, for the JIT events; nanoTime, for elapsed and for its end), CPU, GC,
-     * whether it drained, why it stopped, and open load's histograms (one per client thread; the RTTs are in the
-     * phase's timeline).
+     * whether it drained, why it stopped, open load's histograms and every load's stamp gaps (one per client
+     * thread; the RTTs are in the phase's timeline).
      */
     record Outcome(Instant from, Instant to, long elapsedNanos, long endNanos, long cpuNanos, long gcCollections,
                    long gcMillis, boolean drainTimedOut, String stoppedBecause,
-                   Map<Object, Histogram> uncorrected, Map<Object, Histogram> sendLag) {
+                   Map<Object, Histogram> uncorrected, Map<Object, Histogram> sendLag,
+                   Map<Object, Histogram> stampGap) {
     }
 
     /** Runs one phase of {@code seconds} whose messages carry {@code tag}, recording into {@code timeline}. */
@@ -58,8 +59,10 @@ final class PhaseRunner {
         Map<Object, Histogram> uncorrected = new HashMap<>();
         Map<Object, Histogram> sendLag = new HashMap<>();
         Map<Object, LoopPacer> pacers = new HashMap<>();
+        Map<Object, Histogram> stampGap = new HashMap<>();
         for (EchoClient c : clients) {
             timeline.recorder(c.histogramOwner());
+            stampGap.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
             if (open) {
                 uncorrected.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
                 sendLag.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
@@ -73,7 +76,7 @@ final class PhaseRunner {
         long started = System.nanoTime();
         long deadline = started + (long) (seconds * 1e9);
         PhaseContext phase = new PhaseContext(tag, started, deadline, drained, timeline.recorders(), uncorrected,
-                sendLag);
+                sendLag, stampGap);
         for (EchoClient c : clients) {
             c.executor().execute(() -> c.begin(phase));
         }
@@ -110,6 +113,6 @@ final class PhaseRunner {
         long cpu1 = ProcessMetrics.cpuNanos();
         long[] gc1 = ProcessMetrics.gc();
         return new Outcome(from, Instant.now(), end - started, end, cpu1 - cpu0, gc1[0] - gc0[0], gc1[1] - gc0[1],
-                drainTimedOut, WarmupResult.TIME, uncorrected, sendLag);
+                drainTimedOut, WarmupResult.TIME, uncorrected, sendLag, stampGap);
     }
 }

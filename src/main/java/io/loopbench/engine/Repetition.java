@@ -179,11 +179,20 @@ final class Repetition {
         if (uneven != null) {
             warnings.add(uneven);
         }
-        LittlesLaw littlesLaw = null;
+        WindowFill windowFill = null;
         if (!open && !batchRtt && m.messages() > 0) {
-            littlesLaw = LittlesLaw.of(spec.clients(), spec.window(), roundTripsPerSecond, latency.meanUs());
-            if (!littlesLaw.holds()) {
-                warnings.add(littlesLaw.warning());
+            windowFill = WindowFill.of(spec.clients(), spec.window(), roundTripsPerSecond, latency.meanUs());
+            if (!windowFill.holds()) {
+                warnings.add(windowFill.warning());
+            }
+        }
+        StampGap stampGap = null;
+        if (m.messages() > 0) {
+            // against the RTT from the actual send time: under open load the corrected RTT adds the pacer's lag
+            stampGap = StampGap.of(LatencyHistograms.merged(measured.stampGap().values()),
+                    open ? uncorrectedLatency : LatencyHistograms.latency(LatencyMode.MESSAGE, all));
+            if (!stampGap.holds()) {
+                warnings.add(stampGap.warning());
             }
         }
         if (measuredJit != null && !measuredJit.quiet()) {
@@ -200,7 +209,7 @@ final class Repetition {
                 2.0 * spec.payloadBytes() * m.messages() / elapsed / (1 << 20),
                 latency, new CpuUsage(cpuSeconds, elapsed, cpuSeconds / elapsed * 100), memory,
                 new GcActivity(measured.gcCollections(), measured.gcMillis()), errors, warmupResult,
-                uncorrectedLatency, openLoad, measuredJit, fairness, littlesLaw, warnings, notes,
+                uncorrectedLatency, openLoad, measuredJit, fairness, windowFill, stampGap, warnings, notes,
                 LatencyHistograms.encode(all), timeline);
     }
 
@@ -292,7 +301,8 @@ final class Repetition {
             }
         }
         return new Warmup(new PhaseRunner.Outcome(first.from(), last.to(), System.nanoTime() - started,
-                last.endNanos(), cpu, gcCollections, gcMillis, drainTimedOut, stoppedBecause, Map.of(), Map.of()),
+                last.endNanos(), cpu, gcCollections, gcMillis, drainTimedOut, stoppedBecause, Map.of(), Map.of(),
+                Map.of()),
                 WarmupResult.CAP.equals(stoppedBecause) ? heldBackBy : null);
     }
 

@@ -1,5 +1,6 @@
 package io.loopbench.engine;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import io.loopbench.engine.latency.Latency;
 import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
@@ -9,6 +10,7 @@ import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.protocol.UdpBuffers;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.timeline.Timeline;
+
 
 import java.util.List;
 
@@ -51,7 +53,10 @@ import java.util.List;
  * @param openLoad              open load only: messages due, late and dropped, and the pacer's send lag
  * @param jit                   JIT compilations and deoptimizations during the measured phase
  * @param fairness              validated echoes per client: min, max and Jain's index
- * @param littlesLaw            closed sliding-window load only: round trips/s × mean RTT against clients × window
+ * @param windowFill            closed sliding-window load only: round trips/s × mean RTT against clients × window
+ *                              (stored before this name as {@code littlesLaw})
+ * @param stampGap              from each message's send stamp to the hand-over of its bytes to the transport (null in
+ *                              records stored before it)
  * @param warnings              what makes a passed repetition's figures doubtful, in words (e.g. a measured phase
  *                              that was not JIT-quiet, clients served unevenly); a figure with a warning is never
  *                              part of an established verdict; empty when none
@@ -94,7 +99,8 @@ public record RepetitionResult(
         OpenLoad openLoad,
         JitActivity jit,
         Fairness fairness,
-        LittlesLaw littlesLaw,
+        @JsonAlias("littlesLaw") WindowFill windowFill,
+        StampGap stampGap,
         List<String> warnings,
         List<String> notes,
         String latencyHistogram,
@@ -111,7 +117,7 @@ public record RepetitionResult(
                 clientAddress, remote, eventLoops,
                 connectionsOnOneThread, tcpNoDelay, udpBuffers, tls, elapsedSeconds, messagesSent, messages,
                 roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup, uncorrectedLatency,
-                openLoad, jit, fairness, littlesLaw, warnings, notes, latencyHistogram, timeline);
+                openLoad, jit, fairness, windowFill, stampGap, warnings, notes, latencyHistogram, timeline);
     }
 
     /** The same result without its timeline, for output that leaves it out. */
@@ -120,7 +126,7 @@ public record RepetitionResult(
                 clientAddress, remote, eventLoops,
                 connectionsOnOneThread, tcpNoDelay, udpBuffers, tls, elapsedSeconds, messagesSent, messages,
                 roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup, uncorrectedLatency,
-                openLoad, jit, fairness, littlesLaw, warnings, notes, latencyHistogram, null);
+                openLoad, jit, fairness, windowFill, stampGap, warnings, notes, latencyHistogram, null);
     }
 
     /** A repetition that produced no figures, e.g. a forked worker that died or was killed. */
@@ -131,6 +137,6 @@ public record RepetitionResult(
     static RepetitionResult setupFailed(int repetition, Transport transport, int eventLoops, String error) {
         return new RepetitionResult(repetition, false, error, transport, null, null, null, null, false, eventLoops,
                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, List.of(), List.of(), null, null);
+                null, null, null, null, null, List.of(), List.of(), null, null);
     }
 }

@@ -1,8 +1,10 @@
 package io.loopbench.engine;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import io.loopbench.engine.latency.Latency;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
+
 
 import java.util.List;
 import java.util.function.Function;
@@ -22,7 +24,8 @@ import java.util.function.Function;
  * @param pooledLatency       RTT percentiles of all repetitions' observations pooled (merged histograms), µs; null
  *                            when a repetition has no stored histogram
  * @param jainIndex           Jain's fairness index of the clients' validated echoes
- * @param littlesLawRatio     round trips/s × mean RTT ÷ (clients × window); null where it does not apply
+ * @param windowFillRatio     round trips/s × mean RTT ÷ (clients × window); null where it does not apply (stored
+ *                            before this name as {@code littlesLawRatio})
  * @param jitCompilations     JIT compilations during the measured phase
  * @param jitDeoptimizations  JIT deoptimizations during the measured phase
  * @param warmupSeconds       how long the warm-ups ran; null without warm-up
@@ -40,7 +43,7 @@ public record Summary(
         Stat gcCollections,
         Latency pooledLatency,
         Stat jainIndex,
-        Stat littlesLawRatio,
+        @JsonAlias("littlesLawRatio") Stat windowFillRatio,
         Stat jitCompilations,
         Stat jitDeoptimizations,
         Stat warmupSeconds,
@@ -81,7 +84,7 @@ public record Summary(
                 stat(reps, r -> r.gc().collections()),
                 pooled(reps),
                 statIfAll(reps, r -> r.fairness() == null ? null : r.fairness().jainIndex()),
-                statIfAll(reps, r -> r.littlesLaw() == null ? null : r.littlesLaw().ratio()),
+                statIfAll(reps, r -> r.windowFill() == null ? null : r.windowFill().ratio()),
                 statIfAll(reps, r -> r.jit() == null ? null : r.jit().compilations()),
                 statIfAll(reps, r -> r.jit() == null ? null : r.jit().deoptimizations()),
                 statIfAll(reps, r -> r.warmup() == null ? null : r.warmup().elapsedSeconds()),

@@ -18,7 +18,7 @@ import java.util.function.Function;
  * established; two runs or matrices measured at different times are compared unmatched, and since the machine's
  * drift between them is not controlled, a difference the test finds is said to be so and not established. The
  * throughput and p99 differences of one comparison are decided as one family (Holm). A ratio is only as clean as its
- * two sides: a case whose repetitions carry warnings (not JIT-quiet, Little's law missed, warm-up capped), or that
+ * two sides: a case whose repetitions carry warnings (not JIT-quiet, window not kept full, warm-up capped), or that
  * was recorded before those self-checks existed, is flagged with them; a case that failed, as unfair or otherwise,
  * gives no ratio and is listed with its reason. Two single-case sources are compared with each other whatever their
  * specs (that is an A/B of two settings); otherwise cases are matched by everything but their repetition count.
@@ -176,7 +176,7 @@ public final class Comparisons {
     private static List<String> warnings(String side, CaseResult c) {
         List<String> out = new ArrayList<>(c.warnings().stream().map(w -> side + " " + w).toList());
         if (c.predatesSelfChecks()) {
-            out.add(side + ": recorded before the self-checks (JIT activity, fairness, Little's law) existed");
+            out.add(side + ": recorded before the self-checks (JIT activity, fairness, window fill) existed");
         }
         return out;
     }

@@ -37,7 +37,7 @@ public final class ExecutionComparisons {
      * @param pairs           how many repetition indexes both cases succeeded at (and used some CPU time, without
      *                        which the CPU ratios are undefined): the ratios are over these
      * @param pairsWithWarnings of those pairs, how many have a repetition that carries warnings (not JIT-quiet,
-     *                          Little's law missed, warm-up capped): their ratios are doubtful
+     *                          window not kept full, warm-up capped): their ratios are doubtful
      * @param throughput      ratio of round trips/s; null without pairs
      * @param cpu             ratio of process CPU (% of one logical CPU); null without pairs
      * @param cpuPerRoundTrip ratio of CPU seconds per round trip; null without pairs

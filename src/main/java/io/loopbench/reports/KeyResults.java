@@ -13,7 +13,7 @@ import java.util.Optional;
  * with its 95 % interval and a decision by the {@link VerdictRule}, the group's repetitions matched by round (a
  * matrix runs repetition r of every case in the same round), the two metrics decided as one family (Holm) — and
  * every case of the group that failed, with why. When a passed case of the group carries warnings (a measured phase not JIT-quiet,
- * Little's law missed, a capped warm-up), its figures are doubtful, and the sentence says so. Stateless.
+ * window not kept full, a capped warm-up), its figures are doubtful, and the sentence says so. Stateless.
  */
 public final class KeyResults {
 
@@ -68,7 +68,7 @@ public final class KeyResults {
                     + " (see the group's self-checks under \"Detailed results\").";
         }
         return ok.stream().anyMatch(CaseResult::predatesSelfChecks) ? " These figures were recorded before the "
-                + "self-checks (JIT activity, fairness, Little's law) existed, so nothing here says the measured "
+                + "self-checks (JIT activity, fairness, window fill) existed, so nothing here says the measured "
                 + "phases were steady and fair." : "";
     }
 }

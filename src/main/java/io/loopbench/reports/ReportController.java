@@ -116,7 +116,7 @@ public class ReportController {
                     + "difference the test finds is decided drift_not_controlled, never established (alternated "
                     + "designs — a matrix's cases, its execution comparison and protocol costs — can be); with "
                     + "too few repetitions the decision is too_few_repetitions and needed says how many. A case whose "
-                    + "either side carries warnings (a measured phase not JIT-quiet, Little's law missed, a capped "
+                    + "either side carries warnings (a measured phase not JIT-quiet, window not kept full, a capped "
                     + "warm-up, or a record made before those self-checks) lists them in warnings, and its verdict "
                     + "says it is not clean; a case where a side failed, as unfair or otherwise, is listed in "
                     + "failedCases with the reason. Two single-case runs are compared whatever their specs; "

@@ -5,6 +5,7 @@ import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.OpenLoad;
 import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.StampGap;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Stat;
 import io.loopbench.engine.spec.WarmupMode;
@@ -21,7 +22,7 @@ import java.util.stream.Collectors;
 
 /**
  * A case group's self-checks in the report: per case whether the measured phases were JIT-quiet, how fair the
- * clients were served, Little's law, the warm-up that actually ran and why it stopped, and with open load the sends'
+ * clients were served, the window fill, the warm-up that actually ran and why it stopped, and with open load the sends'
  * lateness and drops; then every warning, every note and every failed repetition with its reason. A figure a record lacks (it was
  * stored before the engine measured it) reads "not recorded" rather than passing for a clean check. Stateless.
  */
@@ -35,17 +36,18 @@ final class SelfChecks {
     static void render(StringBuilder md, CaseGroups g) {
         boolean open = g.cases().getFirst().spec().load() == LoadModel.OPEN;
         md.append("Self-checks of the measured phases (see \"Metric definitions\"):\n\n");
-        md.append("| IO model | JIT | Fairness: lowest Jain's index (its echoes per client) | Little's law ratio "
-                + "median [min, max] | Warm-up |").append(open ? " Open load, worst repetition |" : "").append('\n');
-        md.append("| --- | --- | --- | --- | --- |").append(open ? " --- |" : "").append('\n');
+        md.append("| IO model | JIT | Fairness: lowest Jain's index (its echoes per client) | Window fill ratio "
+                + "median [min, max] | Stamp gap p50 / p99, worst repetition | Warm-up |")
+                .append(open ? " Open load, worst repetition |" : "").append('\n');
+        md.append("| --- | --- | --- | --- | --- | --- |").append(open ? " --- |" : "").append('\n');
         for (CaseResult c : g.cases()) {
             md.append("| ").append(c.ioWords()).append(" | ");
             if (!c.ok()) {
-                md.append("FAILED, see below | | | |").append(open ? " |" : "").append('\n');
+                md.append("FAILED, see below | | | | |").append(open ? " |" : "").append('\n');
                 continue;
             }
             md.append(jit(c)).append(" | ").append(fairness(c)).append(" | ")
-                    .append(littlesLaw(c)).append(" | ").append(warmup(c)).append(" |");
+                    .append(windowFill(c)).append(" | ").append(stampGap(c)).append(" | ").append(warmup(c)).append(" |");
             if (open) {
                 md.append(' ').append(openLoad(c)).append(" |");
             }
@@ -107,8 +109,8 @@ final class SelfChecks {
     }
 
     /** "1.002 [0.998, 1.004]"; "n/a" where the check does not apply. */
-    static String littlesLaw(CaseResult c) {
-        Stat ratio = c.summary().littlesLawRatio();
+    static String windowFill(CaseResult c) {
+        Stat ratio = c.summary().windowFillRatio();
         if (ratio != null) {
             return String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", ratio.median(), ratio.min(), ratio.max());
         }
@@ -116,6 +118,18 @@ final class SelfChecks {
             return "n/a (open load)";
         }
         return c.spec().windowMode() == WindowMode.BATCH && c.spec().window() > 1 ? "n/a (batch RTT)" : NOT_RECORDED;
+    }
+
+    /** "0.8 / 2.9 µs (1 % of RTT p50)", of the repetition whose median gap is the largest share of its RTT. */
+    static String stampGap(CaseResult c) {
+        List<RepetitionResult> reps = c.repetitions();
+        if (reps.isEmpty() || reps.stream().anyMatch(r -> r.stampGap() == null)) {
+            return NOT_RECORDED;
+        }
+        StampGap worst = reps.stream().map(RepetitionResult::stampGap)
+                .max(Comparator.comparingDouble(StampGap::share)).orElseThrow();
+        return String.format(Locale.ROOT, "%.1f / %.1f µs (%.0f %% of RTT p50)", worst.p50Us(), worst.p99Us(),
+                worst.share() * 100);
     }
 
     /**

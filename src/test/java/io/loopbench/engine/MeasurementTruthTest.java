@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Percentage.withPercentage;
 
-/** Tests that prove the figures right: known delays, Little's law, counted losses, pinned shards. */
+/** Tests that prove the figures right: known delays, the window kept full, the stamp gap, counted losses, pinned shards. */
 class MeasurementTruthTest {
 
     /**
@@ -38,7 +38,7 @@ class MeasurementTruthTest {
     @ParameterizedTest
     @CsvSource({"netty,tcp", "netty,udp", "reactive,tcp", "reactive,udp", "virtual-threads,tcp",
             "virtual-threads,udp"})
-    void littlesLawHoldsOnTheLoopsAndAVirtualThreadsEmptySlotIsWarned(String execution, String protocol) {
+    void windowFillHoldsOnTheLoopsAndAVirtualThreadsEmptySlotIsWarned(String execution, String protocol) {
         Execution e = Labeled.parse(Execution.class, execution);
         // virtual threads with one message in flight per client, as EngineTestSupport.quick(Execution) explains: with
         // 16, ends that always find data to read never park and starve the others (fresh-clone runs saw a client
@@ -55,23 +55,27 @@ class MeasurementTruthTest {
         EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
         double inFlight = spec.clients() * spec.window();
         double predicted = inFlight / (r.latency().meanUs() / 1e6);
-        assertThat(r.littlesLaw().expectedInFlight()).isEqualTo(inFlight);
-        assertThat(r.littlesLaw().ratio()).isCloseTo(r.roundTripsPerSecond() / predicted, withPercentage(0.001));
+        assertThat(r.windowFill().expectedInFlight()).isEqualTo(inFlight);
+        assertThat(r.windowFill().ratio()).isCloseTo(r.roundTripsPerSecond() / predicted, withPercentage(0.001));
         // never more in flight than the window holds: a clock that stretched RTTs would show here, busy or not
-        assertThat(r.littlesLaw().ratio()).isLessThanOrEqualTo(1 + LittlesLaw.TOLERANCE);
+        assertThat(r.windowFill().ratio()).isLessThanOrEqualTo(1 + WindowFill.TOLERANCE);
         if (e == Execution.VIRTUAL_THREADS) {
             // a blocking client reads an echo, then parks until a carrier is free to send its refill: on a busy
             // machine its slot stands empty meanwhile (a fresh-clone run with one core busy saw 0.75), which the
             // repetition says itself, as a warning
-            assertThat(r.littlesLaw().holds()).isEqualTo(r.littlesLaw().ratio() >= 1 - LittlesLaw.TOLERANCE);
-            assertThat(r.warnings().contains(r.littlesLaw().warning())).isEqualTo(!r.littlesLaw().holds());
+            assertThat(r.windowFill().holds()).isEqualTo(r.windowFill().ratio() >= 1 - WindowFill.TOLERANCE);
+            assertThat(r.warnings().contains(r.windowFill().warning())).isEqualTo(!r.windowFill().holds());
         } else {
             // the refill is sent on the loop thread at the instant the echo was matched: the window stays full
             assertThat(r.roundTripsPerSecond()).isCloseTo(predicted, withPercentage(5));
-            assertThat(r.littlesLaw().holds()).isTrue();
+            assertThat(r.windowFill().holds()).isTrue();
         }
         assertThat(r.fairness().clients()).isEqualTo(16);
         assertThat(r.fairness().minMessages() + 0L).isPositive();
+        // every message sent had its stamp gap measured, and a gap is a part of its message's RTT
+        assertThat(r.stampGap().messages()).isEqualTo(r.messagesSent());
+        assertThat(r.stampGap().p50Us()).isLessThanOrEqualTo(r.latency().p50Us());
+        assertThat(r.warnings().contains(r.stampGap().warning())).isEqualTo(!r.stampGap().holds());
     }
 
     @ParameterizedTest

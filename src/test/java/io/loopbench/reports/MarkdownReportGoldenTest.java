@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * measurement: its netty cases are that matrix's TCP cases, and its reactive and virtual-threads cases are copies
  * of them whose echoes and CPU seconds were scaled by invented factors per repetition (virtual-threads left out of
  * sharded 2, and sharded 2 reactive failing its repetition 2), judged and summarised by the service's own code.
- * Both were stored before repetitions recorded JIT activity, fairness, Little's law, the warm-up's mode and stored
+ * Both were stored before repetitions recorded JIT activity, fairness, the window fill, the warm-up's mode and stored
  * histograms, so their reports say those were not recorded, and their key results that nothing says the measured
  * phases were steady and fair. {@code matrix-selfchecks-fixture.json} and {@code matrix-rates-fixture.json} are real
  * matrices with every self-check, measured on 2026-12-01 on the development machine (2 cores, shared with other

@@ -6,7 +6,7 @@ import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.latency.Latency;
 import io.loopbench.engine.latency.LatencyMode;
-import io.loopbench.engine.LittlesLaw;
+import io.loopbench.engine.WindowFill;
 import io.loopbench.engine.OpenLoad;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.RepetitionResult;
@@ -51,7 +51,7 @@ final class ReportFixtures {
         return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
                 null, null, 1.0, messages, messages, roundTripsPerSecond, null,
                 new Latency(LatencyMode.MESSAGE, messages, 1, 1, 1, p99Us, 1, 1, 1), new CpuUsage(1, 1.0, 100), null,
-                null, null, null, null, null, QUIET, new Fairness(16, 6000, 6500, 0.999), null, List.of(), List.of(), null, null);
+                null, null, null, null, null, QUIET, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of(), null, null);
     }
 
     /**
@@ -63,38 +63,38 @@ final class ReportFixtures {
         OpenLoad load = OpenLoad.of(spec.rate(), 100_000, 0, dropped, 100, null, 100_000 - dropped);
         RepetitionResult r = new RepetitionResult(1, true, null, Transport.EPOLL, null, null, null, null, false, 1,
                 null, null, null, null, 1.0, 100_000L, 100_000L, roundTrips.median(), null, null, null, null, null, null,
-                null, null, load, QUIET, new Fairness(16, 6000, 6500, 0.999), null, List.of(), List.of(), null,
+                null, null, load, QUIET, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of(), null,
                 null);
         return new CaseResult(spec, Transport.EPOLL, summary(roundTrips, p99, null, null, null, List.of()), List.of(r),
                 null);
     }
 
-    /** A summary with chosen throughput, p99, pooled p99 (null: none), Jain's index, Little's law and warnings. */
-    static Summary summary(Stat roundTrips, Stat p99, Double pooledP99, Stat jain, Stat littlesLaw,
+    /** A summary with chosen throughput, p99, pooled p99 (null: none), Jain's index, window fill and warnings. */
+    static Summary summary(Stat roundTrips, Stat p99, Double pooledP99, Stat jain, Stat windowFill,
                            List<String> warnings) {
         Stat any = new Stat(1, 1, 1);
         return new Summary(3, roundTrips, any,
                 new Summary.LatencySummary(LatencyMode.MESSAGE, any, any, any, p99, any, any, any),
                 new Stat(99.4, 98, 101), new Stat(100 << 20, 99 << 20, 101 << 20), any,
                 pooledP99 == null ? null : new Latency(LatencyMode.MESSAGE, 3000, 1, 1, 1, pooledP99, 1, 1, 1),
-                jain, littlesLaw, null, null, null, warnings, List.of());
+                jain, windowFill, null, null, null, warnings, List.of());
     }
 
     /** A measured phase with no JIT activity. */
     static final JitActivity QUIET = new JitActivity(0, 0, 0, true, List.of(), 0L, 0L, 0L, 0.0);
 
     /**
-     * A passed repetition with its self-checks: {@code jit} in the measured phase, the fairness and Little's law it
+     * A passed repetition with its self-checks: {@code jit} in the measured phase, the fairness and window fill it
      * found, an auto warm-up of {@code warmupSeconds} that stopped because {@code stoppedBecause}, and warnings.
      */
-    static RepetitionResult checked(int index, JitActivity jit, Fairness fairness, double littlesLawRatio,
+    static RepetitionResult checked(int index, JitActivity jit, Fairness fairness, double windowFillRatio,
                                     double warmupSeconds, String stoppedBecause, String... warnings) {
         return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, null, 1.0, 1000L, 1000L, 1000.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
                 new WarmupResult(WarmupMode.AUTO, warmupSeconds, 5000, null, stoppedBecause, WarmupResult.CAP.equals(
                         stoppedBecause) ? "throughput moved +12.0 % from one second to the next (at most ±10 %)" : null,
-                        QUIET), null, null, jit, fairness, new LittlesLaw(256, 256 * littlesLawRatio, littlesLawRatio),
-                List.of(warnings), List.of(), null, null);
+                        QUIET), null, null, jit, fairness, new WindowFill(256, 256 * windowFillRatio, windowFillRatio),
+                null, List.of(warnings), List.of(), null, null);
     }
 
     /** A repetition that validated every echo but failed as unfair, worded as the engine words it. */
@@ -102,7 +102,7 @@ final class ReportFixtures {
         return new RepetitionResult(index, false, "unfair: client 3 completed 12 validated echoes, under a tenth of "
                 + "the mean 1,000.0 (Jain's index 0.940)", Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, null, 1.0, 16_012L, 16_012L, 16_012.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
-                null, null, null, QUIET, new Fairness(16, 12, 1100, 0.94), null, List.of(), List.of(), null, null);
+                null, null, null, QUIET, new Fairness(16, 12, 1100, 0.94), null, null, List.of(), List.of(), null, null);
     }
 
     static CaseResult failed(Protocol p, IoModel model, int threads, String error) {
@@ -125,14 +125,14 @@ final class ReportFixtures {
         return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, tls, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
                 new CpuUsage(cpuPercent / 100, 1.0, cpuPercent), null, null, null, null, null, null, null, null, null,
-                List.of(), List.of(), null, null);
+                null, List.of(), List.of(), null, null);
     }
 
     /** A repetition that failed, with figures that must not be used. */
     static RepetitionResult failedRepetition(int index) {
         return new RepetitionResult(index, false, "measured phase: unfinishedMessages=2", Transport.EPOLL, null, null,
                 null, null, false, 1, null, null, null, null, 1.0, 10L, 8L, 8.0, null, null, new CpuUsage(5, 1.0, 500),
-                null, null, null, null, null, null, null, null, null, List.of(), List.of(), null, null);
+                null, null, null, null, null, null, null, null, null, null, List.of(), List.of(), null, null);
     }
 
     /**
@@ -157,6 +157,6 @@ final class ReportFixtures {
         return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, null, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
                 new CpuUsage(1, 1.0, 100), null, null, null, null, null, null, QUIET, null, null,
-                List.of(), List.of(), io.loopbench.engine.latency.LatencyHistograms.encode(h), timeline);
+                null, List.of(), List.of(), io.loopbench.engine.latency.LatencyHistograms.encode(h), timeline);
     }
 }

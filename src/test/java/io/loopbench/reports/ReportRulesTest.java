@@ -294,18 +294,18 @@ class ReportRulesTest {
         assertThat(md).contains(
                 "| 1 loop group / 1 thread | 2,000 [1,900, 2,100] | 1.0 | 1.00 | 1.00 | 300.00 | 350.50 |",
                 "| 1 loop group / 1 thread | 1 of 3 not quiet: repetition 2: measured-path code changed 4 times: "
-                        + "1 deoptimization and 3 C2/OSR compilations (at most 3) | 0.990 (950–1,050) | 1.001 [0.998, 1.004] | auto: 1.40 s [1.20, 10.00], "
-                        + "stopped because steady in 2, cap in 1 |",
+                        + "1 deoptimization and 3 C2/OSR compilations (at most 3) | 0.990 (950–1,050) | "
+                        + "1.001 [0.998, 1.004] | not recorded | auto: 1.40 s [1.20, 10.00], stopped because steady "
+                        + "in 2, cap in 1 |",
                 "| 1 loop group / 2 threads | 1 of 1 quiet | 1.000 (1,000–1,000) |",
                 "Warnings (the figures of these repetitions are doubtful):\n\n- 1 loop group / 1 thread, " + warning,
                 "has this group's highest throughput median (2,000 round trips/s)",
                 "This result is not established: 1 loop group / 1 thread carries warnings",
-                "- **Timestamps**, the same for every execution and protocol: the send time is taken immediately "
-                        + "before the message is handed to the transport (before any write or flush); the receive "
-                        + "time when that echo's slot is matched, per message; the refill sent for it reuses that "
-                        + "instant.",
+                "- **Timestamps**: a message's send stamp is taken as the client writes it",
+                "with netty at the batch's flush (which writes to the socket), with reactive when Reactor Netty's "
+                        + "outbound sends it on the same loop, with virtual threads at the blocking socket write",
                 "**p99 pooled** is the 99th percentile of every repetition's observations merged",
-                "- **Little's law**:", "- **Fairness**:", "- **JIT**:", "- **Send lag and late** (open load)",
+                "- **Window fill**:", "- **Stamp gap**:", "- **Fairness**:", "- **JIT**:", "- **Send lag and late** (open load)",
                 "| Measurement / warm-up / repetitions | 3.0 s / auto 1.0 … 10.0 s / 3 |");
         // the same group without the warning states its result plainly
         CaseResult clean = new CaseResult(shared1.spec(), Transport.EPOLL, summary(new Stat(2000, 1900, 2100),
@@ -346,14 +346,14 @@ class ReportRulesTest {
                 List.of(checked(1, QUIET, new Fairness(16, 1000, 1000, 1), 1, 1.3, "steady")), null);
         CaseResult warned = new CaseResult(spec, Transport.EPOLL, summary(new Stat(1500, 1450, 1550),
                 new Stat(80, 78, 82), null, new Stat(1, 1, 1), new Stat(1.08, 1.08, 1.08),
-                List.of("repetition 1: Little's law missed by +8.0 %: round trips/s × mean RTT gives 276.48 "
-                        + "messages in flight, clients × window is 256")),
+                List.of("repetition 1: window not kept full: round trips/s × mean RTT gives 276.48 messages in "
+                        + "flight, clients × window is 256 (+8.0 %)")),
                 List.of(checked(1, QUIET, new Fairness(16, 1000, 1000, 1), 1.08, 1.3, "steady")), null);
 
         Comparisons.CaseComparison flagged = Comparisons.compare(source("b", List.of(clean)),
                 source("c", List.of(warned)), VerdictRule.DEFAULT).cases().getFirst();
-        assertThat(flagged.warnings()).containsExactly("candidate repetition 1: Little's law missed by +8.0 %: round "
-                + "trips/s × mean RTT gives 276.48 messages in flight, clients × window is 256");
+        assertThat(flagged.warnings()).containsExactly("candidate repetition 1: window not kept full: round trips/s × "
+                + "mean RTT gives 276.48 messages in flight, clients × window is 256 (+8.0 %)");
         assertThat(flagged.verdict()).endsWith("; not clean: 1 warning on its figures");
         assertThat(Comparisons.compare(source("b", List.of(clean)), source("c", List.of(clean)), VerdictRule.DEFAULT)
                 .cases().getFirst()
@@ -364,7 +364,7 @@ class ReportRulesTest {
         assertThat(Comparisons.compare(source("b", List.of(oldOk)), source("c", List.of(clean)), VerdictRule.DEFAULT)
                 .cases().getFirst()
                 .warnings()).containsExactly("baseline: recorded before the self-checks (JIT activity, fairness, "
-                + "Little's law) existed");
+                + "window fill) existed");
     }
 
     @Test

@@ -139,14 +139,15 @@ class WebPageBrowserTest {
         String roundTrips = summary.findElement(By.xpath(".//tr[th[.='Round trips/s']]/td")).getText();
         assertThat(roundTrips).matches("[\\d,]+ \\[[\\d,]+, [\\d,]+]");
         assertThat(summary.getText()).contains("RTT p99", "µs", "CPU", "Peak RSS", "JIT compilations",
-                "Jain's index", "Little's law ratio", "Warm-up");
+                "Jain's index", "Window fill ratio", "Warm-up");
         assertThat(summary.findElements(By.cssSelector("thead th")).stream().map(WebElement::getText).toList())
                 .containsExactly("Metric", "Median [min, max]", "Pooled");
         assertThat(summary.findElement(By.xpath(".//tr[th[.='RTT p99']]/td[2]")).getText()).endsWith("µs");
         assertThat(browser.findElements(By.cssSelector("#run-repetitions table.repetitions tbody tr"))).hasSize(1);
-        // each repetition's self-checks: JIT, fairness, Little's law, the warm-up that ran and why it stopped
+        // each repetition's self-checks: JIT, fairness, window fill, stamp gap, the warm-up that ran and why it stopped
         String checks = browser.findElement(By.cssSelector("#run-checks tbody tr")).getText();
-        assertThat(checks).containsPattern("quiet|not quiet").contains("Jain", "fixed, stopped because time");
+        assertThat(checks).containsPattern("quiet|not quiet").containsPattern("µs \\(\\d+ % of RTT p50\\)")
+                .contains("Jain", "fixed, stopped because time");
 
         // its charts, drawn
         for (String chart : List.of("throughput", "p99")) {

@@ -7,6 +7,7 @@ import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.WindowMode;
 import io.loopbench.engine.timeline.IntervalRecorder;
 import io.netty.buffer.ByteBuf;
+import org.HdrHistogram.Histogram;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
@@ -47,6 +48,8 @@ public final class EchoClient {
     private PhaseCounters current;
     /** Its thread's timeline recorder of the phase running. */
     private IntervalRecorder intervals;
+    /** Its thread's stamp gaps of the phase running ({@link Outgoing#flushIfPending}). */
+    private Histogram stampGaps;
     private boolean stopping;
     private boolean finished = true;
     private boolean signalled = true;
@@ -120,6 +123,7 @@ public final class EchoClient {
         phase = p;
         current = counters[p.tag()];
         intervals = p.recorders().get(io.histogramOwner());
+        stampGaps = p.stampGapHistograms().get(io.histogramOwner());
         stopping = false;
         finished = false;
         signalled = false;
@@ -244,7 +248,7 @@ public final class EchoClient {
      * slot it refills.
      */
     void send(int slot, long sentAt) {
-        outgoing.write(phase.tag(), window.take(slot, sentAt));
+        outgoing.write(phase.tag(), window.take(slot, sentAt), sentAt);
         current.messagesSent++;
     }
 
@@ -267,7 +271,7 @@ public final class EchoClient {
     }
 
     void flushIfPending() {
-        outgoing.flushIfPending();
+        outgoing.flushIfPending(stampGaps);
     }
 
     /** Counts this client drained once nothing is in flight and its load has nothing more to send. */

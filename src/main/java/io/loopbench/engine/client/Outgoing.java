@@ -1,7 +1,9 @@
 package io.loopbench.engine.client;
 
 import io.loopbench.engine.message.MessageFormat;
+import io.loopbench.engine.latency.LatencyHistograms;
 import io.netty.buffer.ByteBuf;
+import org.HdrHistogram.Histogram;
 
 /**
  * How a client's messages reach its socket, each written in arknet's format. A datagram, or a message whose owner
@@ -11,8 +13,12 @@ import io.netty.buffer.ByteBuf;
  *
  * <p>The buffers are reused: each comes from a small ring and goes to the transport as a reference of its own, which
  * the transport releases once the bytes are sent; a buffer whose count is back to the ring's one reference is free
- * again, one still held by a write is left to it and replaced. A steady phase thus allocates no buffer. Confined to
- * its client's thread.
+ * again, one still held by a write is left to it and replaced. A steady phase thus allocates no buffer.
+ *
+ * <p>It also measures where the send stamps are: each message's stamp is kept until the flush that hands its bytes
+ * to the transport, and the time from stamp to that hand-over, taken just before the flush, is its stamp gap (the
+ * part of its RTT spent in the client before it left: the rest of the read batch that freed its slot, its
+ * formatting). Confined to its client's thread.
  */
 final class Outgoing {
 
@@ -28,6 +34,9 @@ final class Outgoing {
     private ByteBuf gathered;
     private byte gatheredTag;
     private boolean pending;
+    /** Send stamps of the messages written since the last flush: never more than a window's. */
+    private final long[] stamps;
+    private int stamped;
 
     /**
      * Most bytes of buffers one client keeps (at least two buffers): bounds what a large window of large messages
@@ -48,10 +57,17 @@ final class Outgoing {
         int bufferBytes = gathering ? gatherBytes : payloadBytes;
         long perBatch = gathering ? ((long) window * payloadBytes + gatherBytes - 1) / gatherBytes : window;
         this.ring = new ByteBuf[(int) Math.min(perBatch + 1, Math.max(2, RING_BYTES / bufferBytes))];
+        this.stamps = new long[window];
     }
 
-    /** Writes message {@code seq} of the phase {@code tag}; it leaves at the next {@link #flushIfPending()}. */
-    void write(byte tag, long seq) {
+    /**
+     * Writes message {@code seq} of the phase {@code tag}, stamped {@code sentAt}; it leaves at the next
+     * {@link #flushIfPending}.
+     */
+    void write(byte tag, long seq, long sentAt) {
+        if (stamped < stamps.length) { // a slot is written at most once between flushes: always true
+            stamps[stamped++] = sentAt;
+        }
         if (!gathering) {
             ByteBuf message = take(payloadBytes);
             MessageFormat.write(message, tag, id, seq, payloadBytes);
@@ -69,9 +85,17 @@ final class Outgoing {
         pending = true;
     }
 
-    /** Sends what was written since the last flush. */
-    void flushIfPending() {
+    /**
+     * Sends what was written since the last flush, first recording each message's stamp gap into {@code gaps} (the
+     * phase's histogram of this client's thread; null: not recorded).
+     */
+    void flushIfPending(Histogram gaps) {
         if (pending) {
+            long handedOver = System.nanoTime();
+            for (int i = 0; i < stamped && gaps != null; i++) {
+                LatencyHistograms.record(gaps, handedOver - stamps[i]);
+            }
+            stamped = 0;
             pending = false;
             writeGathered();
             io.flush();

@@ -20,8 +20,10 @@ import java.util.concurrent.CountDownLatch;
  *                   dropped messages, in intervals
  * @param uncorrectedHistograms open load: RTT from each message's actual send time, per thread; else empty
  * @param sendLagHistograms open load: actual minus intended send time, per thread; else empty
+ * @param stampGapHistograms every load: from each message's send stamp to the hand-over of its bytes to the
+ *                   transport, per thread (see {@code Outgoing})
  */
 public record PhaseContext(byte tag, long started, long deadline, CountDownLatch drained,
                     Map<Object, IntervalRecorder> recorders, Map<Object, Histogram> uncorrectedHistograms,
-                    Map<Object, Histogram> sendLagHistograms) {
+                    Map<Object, Histogram> sendLagHistograms, Map<Object, Histogram> stampGapHistograms) {
 }

@@ -2,10 +2,12 @@ package io.loopbench.engine.latency;
 
 /**
  * Round-trip times of one measured phase, in microseconds, from an HdrHistogram holding every observation (no
- * sampling; 3 significant digits, so each percentile is exact to 0.1 %). RTT, the same for every execution and
- * protocol: the send time is taken immediately before the message is handed to the transport (before any write or
- * flush); the receive time when that echo's slot is matched, per message; the refill sent for it reuses that instant.
- * Queueing behind the rest of the window is included.
+ * sampling; 3 significant digits, so each percentile is exact to 0.1 %). An RTT runs from the message's send stamp —
+ * a phase's first window as each message is written, a refill at the instant the echo that freed its slot was
+ * matched (before that echo's content check, the rest of its read batch and the flush that hands the refill to the
+ * transport), under open load when the pacer sends it — to the instant its echo's slot is matched. Queueing behind
+ * the rest of the window is included; how much of it lies before the hand-over is the repetition's
+ * {@code StampGap}.
  *
  * @param mode         {@code message}: one observation per echo; {@code batch}: one per window of echoes
  * @param observations how many RTTs the percentiles are computed from

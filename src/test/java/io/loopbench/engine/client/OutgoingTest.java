@@ -1,8 +1,10 @@
 package io.loopbench.engine.client;
 
+import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.message.MessageFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -89,9 +91,9 @@ class OutgoingTest {
         long seq = 0;
         for (int batch = 0; batch < 200; batch++) {
             for (int k = 0; k < window; k++) {
-                out.write(MessageFormat.MEASURED_TAG, seq++);
+                out.write(MessageFormat.MEASURED_TAG, seq++, System.nanoTime());
             }
-            out.flushIfPending();
+            out.flushIfPending(null);
         }
 
         // the ring: the window's messages (or gathered buffers) and one more
@@ -115,9 +117,9 @@ class OutgoingTest {
         Outgoing out = new Outgoing(io, 3, 64, 4, gathering);
         io.hold = true;
         for (long seq = 0; seq < 40; seq++) {
-            out.write(MessageFormat.MEASURED_TAG, seq);
+            out.write(MessageFormat.MEASURED_TAG, seq, System.nanoTime());
             if (seq % 4 == 3) {
-                out.flushIfPending();
+                out.flushIfPending(null);
             }
         }
         // what the transport holds still has the bytes it was given
@@ -133,6 +135,41 @@ class OutgoingTest {
         assertThat(io.held).allSatisfy(b -> assertThat(b.refCnt()).isEqualTo(1));
         io.held.forEach(ByteBuf::release);
         assertThat(io.held).allSatisfy(b -> assertThat(b.refCnt()).isZero());
+        io.sent.release();
+    }
+
+    /**
+     * The stamp gap is measured to the hand-over itself: messages stamped 5 ms before they are written (a stamp taken
+     * too early, as a misplaced one would be) each show a gap of at least 5 ms, one per message, while messages
+     * stamped as they are written show less than the time the whole batch took.
+     */
+    @ParameterizedTest(name = "gathering {0}")
+    @CsvSource({"true", "false"})
+    void eachMessagesStampGapRunsFromItsStampToTheFlushThatHandsItOver(boolean gathering) {
+        FakeIo io = new FakeIo();
+        Outgoing out = new Outgoing(io, 5, 64, 8, gathering);
+        Histogram misplaced = LatencyHistograms.create();
+        Histogram inPlace = LatencyHistograms.create();
+        long early = 5_000_000;
+
+        for (long seq = 0; seq < 8; seq++) {
+            out.write(MessageFormat.MEASURED_TAG, seq, System.nanoTime() - early);
+        }
+        out.flushIfPending(misplaced);
+        long batchStart = System.nanoTime();
+        for (long seq = 8; seq < 16; seq++) {
+            out.write(MessageFormat.MEASURED_TAG, seq, System.nanoTime());
+        }
+        out.flushIfPending(inPlace);
+        long batchTook = System.nanoTime() - batchStart;
+        out.flushIfPending(inPlace); // nothing pending: nothing recorded
+
+        assertThat(misplaced.getTotalCount()).isEqualTo(8);
+        assertThat(misplaced.getMinValue()).isGreaterThanOrEqualTo(misplaced.lowestEquivalentValue(early));
+        assertThat(inPlace.getTotalCount()).isEqualTo(8);
+        assertThat(inPlace.getMaxValue()).isLessThanOrEqualTo(inPlace.highestEquivalentValue(batchTook));
+        assertThat(io.sent.readableBytes()).isEqualTo(16 * 64);
+        out.release();
         io.sent.release();
     }
 }

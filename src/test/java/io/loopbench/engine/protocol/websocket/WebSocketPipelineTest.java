@@ -362,7 +362,8 @@ class WebSocketPipelineTest {
                 millis / 1000.0, (interval, rtt) -> { });
         timeline.recorder(client.histogramOwner());
         PhaseContext phase = new PhaseContext(MessageFormat.MEASURED_TAG, started,
-                started + TimeUnit.MILLISECONDS.toNanos(millis), drained, timeline.recorders(), Map.of(), Map.of());
+                started + TimeUnit.MILLISECONDS.toNanos(millis), drained, timeline.recorders(), Map.of(), Map.of(),
+                Map.of(client.histogramOwner(), io.loopbench.engine.latency.LatencyHistograms.create()));
         client.executor().execute(() -> client.begin(phase));
         Thread.sleep(millis);
         client.executor().execute(client::stop);
