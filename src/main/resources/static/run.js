@@ -266,7 +266,9 @@ export function runView(root, params, id) {
         {value: x.openLoad?.sendLag ? `${fmt.us(x.openLoad.sendLag.p50Us)} / ${fmt.us(x.openLoad.sendLag.p99Us)}`
           : '–', class: 'num'},
         {value: x.openLoad ? `${fmt.int(x.openLoad.lateMessages)} / ${fmt.int(x.openLoad.droppedMessages)} of `
-          + fmt.int(x.openLoad.intendedMessages) : '–', class: 'num'}] : []),
+          + fmt.int(x.openLoad.intendedMessages) : '–', class: 'num'},
+        {value: x.openLoad?.clientSpread ? `${fmt.us(x.openLoad.clientSpread.minP99Us)} – `
+          + fmt.us(x.openLoad.clientSpread.maxP99Us) : '–', class: 'num'}] : []),
       Array.isArray(x.warnings) && x.warnings.length ? h('ul', {class: 'warnings'},
         x.warnings.map(w => h('li', {}, w))) : 'none',
       Array.isArray(x.notes) && x.notes.length ? h('ul', {}, x.notes.map(n => h('li', {}, n))) : 'none',
@@ -276,7 +278,7 @@ export function runView(root, params, id) {
       rows, {className: 'repetitions'})),
     h('h3', {}, 'Self-checks'), h('div', {class: 'scroll', id: 'run-checks'}, table(
       ['#', 'JIT (measured phase)', 'Fairness', 'Window fill ratio', 'Stamp gap p50 / p99', 'Warm-up',
-        ...(open ? ['Send lag p50 / p99', 'Late / dropped'] : []), 'Warnings', 'Notes'],
+        ...(open ? ['Send lag p50 / p99', 'Late / dropped', 'Client p99s (corrected)'] : []), 'Warnings', 'Notes'],
       checks, {className: 'checks', caption: 'JIT-quiet: measured-path code (the engine\'s client, server, '
         + 'protocol and message code, Netty, Reactor, HdrHistogram, the JDK\'s NIO, networking and crypto) changed '
         + 'at most 3 times (deoptimizations and C2/OSR compilations), and the compilers took at most 2.5 % of the '

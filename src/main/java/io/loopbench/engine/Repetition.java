@@ -166,9 +166,13 @@ final class Repetition {
         OpenLoad openLoad = open ? OpenLoad.of(spec.rate(), m.intendedMessages(), m.lateMessages(),
                 m.droppedMessages(), LoopPacer.LATE_THRESHOLD_NANOS / 1000.0,
                 LatencyHistograms.latency(LatencyMode.MESSAGE, LatencyHistograms.merged(measured.sendLag().values())),
-                m.messages()) : null;
+                m.messages(), clientSpread()) : null;
         if (openLoad != null && openLoad.overloaded()) { // always set by of()
             warnings.add(openLoad.warning(m.messages()));
+        }
+        String unevenOpen = openLoad == null ? null : openLoad.clientSpread().warning();
+        if (unevenOpen != null) {
+            warnings.add(unevenOpen);
         }
         long[] perClient = clients.stream().mapToLong(c -> c.counts(MessageFormat.MEASURED_TAG).messages()).toArray();
         Fairness fairness = Fairness.of(perClient);
@@ -211,6 +215,28 @@ final class Repetition {
                 new GcActivity(measured.gcCollections(), measured.gcMillis()), errors, warmupResult,
                 uncorrectedLatency, openLoad, measuredJit, fairness, windowFill, stampGap, warnings, notes,
                 LatencyHistograms.encode(all), timeline);
+    }
+
+    /** Open load: the clients' corrected p99s and dropped shares of the measured phase, lowest and highest. */
+    private OpenLoad.ClientSpread clientSpread() {
+        long fewest = Long.MAX_VALUE;
+        double minP99 = Double.MAX_VALUE;
+        double maxP99 = 0;
+        double minDropped = 1;
+        double maxDropped = 0;
+        for (EchoClient c : clients) {
+            Histogram h = c.openLoadLatency();
+            PhaseCounts counts = c.counts(MessageFormat.MEASURED_TAG);
+            double p99 = h.getValueAtPercentile(99) / 1000.0;
+            double dropped = counts.intendedMessages() == 0 ? 0
+                    : (double) counts.droppedMessages() / counts.intendedMessages();
+            fewest = Math.min(fewest, h.getTotalCount());
+            minP99 = Math.min(minP99, p99);
+            maxP99 = Math.max(maxP99, p99);
+            minDropped = Math.min(minDropped, dropped);
+            maxDropped = Math.max(maxDropped, dropped);
+        }
+        return new OpenLoad.ClientSpread(clients.size(), fewest, minP99, maxP99, minDropped, maxDropped);
     }
 
     /**

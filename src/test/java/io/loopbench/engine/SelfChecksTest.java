@@ -64,6 +64,56 @@ class SelfChecksTest {
         assertThat(r.latency().maxUs()).isGreaterThan(spec.seconds() * 1e6 / 4);
     }
 
+    /**
+     * Under open load every client sends at its share of the rate, so their echoes stay even however one is served:
+     * client 0's echoes held 20 ms each show in its own corrected p99, which the others' do not reach, and the
+     * repetition warns of uneven clients by latency. The window (64) holds the 20 ms × 1,000/s in flight, so nothing
+     * is dropped and no message waits for a slot.
+     */
+    @Test
+    void underOpenLoadAClientServedSlowlyIsNamedByItsOwnP99ThoughItsEchoesAreEven() {
+        long delay = 20_000_000;
+        ServerFault slowClientZero = new ServerFault() {
+            @Override
+            public long delayNanos(int clientId) {
+                return clientId == 0 ? delay : 0;
+            }
+        };
+        RunSpec spec = quick().clients(2).window(64).load(LoadModel.OPEN).rate(2_000.0).warmupSeconds(0.3)
+                .seconds(1.2).build();
+
+        RepetitionResult r = EngineTestSupport.measure(spec).serverFault(slowClientZero).run().repetitions()
+                .getFirst();
+
+        EngineTestSupport.assertValidatedByEveryClient(r, 2);
+        OpenLoad.ClientSpread spread = r.openLoad().clientSpread();
+        assertThat(spread.clients()).isEqualTo(2);
+        // 1,200 messages each were due (1,000/s for 1.2 s), every one an observation, delivered or censored
+        assertThat(spread.fewestMessages()).isGreaterThanOrEqualTo(OpenLoad.ClientSpread.MIN_MESSAGES);
+        assertThat(spread.maxP99Us()).isGreaterThanOrEqualTo(delay / 1000.0);
+        assertThat(r.warnings().contains(spread.warning())).isEqualTo(spread.warning() != null);
+        // the other client's p99 stays under half the delay unless the machine stalled it too
+        if (spread.minP99Us() < delay / 2000.0) {
+            assertThat(spread.warning()).startsWith("uneven clients under open load: client p99s from ");
+        }
+    }
+
+    @Test
+    void openLoadClientsAreUnevenBeyondTwiceTheP99OrTheDropsAndOnlyOnEnoughMessages() {
+        assertThat(new OpenLoad.ClientSpread(4, 5_000, 100, 200, 0, 0).warning()).isNull();
+        assertThat(new OpenLoad.ClientSpread(4, 5_000, 100, 201, 0, 0).warning())
+                .isEqualTo("uneven clients under open load: client p99s from 100.0 to 201.0 µs (2.0×): one p99 "
+                        + "blends clients served unequally");
+        // too few messages for a p99 to mean more than one outlier: not compared
+        assertThat(new OpenLoad.ClientSpread(4, 999, 100, 900, 0, 0).warning()).isNull();
+        assertThat(new OpenLoad.ClientSpread(4, 5_000, 100, 150, 0.0, 0.002).warning())
+                .isEqualTo("uneven drops under open load: one client never sent 0.20 % of its messages, another "
+                        + "0.00 %");
+        // every client dropping alike is overload, said apart, not unevenness
+        assertThat(new OpenLoad.ClientSpread(4, 5_000, 100, 150, 0.05, 0.06).warning()).isNull();
+        assertThat(new OpenLoad.ClientSpread(1, 5_000, 100, 900, 0, 0.5).warning()).isNull();
+    }
+
     @Test
     void aFairRunPassesWithJainsIndexNearOne() {
         RepetitionResult r = EngineTestSupport.measure(quick().clients(4).window(4).build()).run().repetitions().getFirst();

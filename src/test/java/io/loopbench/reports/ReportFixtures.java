@@ -60,7 +60,7 @@ final class ReportFixtures {
      */
     static CaseResult open(RunSpec spec, Stat roundTrips, Stat p99, double droppedFraction) {
         long dropped = Math.round(droppedFraction * 100_000);
-        OpenLoad load = OpenLoad.of(spec.rate(), 100_000, 0, dropped, 100, null, 100_000 - dropped);
+        OpenLoad load = OpenLoad.of(spec.rate(), 100_000, 0, dropped, 100, null, 100_000 - dropped, null);
         RepetitionResult r = new RepetitionResult(1, true, null, Transport.EPOLL, null, null, null, null, false, 1,
                 null, null, null, null, 1.0, 100_000L, 100_000L, roundTrips.median(), null, null, null, null, null, null,
                 null, null, load, QUIET, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of(), null,

@@ -223,6 +223,14 @@ public final class EchoClient {
         load.freed(slot, false, System.nanoTime());
     }
 
+    /**
+     * Open load: this client's own corrected RTTs of the last phase (censored drops included); null under closed load.
+     * Read after the phase's barrier, like {@link #counts}.
+     */
+    public Histogram openLoadLatency() {
+        return paced == null ? null : paced.corrected();
+    }
+
     /** Open load: how this client is paced, for its loop's {@link LoopPacer}; null under closed load. */
     PacedLoad paced() {
         return paced;

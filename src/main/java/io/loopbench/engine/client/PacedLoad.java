@@ -35,6 +35,11 @@ final class PacedLoad implements Load {
     private Histogram sendLag;
     /** Intended send times of the phase's dropped messages, as nanoseconds after its start: censored at finish. */
     private final Histogram droppedIntended = LatencyHistograms.create();
+    /**
+     * This client's own corrected RTTs of the phase, censored drops included, to 2 significant digits (enough to
+     * compare clients): its p99 beside the others' says whether open load served them evenly.
+     */
+    private final Histogram corrected = LatencyHistograms.create(2);
     private long phaseStarted;
 
     PacedLoad(EchoClient client, Window window, int id, RunSpec spec) {
@@ -56,6 +61,12 @@ final class PacedLoad implements Load {
         phaseStarted = phase.started();
         nextIntended = phaseStarted + offsetNanos;
         droppedIntended.reset();
+        corrected.reset();
+    }
+
+    /** This client's corrected RTTs of the last phase; read after the phase's barrier, like its counts. */
+    Histogram corrected() {
+        return corrected;
     }
 
     /**
@@ -96,6 +107,7 @@ final class PacedLoad implements Load {
     public void freed(int slot, boolean valid, long now) {
         if (valid) {
             intervals.record(now - window.intendedAt(slot));
+            LatencyHistograms.record(corrected, now - window.intendedAt(slot));
             LatencyHistograms.record(uncorrected, now - window.sentAt(slot));
         }
         if (backlogSize > 0 && !client.finished()) {
@@ -131,10 +143,13 @@ final class PacedLoad implements Load {
         }
         for (; backlogSize > 0; backlogSize--) {
             intervals.censored(now, now - backlog[backlogHead], 1);
+            LatencyHistograms.record(corrected, now - backlog[backlogHead]);
             backlogHead = (backlogHead + 1) % backlog.length;
         }
         for (HistogramIterationValue v : droppedIntended.recordedValues()) {
             intervals.censored(now, now - phaseStarted - v.getValueIteratedTo(), v.getCountAtValueIteratedTo());
+            LatencyHistograms.record(corrected, now - phaseStarted - v.getValueIteratedTo(),
+                    v.getCountAtValueIteratedTo());
         }
         droppedIntended.reset();
     }

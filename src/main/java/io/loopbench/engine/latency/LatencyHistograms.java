@@ -23,7 +23,12 @@ public final class LatencyHistograms {
 
     /** An empty histogram of nanoseconds, 3 significant digits (each percentile exact to 0.1 %). */
     public static Histogram create() {
-        return new Histogram(MAX_TRACKED_NANOS, 3);
+        return create(3);
+    }
+
+    /** An empty histogram of nanoseconds to {@code significantDigits} (2: each percentile exact to 1 %). */
+    public static Histogram create(int significantDigits) {
+        return new Histogram(MAX_TRACKED_NANOS, significantDigits);
     }
 
     /** Records one RTT, clamped to what a histogram tracks. */
