@@ -2,9 +2,9 @@ package io.loopbench.cluster;
 
 import io.loopbench.engine.ErrorCounts;
 import io.loopbench.engine.Fairness;
-import io.loopbench.engine.WindowFill;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunControl;
+import io.loopbench.engine.WindowFill;
 import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
@@ -217,12 +217,12 @@ public final class DistributedRun {
         if (skew != null) {
             warnings.add(skew);
         }
-        WindowFill law = null;
+        WindowFill windowFill = null;
         if (spec.load() != LoadModel.OPEN && mode(spec) == LatencyMode.MESSAGE && c.messages() > 0) {
             // each agent's own holds on its own; this checks the merge: the summed rate against the pooled mean RTT
-            law = WindowFill.of(spec.clients(), spec.window(), rate, merged.latency().meanUs());
-            if (!law.holds()) {
-                warnings.add("merged: " + law.warning());
+            windowFill = WindowFill.of(spec.clients(), spec.window(), rate, merged.latency().meanUs());
+            if (!windowFill.holds()) {
+                warnings.add("merged: " + windowFill.warning());
             }
         }
         // every client agent negotiated with the same server under the same spec: the first one's session stands
@@ -232,7 +232,7 @@ public final class DistributedRun {
                 null, server.toString(), null, true, spec.ioThreads(), null, null, null, tls, elapsed,
                 c.messagesSent(), c.messages(), rate, 2.0 * spec.payloadBytes() * rate / (1 << 20), merged.latency(),
                 cpu(merged.parts(), elapsed), memory(merged.parts()), gc(merged.parts()), errors, null, null, null,
-                jit(merged.parts()), fairness, law, null, warnings, notes, merged.latencyHistogram(),
+                jit(merged.parts()), fairness, windowFill, null, warnings, notes, merged.latencyHistogram(),
                 MergedTimeline.of(merged.parts()));
         return new DistributedRepetition(result, rows, start);
     }

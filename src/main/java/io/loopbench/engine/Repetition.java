@@ -99,15 +99,14 @@ final class Repetition {
         long intervalNanos = spec.timelineIntervalMillis() * 1_000_000L;
         TimelineRecording.Listener toProgress = (interval, rtt) -> progress.intervalRecorded(index, interval, rtt);
         PhaseRunner.Outcome warmup = null;
-        String warmupHeldBackBy = null;
+        Warmup warmed = null;
         TimelineRecording warmupRecording = null;
         TimelineRecording.Result warmupTimeline = null;
         if (spec.warmupSeconds() > 0) {
             progress.phaseStarted(index, TimelineInterval.WARMUP, spec.warmupLimitSeconds());
             warmupRecording = new TimelineRecording(TimelineInterval.WARMUP, null, intervalNanos, 0, toProgress);
-            Warmup w = warmUp(phases, warmupRecording);
-            warmup = w.outcome();
-            warmupHeldBackBy = w.heldBackBy();
+            warmed = warmUp(phases, warmupRecording);
+            warmup = warmed.outcome();
             warmupTimeline = warmupRecording.finish(warmup.endNanos());
         }
         // Waits, if need be, for the monitor started in the background: the measured phase's events must all be seen.
@@ -138,7 +137,7 @@ final class Repetition {
             PhaseCounts w = sum(MessageFormat.WARMUP_TAG);
             ErrorCounts warmupErrors = errors(w, MessageFormat.WARMUP_TAG, warmup.drainTimedOut());
             warmupResult = new WarmupResult(spec.warmupMode(), warmup.elapsedNanos() / 1e9, w.messages(), warmupErrors,
-                    warmup.stoppedBecause(), warmupHeldBackBy,
+                    warmup.stoppedBecause(), warmed.heldBackBy(),
                     jit == null ? null
                     : jit.activity(warmup.from(), warmup.to(), JitActivity.capacityNanos(warmup.elapsedNanos())));
             if (warmupErrors.total() > 0) {
@@ -148,7 +147,7 @@ final class Repetition {
             }
             if (warmupResult.capped()) {
                 // a JIT still busy is judged again by the measured phase's own rule below; a trend is not
-                (warmupHeldBackBy.startsWith("JIT") ? notes : warnings).add(warmupResult.capWords(spec.warmupMaxSeconds()));
+                (warmed.byJit() ? notes : warnings).add(warmupResult.capWords(spec.warmupMaxSeconds()));
             }
         }
         if (error == null && errors.total() > 0) {
@@ -286,6 +285,7 @@ final class Repetition {
         long done = 0;
         int nextJitCheck = 0;
         String heldBackBy = "fewer than " + (ring + 1) + " rounds of " + ROUND_SECONDS + " s before the cap";
+        boolean byJit = false;
         String stoppedBecause;
         for (int round = 0; ; round++) {
             long left = cap - System.nanoTime();
@@ -307,12 +307,15 @@ final class Repetition {
             }
             if (auto && now - least >= 0 && round >= ring) {
                 String why = unsteadyThroughput(rates, round);
+                boolean jitWhy = false;
                 if (why == null && round >= nextJitCheck) {
                     why = unquietJit(jvmEvents ? JvmEvents.get() : null, rounds, compileMillis, round);
+                    jitWhy = true;
                     // waiting for the recorder's events idles the loops: not again before a fresh span of rounds
                     nextJitCheck = why == null ? round : round + STEADY_ROUNDS;
-                } else if (why == null) {
+                } else if (why == null) { // the JIT's last check still stands
                     why = heldBackBy;
+                    jitWhy = byJit;
                 }
                 if (why == null) {
                     stoppedBecause = WarmupResult.STEADY;
@@ -320,6 +323,7 @@ final class Repetition {
                     break;
                 }
                 heldBackBy = why;
+                byJit = jitWhy;
             }
             if (now - cap >= 0) {
                 stoppedBecause = auto ? WarmupResult.CAP : WarmupResult.TIME;
@@ -329,11 +333,14 @@ final class Repetition {
         return new Warmup(new PhaseRunner.Outcome(first.from(), last.to(), System.nanoTime() - started,
                 last.endNanos(), cpu, gcCollections, gcMillis, drainTimedOut, stoppedBecause, Map.of(), Map.of(),
                 Map.of()),
-                WarmupResult.CAP.equals(stoppedBecause) ? heldBackBy : null);
+                WarmupResult.CAP.equals(stoppedBecause) ? heldBackBy : null, byJit);
     }
 
-    /** The warm-up's rounds as one phase; {@code heldBackBy}: why an auto warm-up that reached its cap was not steady. */
-    private record Warmup(PhaseRunner.Outcome outcome, String heldBackBy) {
+    /**
+     * The warm-up's rounds as one phase; {@code heldBackBy}: why an auto warm-up that reached its cap was not steady,
+     * and {@code byJit} whether that was the JIT's criterion (rather than throughput's).
+     */
+    private record Warmup(PhaseRunner.Outcome outcome, String heldBackBy, boolean byJit) {
     }
 
     static final double ROUND_SECONDS = 0.2;

@@ -11,7 +11,6 @@ import io.loopbench.engine.protocol.UdpBuffers;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.timeline.Timeline;
 
-
 import java.util.List;
 
 /**

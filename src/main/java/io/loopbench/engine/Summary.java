@@ -5,7 +5,6 @@ import io.loopbench.engine.latency.Latency;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
 
-
 import java.util.List;
 import java.util.function.Function;
 
