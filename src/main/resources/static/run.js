@@ -315,16 +315,19 @@ export function runView(root, params, id) {
       ...(rss ? [{value: fmt.mib(a.peakRssBytes), class: 'num'}] : []),
       a.error ? h('span', {class: 'error-text'}, a.error) : '–',
     ];
-    const caption = 'One row per agent; the repetition\'s merged figures are under Repetitions. Start late: the '
-      + 'agent\'s start after the instant all were told, on the coordinator\'s timeline through its clock offset.'
+    const caption = 'One row per agent; the repetition\'s merged figures are under Repetitions. Start late: when the '
+      + 'agent\'s clients began their measured phase, after the instant all were told, on the coordinator\'s '
+      + 'timeline through its clock offset.'
       + (cpu ? ' CPU: the agent\'s process over its measured phase, 100 % = one logical CPU.' : '');
     fill(hostsBox, h('h2', {}, 'Across hosts'), hosts.map(x => {
       const s = x.start;
       const agents = Array.isArray(x.agents) ? x.agents : [];
       return h('div', {class: 'hosts-repetition', dataset: {repetition: String(x.repetition)}},
         h('h3', {}, `Repetition ${x.repetition}`),
-        s ? h('p', {class: 'start-skew'}, `Measured start skew: ${fmt.us(s.skewNanos / 1e3)} `
-          + `(± ${fmt.us(s.skewUncertaintyNanos / 1e3)})`) : null,
+        s ? h('p', {class: 'start-skew'}, (s.stopSkewNanos == null ? 'Start barrier skew: ' : 'Measured start skew: ')
+          + `${fmt.us(s.skewNanos / 1e3)} (± ${fmt.us(s.skewUncertaintyNanos / 1e3)})`
+          + (s.stopSkewNanos == null ? '' : `; stop skew ${fmt.us(s.stopSkewNanos / 1e3)}; every client agent in `
+            + `its measured phase together for ${(s.overlapNanos / 1e9).toFixed(3)} s`)) : null,
         agents.length ? h('div', {class: 'scroll'}, table(headers, agents.map(row), {className: 'hosts', caption}))
           : notice('warn', 'Failed before its measured phase:', 'see the repetition\'s error.'));
     }));

@@ -36,12 +36,14 @@ import java.util.List;
  *                         without clients or figures
  * @param intervalRtts     the RTTs of each of the timeline's measured intervals, in {@code LatencyHistograms.encode}'s
  *                         form, for the merged timeline's percentiles; empty without a timeline
+ * @param phase            when its clients' measured phase began and stopped after its start barrier; null without
+ *                         clients, for a part that failed before its phase, or from an agent that does not say
  */
 public record AgentPart(String member, int clients, double elapsedSeconds, PhaseCounts counts,
                         String latencyHistogram, String error, CpuUsage cpu, GcActivity gc, MemoryUsage memory,
                         JitActivity jit, Fairness fairness, List<String> warnings, List<String> notes,
                         TlsSession tls,
-                        Timeline timeline, List<String> intervalRtts) {
+                        Timeline timeline, List<String> intervalRtts, PhaseSpan phase) {
 
     public AgentPart {
         warnings = warnings == null ? List.of() : List.copyOf(warnings);

@@ -9,9 +9,9 @@ package io.loopbench.cluster;
  * @param messages            its clients' validated echoes in the measured phase; null without clients
  * @param roundTripsPerSecond its messages over its own measured phase's elapsed time; null without clients
  * @param p99Us               its clients' 99th percentile RTT, µs; null without clients or echoes
- * @param startLateNanos      its start minus the instant all were told, on the coordinator's timeline: the instant
- *                            it released its clients, whose thread then begins the phase within its scheduling
- *                            latency (not measured); null without clients
+ * @param startLateNanos      its start minus the instant all were told, on the coordinator's timeline: when its
+ *                            clients began their measured phase (in results stored before that was measured, when
+ *                            its barrier released them); null without clients
  * @param error               why its part failed there, or null
  * @param cpuPercent          its process's CPU (user + system, every thread) over its measured phase, 100 = one
  *                            logical CPU: with clients, their phase (drain included, and its server's work too where

@@ -62,12 +62,14 @@ final class AgentWork {
      * @param clients how many clients
      * @param phase   this process's readings at the instant the measured phase began ({@link #beginPhase}), unset
      *                before: the server's figures when no clients run here
+     * @param span    the clients' measured phase's start and stop ({@link System#nanoTime()}), written by their
+     *                repetition's thread before its result completes; zeros until then
      */
     private record Work(StandingEchoServer server, RunControl control, MeasuredPhaseGate gate,
                         CompletableFuture<RepetitionResult> result, int clients, AtomicReference<PhaseStart> phase,
-                        List<String> intervalRtts) {
+                        List<String> intervalRtts, long[] span) {
 
-        static final Work NONE = new Work(null, null, null, null, 0, new AtomicReference<>(), List.of());
+        static final Work NONE = new Work(null, null, null, null, 0, new AtomicReference<>(), List.of(), new long[2]);
     }
 
     /** This process's clocks, CPU time and collections at the start of a measured phase. */
@@ -122,7 +124,7 @@ final class AgentWork {
         StandingEchoServer server = StandingEchoServer.start(config);
         // the flight recorder takes a while to start: by the measured phase it sees the server's JIT
         JvmEvents.startInBackground();
-        current.set(new Work(server, null, null, null, 0, new AtomicReference<>(), List.of()));
+        current.set(new Work(server, null, null, null, 0, new AtomicReference<>(), List.of(), new long[2]));
         return new Target(bindAddress, server.port());
     }
 
@@ -154,6 +156,7 @@ final class AgentWork {
         MeasuredPhaseGate gate = new MeasuredPhaseGate(MAX_HOLD);
         // written by the repetition's thread, read once its result is complete
         List<String> intervalRtts = new ArrayList<>();
+        long[] span = new long[2];
         Measurement measurement = Measurement.of(spec).control(control.holdMeasuredPhase(gate))
                 .progress(new ProgressListener() {
                     @Override
@@ -167,10 +170,16 @@ final class AgentWork {
                         }
                         intervals.closed(index, interval, encoded);
                     }
+
+                    @Override
+                    public void measuredPhaseRan(int repetition, long startNanos, long stopNanos) {
+                        span[0] = startNanos;
+                        span[1] = stopNanos;
+                    }
                 });
         CompletableFuture<RepetitionResult> result = new CompletableFuture<>();
         Work work = new Work(before.server, control, gate, result, spec.clients(), new AtomicReference<>(),
-                intervalRtts);
+                intervalRtts, span);
         if (!current.compareAndSet(before, work)) {
             throw new IllegalStateException("agent " + member + " was told to end while it prepared");
         }
@@ -268,11 +277,17 @@ final class AgentWork {
         } catch (CancellationException e) {
             throw new IllegalStateException("its clients were stopped before the end of their measured phase");
         }
-        return part(member, w.clients, r, w.intervalRtts);
+        // the result's completion published the span; a repetition that failed before its phase left it at zero
+        PhaseSpan span = started == null || w.span[1] == 0 ? null
+                : new PhaseSpan(w.span[0] - started.nanos, w.span[1] - started.nanos);
+        return part(member, w.clients, r, w.intervalRtts, span);
     }
 
-    /** A repetition's result as its part: the counters and the encoded histogram (an empty one without figures). */
-    static AgentPart part(String member, int clients, RepetitionResult r, List<String> intervalRtts) {
+    /**
+     * A repetition's result as its part: the counters and the encoded histogram (an empty one without figures), and
+     * its measured phase's span after the start barrier, where known.
+     */
+    static AgentPart part(String member, int clients, RepetitionResult r, List<String> intervalRtts, PhaseSpan span) {
         ErrorCounts e = r.errors();
         PhaseCounts counts = e == null ? PhaseCounts.NONE : new PhaseCounts(r.messagesSent(), r.messages(),
                 e.contentErrors(), e.orderErrors(), e.unexpectedMessages(), e.disconnectErrors(), e.lostMessages(),
@@ -285,7 +300,7 @@ final class AgentWork {
         return new AgentPart(member, clients, r.elapsedSeconds() == null ? 0 : r.elapsedSeconds(), counts, histogram,
                 r.ok() ? null : r.error(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings(), r.notes(),
                 r.tls(),
-                r.timeline(), r.timeline() == null ? List.of() : intervalRtts);
+                r.timeline(), r.timeline() == null ? List.of() : intervalRtts, span);
     }
 
     /**
@@ -307,7 +322,7 @@ final class AgentWork {
                 LatencyHistograms.encode(LatencyHistograms.create()), null, usage,
                 new GcActivity(gc[0] - start.gcCollections, gc[1] - start.gcMillis), ProcessMetrics.memory(), jit,
                 null, jit.quiet() ? List.of() : List.of(jit.warning()),
-                known ? List.of() : List.of(JvmEvents.UNKNOWN_NOTE), null, null, null);
+                known ? List.of() : List.of(JvmEvents.UNKNOWN_NOTE), null, null, null, null);
     }
 
     /**

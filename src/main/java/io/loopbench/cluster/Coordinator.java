@@ -174,7 +174,7 @@ public final class Coordinator extends ClusterMember {
             Wire.Started started = Wire.reply(result(e.getKey(), "the start barrier", e.getValue(), left),
                     Wire.Started.class);
             starts.add(new AgentStart(name(e.getKey()), offset, offset.toCoordinator(started.agentNanos()) - at,
-                    offset.toAgent(at) - started.toldNanos()));
+                    offset.toAgent(at) - started.toldNanos(), null));
         }
         starts.sort(Comparator.comparing(AgentStart::member));
         return StartReport.of(starts);

@@ -130,7 +130,7 @@ public final class DistributedRun {
             placement.clients().forEach(c -> clientAgents.add(c.agent()));
             StartReport start = StartReport.of(all.starts().stream()
                     .filter(s -> clientAgents.contains(s.member())).toList());
-            done.add(String.format(Locale.ROOT, "the measured phase started on every client agent (skew %,.0f µs)",
+            done.add(String.format(Locale.ROOT, "the start barrier released every client agent (skew %,.0f µs)",
                     start.skewNanos() / 1e3));
             // The agents measure on their own; their parts are ready once the phase and its drain are over.
             long end = System.nanoTime() + (long) (spec.seconds() * 1e9);
@@ -169,7 +169,10 @@ public final class DistributedRun {
      * longest; CPU, GC and memory are every agent's process's, the server's included.
      */
     private static DistributedRepetition merged(int index, RunSpec spec, Placement placement, Target server,
-                                                MergedParts merged, StartReport start) {
+                                                MergedParts merged, StartReport barrier) {
+        Map<String, PhaseSpan> spans = new LinkedHashMap<>();
+        merged.parts().stream().filter(p -> p.phase() != null).forEach(p -> spans.put(p.member(), p.phase()));
+        StartReport start = barrier.measured(spans);
         Map<String, AgentStart> starts = new LinkedHashMap<>();
         start.starts().forEach(s -> starts.put(s.member(), s));
         List<AgentShare> rows = new ArrayList<>();
@@ -190,7 +193,7 @@ public final class DistributedRun {
             }
             rows.add(new AgentShare(p.member(), p.member().equals(placement.server()), p.clients(),
                     withClients ? p.counts().messages() : null, r, p99,
-                    withClients && starts.containsKey(p.member()) ? starts.get(p.member()).lateNanos() : null,
+                    withClients && starts.containsKey(p.member()) ? startLate(starts.get(p.member())) : null,
                     p.error(), p.cpu() == null ? null : p.cpu().percent(),
                     p.memory() == null ? null : p.memory().peakRssBytes()));
             if (error == null && p.error() != null) {
@@ -235,6 +238,12 @@ public final class DistributedRun {
                 jit(merged.parts()), fairness, windowFill, null, warnings, notes, merged.latencyHistogram(),
                 MergedTimeline.of(merged.parts()));
         return new DistributedRepetition(result, rows, start);
+    }
+
+    /** An agent's start: its measured phase's where known, else its barrier's release. */
+    private static long startLate(AgentStart s) {
+        Long phase = s.phaseLateNanos();
+        return phase != null ? phase : s.lateNanos();
     }
 
     /**

@@ -21,6 +21,13 @@ public interface ProgressListener {
     default void intervalRecorded(int repetition, TimelineInterval interval, AbstractHistogram rtt) {
     }
 
+    /**
+     * Repetition {@code repetition}'s measured phase began (its clients told to begin) and was stopped (its clients
+     * told to stop) at these instants of {@link System#nanoTime()}, this process's clock; its drain followed.
+     */
+    default void measuredPhaseRan(int repetition, long startNanos, long stopNanos) {
+    }
+
     default void repetitionFinished(RepetitionResult result) {
     }
 }

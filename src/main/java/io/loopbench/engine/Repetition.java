@@ -117,6 +117,7 @@ final class Repetition {
         TimelineRecording measuredRecording = new TimelineRecording(TimelineInterval.MEASURED, warmupRecording,
                 intervalNanos, spec.seconds(), toProgress);
         PhaseRunner.Outcome measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds(), measuredRecording);
+        progress.measuredPhaseRan(index, measured.endNanos() - measured.elapsedNanos(), measured.stoppedNanos());
         TimelineRecording.Result measuredTimeline = measuredRecording.finish(measured.endNanos());
         MemoryUsage memory = ProcessMetrics.memory();
         boolean jitKnown = jit == null || jit.awaitEvents();
@@ -331,7 +332,7 @@ final class Repetition {
             }
         }
         return new Warmup(new PhaseRunner.Outcome(first.from(), last.to(), System.nanoTime() - started,
-                last.endNanos(), cpu, gcCollections, gcMillis, drainTimedOut, stoppedBecause, Map.of(), Map.of(),
+                last.endNanos(), last.stoppedNanos(), cpu, gcCollections, gcMillis, drainTimedOut, stoppedBecause, Map.of(), Map.of(),
                 Map.of()),
                 WarmupResult.CAP.equals(stoppedBecause) ? heldBackBy : null, byJit);
     }

@@ -1,6 +1,7 @@
 package io.loopbench.reports;
 
 import io.loopbench.cluster.AgentShare;
+import io.loopbench.cluster.StartReport;
 import io.loopbench.engine.Fairness;
 import io.loopbench.engine.OpenLoad;
 import io.loopbench.engine.RepetitionResult;
@@ -360,8 +361,9 @@ public final class ReportRenderer {
         md.append("Each repetition ran on agents: one ran the echo server, the others (or it too) ran clients, "
                 + "warmed up apart and released into the measured phase at one instant. The repetition's figures "
                 + "above merge every agent's counters and RTT histogram exactly; each RTT was timed on its own "
-                + "client's clock. \"Start late\" is an agent's start after the instant, on the coordinator's "
-                + "timeline through its clock offset. CPU is the agent's process's over its measured phase (the "
+                + "client's clock. \"Start late\" is when an agent's clients began their measured phase, after the "
+                + "instant, on the coordinator's timeline through its clock offset; the skews are the spread of those "
+                + "starts and of the phases' stops. CPU is the agent's process's over its measured phase (the "
                 + "server's agent alone: from the start instant to the parts' collection); peak RSS its process's "
                 + "so far.\n\n");
         boolean matrix = s.kind().equals("matrix");
@@ -385,10 +387,18 @@ public final class ReportRenderer {
     /** One repetition's per-agent table under a heading of that level. */
     private static void agentTable(StringBuilder md, HostsRepetition h, String heading) {
         md.append(heading).append("Repetition ").append(h.repetition()).append("\n\n");
-        if (h.start() != null) {
-            md.append("Measured start skew: ").append(Format.micros(h.start().skewNanos() / 1e3))
-                    .append(" µs (± ").append(Format.micros(h.start().skewUncertaintyNanos() / 1e3))
-                    .append(" µs).\n\n");
+        StartReport s = h.start();
+        if (s != null) {
+            // results stored before the agents sent their phases' spans have the barrier's releases only
+            md.append(s.fromPhases() ? "Measured start skew: " : "Start barrier skew: ")
+                    .append(Format.micros(s.skewNanos() / 1e3)).append(" µs (± ")
+                    .append(Format.micros(s.skewUncertaintyNanos() / 1e3)).append(" µs)");
+            if (s.fromPhases()) {
+                md.append("; stop skew ").append(Format.micros(s.stopSkewNanos() / 1e3)).append(" µs; every client "
+                        + "agent in its measured phase together for ")
+                        .append(String.format(Locale.ROOT, "%.3f s", s.overlapNanos() / 1e9));
+            }
+            md.append(".\n\n");
         }
         if (h.agents().isEmpty()) {
             md.append("Failed before its measured phase; see the repetition's error.\n\n");

@@ -54,6 +54,11 @@ class AgentWorkTest {
             assertThat(part.counts().messages()).isPositive();
             assertThat(LatencyHistograms.decode(part.latencyHistogram()).getTotalCount())
                     .isEqualTo(part.counts().messages());
+            // its phase began after the release and was stopped a phase later; its elapsed time adds the drain
+            assertThat(part.phase().beganNanos()).isNotNegative();
+            assertThat(part.phase().stoppedNanos() - part.phase().beganNanos()).isGreaterThanOrEqualTo(800_000_000L);
+            assertThat(part.elapsedSeconds() * 1e9).isGreaterThanOrEqualTo(
+                    part.phase().stoppedNanos() - part.phase().beganNanos());
             // its timeline, and each measured interval's RTTs, every echo in one of them: told as each closed too
             int measured = part.timeline().size() - part.timeline().warmupIntervals();
             assertThat(measured).isEqualTo(8);

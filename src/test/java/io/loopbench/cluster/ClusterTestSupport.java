@@ -90,8 +90,9 @@ public final class ClusterTestSupport {
     }
 
     /**
-     * The start as a repetition's result must tell it: every client agent's start, the skew their spread, and a skew
-     * beyond {@link StartReport#TOLERANCE} of the phase among the warnings, naming the last agent. No bound on the
+     * The start as a repetition's result must tell it: every client agent's measured phase's start and stop, the skews
+     * their spreads, the overlap from the latest start to the earliest stop, and a skew that with its uncertainty
+     * exceeds {@link StartReport#TOLERANCE} of the phase among the warnings, naming the last agent. No bound on the
      * skew itself: a process on a machine the test shares can be descheduled past any bound, and the barrier's
      * precision has tests of its own (a known true skew in one JVM, the median of several starts across processes).
      */
@@ -99,11 +100,19 @@ public final class ClusterTestSupport {
                                        String... clientAgents) {
         assertThat(start.starts()).extracting(AgentStart::member).containsExactly(clientAgents);
         assertThat(start.starts()).allSatisfy(s -> assertThat(s.noticeNanos()).isNotNull());
-        long min = start.starts().stream().mapToLong(AgentStart::lateNanos).min().orElseThrow();
-        long max = start.starts().stream().mapToLong(AgentStart::lateNanos).max().orElseThrow();
+        // each agent's clients began after their release and were told to stop no sooner than a phase later
+        assertThat(start.starts()).allSatisfy(s -> assertThat(s.phase().beganNanos()).isNotNegative());
+        assertThat(start.starts()).allSatisfy(s -> assertThat(s.phase().stoppedNanos() - s.phase().beganNanos())
+                .isGreaterThanOrEqualTo((long) (phaseSeconds * 1e9)));
+        long min = start.starts().stream().mapToLong(AgentStart::phaseLateNanos).min().orElseThrow();
+        long max = start.starts().stream().mapToLong(AgentStart::phaseLateNanos).max().orElseThrow();
         assertThat(start.skewNanos()).isEqualTo(max - min);
+        long earliestStop = start.starts().stream().mapToLong(s -> s.lateNanos() + s.phase().stoppedNanos()).min()
+                .orElseThrow();
+        assertThat(start.overlapNanos()).isEqualTo(earliestStop - max);
         List<String> skewWarnings = result.warnings().stream().filter(w -> w.startsWith("start skew")).toList();
-        if (start.skewNanos() > StartReport.TOLERANCE * phaseSeconds * 1e9) {
+        if (Math.max(start.skewNanos(), start.stopSkewNanos()) + start.skewUncertaintyNanos()
+                > StartReport.TOLERANCE * phaseSeconds * 1e9) {
             assertThat(skewWarnings).as(start.toString()).containsExactly(start.warning(phaseSeconds));
         } else {
             assertThat(skewWarnings).as(start.toString()).isEmpty();

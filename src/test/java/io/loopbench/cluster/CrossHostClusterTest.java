@@ -214,7 +214,7 @@ class CrossHostClusterTest {
         assertThat(failed.result().ok()).isFalse();
         assertThat(failed.result().error()).as(agentLogs())
                 .startsWith("agent agent-b failed sending its part: it was lost")
-                .contains("the measured phase started on every client agent");
+                .contains("the start barrier released every client agent");
         Duration stopped = await(Duration.ofSeconds(5), "agent-c stopped its clients",
                 () -> state("agent-c") == AgentState.IDLE);
         assertThat(Duration.ofNanos(System.nanoTime() - failedAt)).isLessThan(Duration.ofSeconds(5));

@@ -230,7 +230,7 @@ class DistributedRunTest {
             assertThat(failed.result().ok()).isFalse();
             assertThat(failed.result().error())
                     .startsWith("agent agent-b failed sending its part: it was lost")
-                    .contains("the measured phase started on every client agent");
+                    .contains("the start barrier released every client agent");
             // no load moved: the other agents were told to stop theirs
             await(Duration.ofSeconds(5), "agent-a and agent-c stopped",
                     () -> a.state() == AgentState.IDLE && c.state() == AgentState.IDLE);

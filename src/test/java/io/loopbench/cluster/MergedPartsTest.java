@@ -40,7 +40,7 @@ class MergedPartsTest {
                 LatencyHistograms.record(union, rtt);
             }
             parts.add(new AgentPart(names[i], 1, 1.0, counts(n, i == 1 ? null : "error of " + names[i]),
-                    LatencyHistograms.encode(h), null, null, null, null, null, null, null, null, null, null, null));
+                    LatencyHistograms.encode(h), null, null, null, null, null, null, null, null, null, null, null, null));
         }
         MergedParts merged = MergedParts.of(parts, LatencyMode.MESSAGE);
 
@@ -64,7 +64,7 @@ class MergedPartsTest {
         long[] onB = {50, 4_000};
         List<AgentPart> parts = List.of(withClients("agent-a", onA), withClients("agent-b", onB),
                 new AgentPart("agent-s", 0, 1.0, PhaseCounts.NONE, LatencyHistograms.encode(LatencyHistograms.create()),
-                        null, null, null, null, null, null, null, null, null, null, null));
+                        null, null, null, null, null, null, null, null, null, null, null, null));
 
         Fairness merged = DistributedRun.fairness(parts);
 
@@ -105,11 +105,11 @@ class MergedPartsTest {
         return new AgentPart(name, perClient.length, 1.0, counts(sum, null),
                 LatencyHistograms.encode(LatencyHistograms.create()), null, null, null, null, null,
                 Fairness.of(perClient.length, java.util.Arrays.stream(perClient).min().orElseThrow(),
-                        java.util.Arrays.stream(perClient).max().orElseThrow(), sum, squares), null, null, null, null, null);
+                        java.util.Arrays.stream(perClient).max().orElseThrow(), sum, squares), null, null, null, null, null, null);
     }
 
     private static AgentPart part(String name, JitActivity jit) {
         return new AgentPart(name, 1, 1.0, counts(1, null), LatencyHistograms.encode(LatencyHistograms.create()),
-                null, null, null, null, jit, null, null, null, null, null, null);
+                null, null, null, null, jit, null, null, null, null, null, null, null);
     }
 }

@@ -44,7 +44,7 @@ class WarmupTest {
     void withoutTheRecorderAJitStillCompilingOverItsShareOfCpuIsNotSteady() {
         PhaseRunner.Outcome[] rounds = new PhaseRunner.Outcome[10];
         for (int i = 0; i < rounds.length; i++) {
-            rounds[i] = new PhaseRunner.Outcome(java.time.Instant.EPOCH, java.time.Instant.EPOCH, 200_000_000L, 0,
+            rounds[i] = new PhaseRunner.Outcome(java.time.Instant.EPOCH, java.time.Instant.EPOCH, 200_000_000L, 0, 0,
                     100_000_000L, 0, 0, false, null, java.util.Map.of(), java.util.Map.of(), java.util.Map.of());
         }
         long allowed = JitActivity.capacityNanos(1_000_000_000L) / 1_000_000 / 40; // 2.5 %, ms

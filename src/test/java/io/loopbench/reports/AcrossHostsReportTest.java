@@ -6,6 +6,7 @@ import io.loopbench.cluster.AgentShare;
 import io.loopbench.cluster.AgentStart;
 import io.loopbench.cluster.ClockOffset;
 import io.loopbench.cluster.Placement;
+import io.loopbench.cluster.PhaseSpan;
 import io.loopbench.cluster.StartReport;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.jobs.RunStatus;
@@ -41,15 +42,18 @@ class AcrossHostsReportTest {
     @Test
     void eachRepetitionHasATableOfItsAgentsAndTheStartSkew() {
         ClockOffset offset = new ClockOffset(0, 40_000, 16);
-        StartReport start = new StartReport(List.of(new AgentStart("agent-a", offset, 10_000, 150_000_000L),
-                new AgentStart("agent|b", offset, 130_000, 150_000_000L)), 120_000, 80_000);
+        StartReport start = new StartReport(List.of(new AgentStart("agent-a", offset, 10_000, 150_000_000L,
+                        new PhaseSpan(2_000, 1_000_122_000L)),
+                new AgentStart("agent|b", offset, 130_000, 150_000_000L,
+                        new PhaseSpan(2_000, 1_000_052_000L))), 120_000, 80_000, 50_000L, 1_000_000_000L);
         String md = ReportRenderer.markdown(ReportSources.of(run(List.of(new HostsRepetition(1, List.of(
                 new AgentShare("agent-a", true, 1, 1_000L, 2_000.0, 55.5, 10_000L, null, 42.5, 300L << 20),
                 new AgentShare("agent|b", false, 2, 3_000L, 6_000.0, 77.25, 130_000L, "unfair: x", null, null)), start),
                 new HostsRepetition(2, List.of(), null)))), "", VerdictRule.DEFAULT);
 
         assertThat(md).contains("## Across hosts", "### Repetition 1",
-                "Measured start skew: 120.00 µs (± 80.00 µs).",
+                "Measured start skew: 120.00 µs (± 80.00 µs); stop skew 50.00 µs; every client agent in its "
+                        + "measured phase together for 1.000 s.",
                 "| agent-a | server, clients | 1 | 1,000 | 2,000 | 55.50 | 10.00 |  | 42.5 | 300.0 |",
                 "| agent\\|b | clients | 2 | 3,000 | 6,000 | 77.25 | 130.00 | unfair: x |  |  |",
                 "### Repetition 2", "Failed before its measured phase");

@@ -5,6 +5,7 @@ import io.loopbench.cluster.AgentShare;
 import io.loopbench.cluster.AgentStart;
 import io.loopbench.cluster.ClockOffset;
 import io.loopbench.cluster.Placement;
+import io.loopbench.cluster.PhaseSpan;
 import io.loopbench.cluster.StartReport;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.jobs.RunStatus;
@@ -491,8 +492,10 @@ class WebPageBrowserTest {
                  "cpuPercent":null,"peakRssBytes":null}""");
         boolean perAgentResources = json.writeValueAsString(first).contains("cpuPercent");
         ClockOffset offset = new ClockOffset(0, 40_000, 16);
-        StartReport start = new StartReport(List.of(new AgentStart("cli-agent-1", offset, 10_000, 150_000_000L),
-                new AgentStart("cli-agent-2", offset, 130_000, 150_000_000L)), 120_000, 80_000);
+        StartReport start = new StartReport(List.of(new AgentStart("cli-agent-1", offset, 10_000, 150_000_000L,
+                        new PhaseSpan(2_000, 1_000_122_000L)),
+                new AgentStart("cli-agent-2", offset, 130_000, 150_000_000L,
+                        new PhaseSpan(2_000, 1_000_052_000L))), 120_000, 80_000, 50_000L, 1_000_000_000L);
         String id = UUID.randomUUID().toString();
         Instant at = Instant.now();
         runs.save(new RunRecord(RunRecord.SCHEMA_VERSION, id, RunStatus.FAILED, Isolation.IN_PROCESS,
@@ -517,7 +520,8 @@ class WebPageBrowserTest {
         assertThat(section.findElement(By.tagName("h2")).getText()).isEqualTo("Across hosts");
         WebElement repetition1 = section.findElement(By.cssSelector("[data-repetition='1']"));
         assertThat(repetition1.findElement(By.cssSelector(".start-skew")).getText())
-                .isEqualTo("Measured start skew: 120 µs (± 80 µs)");
+                .isEqualTo("Measured start skew: 120 µs (± 80 µs); stop skew 50 µs; every client agent in its measured "
+                        + "phase together for 1.000 s");
         List<String> headers = hosts.findElements(By.cssSelector("thead th")).stream().map(WebElement::getText)
                 .toList();
         List<String> resources = perAgentResources ? List.of("CPU", "Peak RSS") : List.of();
