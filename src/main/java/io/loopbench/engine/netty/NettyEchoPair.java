@@ -12,6 +12,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
@@ -117,12 +118,42 @@ public final class NettyEchoPair implements EchoPair {
         long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
         while (serverChildren.size() < clients.size()) {
             if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("server accepted " + serverChildren.size() + " of "
-                        + clients.size() + " connections within " + SETUP_TIMEOUT.toSeconds() + " s");
+                throw new IllegalStateException("server accepted " + accepted.size() + " and configured "
+                        + serverChildren.size() + " of " + clients.size() + " connections within "
+                        + SETUP_TIMEOUT.toSeconds() + " s; " + unserved());
             }
             checkpoint.run();
             Thread.sleep(1);
         }
+    }
+
+    /** Names each client whose server end was never configured, with both ends' state, so that a stall says where. */
+    private String unserved() {
+        StringBuilder b = new StringBuilder("without a server end:");
+        for (int i = 0; i < connections.size(); i++) {
+            Channel client = connections.get(i).channel();
+            if (serverChildren.containsKey(client.localAddress())) {
+                continue;
+            }
+            Channel server = null;
+            for (Channel c : accepted) {
+                if (client.localAddress().equals(c.remoteAddress())) {
+                    server = c;
+                }
+            }
+            b.append(" client ").append(i).append(" (").append(client.localAddress()).append(", ")
+                    .append(state(client)).append("; its server end ")
+                    .append(server == null ? "not accepted" : state(server)).append(')');
+        }
+        return b.toString();
+    }
+
+    private static String state(Channel c) {
+        SslHandler tls = c.pipeline().get(SslHandler.class);
+        return (c.isActive() ? "open" : "closed") + (tls == null ? ""
+                : ", TLS handshake " + (tls.handshakeFuture().isDone() ? "done" : "pending, engine "
+                        + tls.engine().getHandshakeStatus()))
+                + ", autoRead " + c.config().isAutoRead() + ", pipeline " + c.pipeline().names();
     }
 
     @Override
