@@ -90,10 +90,17 @@ export function stampGap(g) {
   return `${g.p50Us.toFixed(1)} / ${g.p99Us.toFixed(1)} µs (${Math.round(g.share * 100)} % of RTT p50)`;
 }
 
-/** Validated echoes per client: "Jain 0.998 (1,020–1,090 per client)". */
+/**
+ * Validated echoes per client: "Jain 0.998 (1,020–1,090 per client)", and where the layout split the clients by
+ * thread, each group apart: "; same thread as their server: 2 clients, 1,500 each; other: 2, 500 each".
+ */
 export function fairness(f) {
   if (!f) return 'not recorded';
-  return `Jain ${isNum(f.jainIndex) ? f.jainIndex.toFixed(3) : '–'} (${int(f.minMessages)}–${int(f.maxMessages)} per client)`;
+  const p = f.populations;
+  const groups = p ? `; same thread as their server: ${int(p.sameThread.clients)} clients, `
+    + `${int(p.sameThread.messages / p.sameThread.clients)} each; other: ${int(p.otherThread.clients)}, `
+    + `${int(p.otherThread.messages / p.otherThread.clients)} each` : '';
+  return `Jain ${isNum(f.jainIndex) ? f.jainIndex.toFixed(3) : '–'} (${int(f.minMessages)}–${int(f.maxMessages)} per client)${groups}`;
 }
 
 /** The warm-up that ran: "2.4 s auto, stopped because steady"; "none" without one. */

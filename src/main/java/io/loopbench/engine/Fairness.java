@@ -9,18 +9,31 @@ package io.loopbench.engine;
  * @param maxMessages most validated echoes of any one client
  * @param jainIndex   Jain's fairness index (Σx)² / (n·Σx²): 1 when every client completed the same number, 1/n
  *                    when one client did everything
+ * @param populations the clients on their server end's thread and the others, apart, where the layout put some on
+ *                    it and others not; null otherwise (and in results stored before)
  */
-public record Fairness(int clients, long minMessages, long maxMessages, double jainIndex) {
+public record Fairness(int clients, long minMessages, long maxMessages, double jainIndex,
+                       ClientPopulations populations) {
 
     /** Jain's index under this makes a repetition uneven (a warning). */
     public static final double MIN_JAIN_INDEX = 0.9;
     /** The busiest client completing over this many times the quietest's echoes makes it uneven too. */
     public static final double MAX_SPREAD = 2;
 
+    public Fairness(int clients, long minMessages, long maxMessages, double jainIndex) {
+        this(clients, minMessages, maxMessages, jainIndex, null);
+    }
+
+    /** The same figures with the clients' populations. */
+    Fairness withPopulations(ClientPopulations p) {
+        return new Fairness(clients, minMessages, maxMessages, jainIndex, p);
+    }
+
     /**
      * The warning of a repetition whose clients were served unequally — Jain's index under {@link #MIN_JAIN_INDEX}, or
      * the busiest client over {@link #MAX_SPREAD} times the quietest — since its one throughput and one p99 then
-     * blend two populations of clients; null when even (always, with one client).
+     * blend two populations of clients, named apart where the layout split them by thread; null when even (always,
+     * with one client).
      */
     public String warning() {
         if (clients < 2 || jainIndex >= MIN_JAIN_INDEX && maxMessages <= MAX_SPREAD * minMessages) {
@@ -28,9 +41,9 @@ public record Fairness(int clients, long minMessages, long maxMessages, double j
         }
         return String.format(java.util.Locale.ROOT, "uneven clients: the busiest completed %,d validated echoes, "
                         + "the quietest %,d (%s), Jain's index %.3f: one throughput and one p99 blend clients served "
-                        + "unequally", maxMessages, minMessages,
+                        + "unequally%s", maxMessages, minMessages,
                 minMessages == 0 ? "none" : String.format(java.util.Locale.ROOT, "%.1f×", (double) maxMessages
-                        / minMessages), jainIndex);
+                        / minMessages), jainIndex, populations == null ? "" : ": " + populations.words());
     }
 
     static Fairness of(long[] perClient) {

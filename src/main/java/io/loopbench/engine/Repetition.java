@@ -175,7 +175,8 @@ final class Repetition {
             warnings.add(unevenOpen);
         }
         long[] perClient = clients.stream().mapToLong(c -> c.counts(MessageFormat.MEASURED_TAG).messages()).toArray();
-        Fairness fairness = Fairness.of(perClient);
+        Fairness fairness = Fairness.of(perClient).withPopulations(ClientPopulations.of(perClient,
+                pair.sameThread(), !open && !batchRtt ? spec.window() : null, elapsed));
         if (error == null) {
             error = unfairness(perClient, fairness, open ? uncorrectedLatency : latency);
         }

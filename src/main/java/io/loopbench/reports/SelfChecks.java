@@ -1,5 +1,6 @@
 package io.loopbench.reports;
 
+import io.loopbench.engine.ClientPopulations;
 import io.loopbench.engine.Fairness;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.spec.LoadModel;
@@ -95,7 +96,8 @@ final class SelfChecks {
 
     /**
      * "0.998 (1,020–1,090)": the least fair repetition's Jain's index, and the fewest and most echoes of any one of
-     * its clients.
+     * its clients; where its layout split the clients by thread, each group's echoes per client apart: "0.800
+     * (400–1,600; same thread as their server 1,500 per client (2), other 500 (2))".
      */
     static String fairness(CaseResult c) {
         List<RepetitionResult> reps = c.repetitions();
@@ -104,8 +106,13 @@ final class SelfChecks {
         }
         Fairness worst = reps.stream().map(RepetitionResult::fairness)
                 .min(Comparator.comparingDouble(Fairness::jainIndex)).orElseThrow();
-        return String.format(Locale.ROOT, "%.3f (%s–%s)", worst.jainIndex(), Format.count(worst.minMessages()),
-                Format.count(worst.maxMessages()));
+        ClientPopulations p = worst.populations();
+        String groups = p == null ? "" : String.format(Locale.ROOT, "; same thread as their server %s per client "
+                        + "(%d), other %s (%d)", Format.count(Math.round(p.sameThread().perClient())),
+                p.sameThread().clients(), Format.count(Math.round(p.otherThread().perClient())),
+                p.otherThread().clients());
+        return String.format(Locale.ROOT, "%.3f (%s–%s%s)", worst.jainIndex(), Format.count(worst.minMessages()),
+                Format.count(worst.maxMessages()), groups);
     }
 
     /** "1.002 [0.998, 1.004]"; "n/a" where the check does not apply. */

@@ -26,8 +26,17 @@ public interface EchoPair extends AutoCloseable {
 
     String clientAddress();
 
+    /**
+     * Per client, in order: whether its server end runs on its own thread; null where that does not apply (a remote
+     * target, virtual threads).
+     */
+    List<Boolean> sameThread();
+
     /** Clients whose server end runs on the same thread, or null where that does not apply. */
-    Integer connectionsOnOneThread();
+    default Integer connectionsOnOneThread() {
+        List<Boolean> same = sameThread();
+        return same == null ? null : (int) same.stream().filter(Boolean::booleanValue).count();
+    }
 
     /** A byte stream: whether TCP_NODELAY is on at every end; null for datagrams. */
     Boolean tcpNoDelay();

@@ -157,19 +157,17 @@ public final class NettyEchoPair implements EchoPair {
     }
 
     @Override
-    public Integer connectionsOnOneThread() {
+    public List<Boolean> sameThread() {
         if (spec.target() != null) {
             return null;
         }
-        int same = 0;
+        List<Boolean> same = new ArrayList<>(connections.size());
         for (int i = 0; i < connections.size(); i++) {
             Channel client = connections.get(i).channel();
             Channel server = protocol.stream()
                     ? serverChildren.get(client.localAddress())
                     : servers.get(i % servers.size()).channel();
-            if (server != null && server.eventLoop() == client.eventLoop()) {
-                same++;
-            }
+            same.add(server != null && server.eventLoop() == client.eventLoop());
         }
         return same;
     }

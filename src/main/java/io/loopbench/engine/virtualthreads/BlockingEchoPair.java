@@ -114,7 +114,7 @@ public final class BlockingEchoPair implements EchoPair {
 
     /** A virtual thread has no fixed thread: it runs on whichever carrier is free. */
     @Override
-    public Integer connectionsOnOneThread() {
+    public List<Boolean> sameThread() {
         return null;
     }
 
