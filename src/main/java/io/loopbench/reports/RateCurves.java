@@ -1,6 +1,9 @@
 package io.loopbench.reports;
 
 import io.loopbench.engine.OpenLoad;
+import io.loopbench.verdicts.UnderBound;
+import io.loopbench.verdicts.VerdictRule;
+import io.loopbench.verdicts.Verdicts;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -12,10 +15,12 @@ import java.util.Map;
 /**
  * Open-load rate sweeps: the succeeded cases that differ only by IO profile and rate, one curve per IO profile of
  * p99 (from the intended send time) against the throughput achieved, and for each IO profile the highest rate under
- * the p99 bound: the highest rate at which, and at every lower rate measured, p99 stays under the bound and the load
- * was delivered — in every repetition under {@link OpenLoad#MAX_DROPPED_FRACTION} of the intended messages dropped
- * and at least {@link OpenLoad#MIN_ACHIEVED_FRACTION} of the rate achieved. A p99 under the bound means nothing at a
- * rate the system did not carry. Stateless.
+ * the p99 bound: the highest rate at which, and at every lower rate measured, p99 is established under the bound
+ * ({@link Verdicts#under}: one-sided, at the rule's alpha; the rates tested from the lowest up and stopped at the
+ * first that fails, so that the chance of naming a rate wrongly stays at alpha) and the load was delivered — in
+ * every repetition under {@link OpenLoad#MAX_DROPPED_FRACTION} of the intended messages dropped and at least
+ * {@link OpenLoad#MIN_ACHIEVED_FRACTION} of the rate achieved. A p99 under the bound means nothing at a rate the
+ * system did not carry. Stateless.
  *
  * @param index  1-based, used in chart names ({@code rate-1.svg})
  * @param title  what the curves share
@@ -42,20 +47,20 @@ public record RateCurves(int index, String title, Map<String, List<CaseResult>> 
      * One sentence per IO profile: its highest rate under the p99 bound, and why the next rate measured is excluded;
      * or, when the lowest rate is excluded already, why, and which rates would qualify on their own.
      */
-    public List<String> sentences(double boundUs) {
+    public List<String> sentences(double boundUs, VerdictRule rule) {
         List<String> out = new ArrayList<>();
         curves.forEach((io, points) -> {
             int highest = -1;
-            while (highest + 1 < points.size() && exclusions(points.get(highest + 1), boundUs).isEmpty()) {
+            while (highest + 1 < points.size() && exclusions(points.get(highest + 1), boundUs, rule).isEmpty()) {
                 highest++;
             }
             String head = title + " / " + io + ": ";
             String bound = "the p99 bound of " + Format.micros(boundUs) + " µs";
             if (highest < 0) {
-                List<String> alone = points.stream().filter(c -> exclusions(c, boundUs).isEmpty())
+                List<String> alone = points.stream().filter(c -> exclusions(c, boundUs, rule).isEmpty())
                         .map(RateCurves::rate).toList();
                 out.add(head + "no highest rate under " + bound + ": the lowest rate, " + rate(points.getFirst())
-                        + " messages/s, is excluded " + why(points.getFirst(), boundUs) + (alone.isEmpty()
+                        + " messages/s, is excluded " + why(points.getFirst(), boundUs, rule) + (alone.isEmpty()
                         ? ", and so is every rate measured."
                         : "; " + String.join(", ", alone) + " messages/s would qualify alone, but not from the "
                         + "lowest rate up."));
@@ -63,12 +68,12 @@ public record RateCurves(int index, String title, Map<String, List<CaseResult>> 
             }
             CaseResult best = points.get(highest);
             String s = head + "the highest rate under " + bound + " is " + rate(best) + String.format(Locale.ROOT,
-                    " messages/s (%s round trips/s achieved, p99 %s µs, %s dropped)",
+                    " messages/s (%s round trips/s achieved, p99 %s µs, under the bound at %s, %s dropped)",
                     Format.count(best.summary().roundTripsPerSecond().median()), Format.micros(p99(best)),
-                    Format.percent(worstDropped(best)));
+                    under(best, boundUs, rule).words(), Format.percent(worstDropped(best)));
             if (highest + 1 < points.size()) {
                 CaseResult next = points.get(highest + 1);
-                s += "; " + rate(next) + " messages/s is excluded " + why(next, boundUs);
+                s += "; " + rate(next) + " messages/s is excluded " + why(next, boundUs, rule);
             }
             out.add(s + ".");
         });
@@ -76,15 +81,19 @@ public record RateCurves(int index, String title, Map<String, List<CaseResult>> 
     }
 
     /** "(p99 5,000.00 µs is at or above the bound; 0.50 % of the intended messages were dropped, …)". */
-    private static String why(CaseResult c, double boundUs) {
-        return "(" + String.join("; ", exclusions(c, boundUs)) + ")";
+    private static String why(CaseResult c, double boundUs, VerdictRule rule) {
+        return "(" + String.join("; ", exclusions(c, boundUs, rule)) + ")";
     }
 
     /** Why a rate cannot be named as under the p99 bound; empty when it can. */
-    static List<String> exclusions(CaseResult c, double boundUs) {
+    static List<String> exclusions(CaseResult c, double boundUs, VerdictRule rule) {
         List<String> why = new ArrayList<>();
+        UnderBound under = under(c, boundUs, rule);
         if (p99(c) >= boundUs) {
             why.add("p99 " + Format.micros(p99(c)) + " µs is at or above the bound");
+        } else if (!under.established()) {
+            why.add("p99 " + Format.micros(p99(c)) + " µs is not established under the bound (" + under.words()
+                    + ")");
         }
         if (c.repetitions().isEmpty() || c.repetitions().stream().anyMatch(r -> r.openLoad() == null)) {
             why.add("its dropped messages were not recorded");
@@ -98,6 +107,12 @@ public record RateCurves(int index, String title, Map<String, List<CaseResult>> 
                     + Format.percent(OpenLoad.MIN_ACHIEVED_FRACTION) + " needed");
         }
         return why;
+    }
+
+    /** Whether the case's repetitions' p99s are established under the bound (repetitions without latency left out). */
+    private static UnderBound under(CaseResult c, double boundUs, VerdictRule rule) {
+        return Verdicts.under(c.repetitions().stream().filter(r -> r.ok() && r.latency() != null)
+                .mapToDouble(r -> r.latency().p99Us()).toArray(), boundUs, rule);
     }
 
     /** Dropped ÷ intended messages of the case's worst repetition (0 when none recorded it). */

@@ -1,5 +1,6 @@
 package io.loopbench.verdicts;
 
+import org.apache.commons.statistics.inference.AlternativeHypothesis;
 import org.apache.commons.statistics.inference.MannWhitneyUTest;
 import org.apache.commons.statistics.inference.WilcoxonSignedRankTest;
 
@@ -71,6 +72,27 @@ public final class Verdicts {
                 mu -> p(() -> test.withMu(mu).test(x, y).getPValue()),
                 minimumPValue(false, y.length, x.length),
                 "Mann–Whitney U test on " + y.length + " and " + x.length + " log values"), 1, rule);
+    }
+
+    /**
+     * Whether {@code values} (one per repetition, each positive) are established under {@code bound}: Wilcoxon's
+     * signed-rank test, one-sided, on their log ratios to the bound, rejecting "at or above" at the rule's alpha. Its
+     * smallest p-value is 1 ÷ 2ⁿ, so 5 repetitions are the fewest that can establish it at 5 %. A sequence of such
+     * tests, each at alpha, taken in a fixed order and stopped at the first that fails keeps the chance of any wrong
+     * "under" at alpha over the whole sequence (a fixed-sequence test): no Holm adjustment is needed. Tied values
+     * (p99s quantised alike) make Commons Statistics take the normal approximation with its tie correction.
+     */
+    public static UnderBound under(double[] values, double bound, VerdictRule rule) {
+        double[] z = Arrays.stream(values).map(v -> logRatio(v, bound)).toArray();
+        WilcoxonSignedRankTest test = WilcoxonSignedRankTest.withDefaults()
+                .with(AlternativeHypothesis.LESS_THAN);
+        double p = z.length == 0 ? 1 : p(() -> test.test(z).getPValue());
+        int needed = 1;
+        while (Math.pow(0.5, needed) > rule.alpha()) {
+            needed++;
+        }
+        return new UnderBound(p, z.length, needed, z.length >= needed && p <= rule.alpha(),
+                "Wilcoxon signed-rank test, one-sided, on " + z.length + " log ratios to the bound");
     }
 
     /**

@@ -213,10 +213,10 @@ class ReportRulesTest {
 
         assertThat(curves).singleElement().satisfies(c -> {
             assertThat(c.curves()).containsOnlyKeys("shared 1", "sharded 2");
-            assertThat(c.sentences(1000)).containsExactly(
+            assertThat(c.sentences(1000, VerdictRule.DEFAULT)).containsExactly(
                     "TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1: the highest rate "
                             + "under the p99 bound of 1,000.00 µs is 2,000 messages/s (1,990 round trips/s achieved, "
-                            + "p99 800.00 µs, 0.09 % dropped); 4,000 messages/s is excluded (p99 5,000.00 µs is at or "
+                            + "p99 800.00 µs, under the bound at p = 0.016, 6 repetitions, 0.09 % dropped); 4,000 messages/s is excluded (p99 5,000.00 µs is at or "
                             + "above the bound; only 75.00 % of the rate was achieved, at least 99.00 % needed).",
                     "TCP / 1024 B / 16 clients × window 16 / no added computation / sharded 2: no highest rate "
                             + "under the p99 bound of 1,000.00 µs: the lowest rate, 1,000 messages/s, is excluded "
@@ -227,7 +227,7 @@ class ReportRulesTest {
                 open(open.apply(1, 1000.0), new Stat(1000, 999, 1001), new Stat(1500, 1400, 1600), 0),
                 open(open.apply(1, 2000.0), new Stat(2000, 1999, 2001), new Stat(800, 700, 900), 0),
                 open(open.apply(1, 4000.0), new Stat(3000, 2999, 3001), new Stat(1100, 1000, 1200), 0));
-        assertThat(RateCurves.of(noisy).getFirst().sentences(1000)).containsExactly(
+        assertThat(RateCurves.of(noisy).getFirst().sentences(1000, VerdictRule.DEFAULT)).containsExactly(
                 "TCP / 1024 B / 16 clients × window 16 / no added computation / shared 1: no highest rate under the "
                         + "p99 bound of 1,000.00 µs: the lowest rate, 1,000 messages/s, is excluded (p99 1,500.00 µs "
                         + "is at or above the bound); 2,000 messages/s would qualify alone, but not from the lowest "
@@ -252,21 +252,30 @@ class ReportRulesTest {
                 open(at.apply(1000), new Stat(1000, 1000, 1000), new Stat(100, 90, 110), 0),
                 open(at.apply(2000), new Stat(1990, 1990, 1990), new Stat(120, 110, 130), 0.005),
                 open(at.apply(4000), new Stat(3990, 3990, 3990), new Stat(150, 140, 160), 0));
-        assertThat(RateCurves.of(dropping).getFirst().sentences(1000)).containsExactly(head
+        assertThat(RateCurves.of(dropping).getFirst().sentences(1000, VerdictRule.DEFAULT)).containsExactly(head
                 + "the highest rate under the p99 bound of 1,000.00 µs is 1,000 messages/s (1,000 round trips/s "
-                + "achieved, p99 100.00 µs, 0.00 % dropped); 2,000 messages/s is excluded (0.50 % of the intended "
+                + "achieved, p99 100.00 µs, under the bound at p = 0.016, 6 repetitions, 0.00 % dropped); 2,000 messages/s is excluded (0.50 % of the intended "
                 + "messages were dropped, under 0.10 % allowed).");
         // no drops, but the system carried only 98 % of the rate in its worst repetition
         List<CaseResult> lagging = List.of(
                 open(at.apply(1000), new Stat(1000, 980, 1000), new Stat(100, 90, 110), 0),
                 open(at.apply(2000), new Stat(2000, 2000, 2000), new Stat(120, 110, 130), 0));
-        assertThat(RateCurves.of(lagging).getFirst().sentences(1000)).containsExactly(head
+        assertThat(RateCurves.of(lagging).getFirst().sentences(1000, VerdictRule.DEFAULT)).containsExactly(head
                 + "no highest rate under the p99 bound of 1,000.00 µs: the lowest rate, 1,000 messages/s, is "
                 + "excluded (only 98.00 % of the rate was achieved, at least 99.00 % needed); 2,000 messages/s would "
                 + "qualify alone, but not from the lowest rate up.");
-        // a case that does not say what it dropped cannot be named either
-        assertThat(RateCurves.exclusions(ok(at.apply(1000), new Stat(1000, 1000, 1000), new Stat(1, 1, 1)), 1000))
-                .containsExactly("its dropped messages were not recorded");
+        // a case that does not say what it dropped cannot be named either, nor one of three repetitions
+        assertThat(RateCurves.exclusions(ok(at.apply(1000), new Stat(1000, 1000, 1000), new Stat(1, 1, 1)), 1000,
+                VerdictRule.DEFAULT))
+                .containsExactly("p99 1.00 µs is not established under the bound (too few repetitions to decide (3; "
+                        + "at least 5 needed))", "its dropped messages were not recorded");
+        // a median under the bound whose repetitions straddle it is not established under it
+        List<CaseResult> straddling = List.of(
+                open(at.apply(1000), new Stat(1000, 1000, 1000), new Stat(100, 90, 110), 0),
+                open(at.apply(2000), new Stat(2000, 2000, 2000), new Stat(950, 800, 1100), 0));
+        assertThat(RateCurves.of(straddling).getFirst().sentences(1000, VerdictRule.DEFAULT)).singleElement()
+                .asString().endsWith("; 2,000 messages/s is excluded (p99 950.00 µs is not established under the "
+                        + "bound (p = 0.281, 6 repetitions)).");
         assertThat(ReportRenderer.markdown(source("m", dropping), "charts/", VerdictRule.DEFAULT)).contains(
                 "in every repetition under 0.10 % of the intended messages dropped and at least 99.00 % of the rate "
                         + "achieved", "0.50 % of the intended messages were dropped, under 0.10 % allowed");

@@ -169,4 +169,48 @@ class VerdictsTest {
             assertThat(d.needed()).isEqualTo(7);
         });
     }
+
+    @Test
+    void aP99WhoseMedianIsAtTheBoundIsCalledUnderItInAtMostOneTrialInTwenty() {
+        SplittableRandom random = new SplittableRandom(99);
+        int trials = 2_000;
+        int under = 0;
+        int sweptWrongly = 0;
+        double[] truth = {800, 950, 1_000, 1_200}; // a sweep's true p99 per rate, the last two not under the bound
+        for (int t = 0; t < trials; t++) {
+            under += Verdicts.under(sample(random, 7, 1_000, 0.2), 1_000, RULE).established() ? 1 : 0;
+            // tested from the lowest rate up, stopped at the first that fails: each test at 5 %, no adjustment
+            int highest = -1;
+            while (highest + 1 < truth.length
+                    && Verdicts.under(sample(random, 7, truth[highest + 1], 0.2), 1_000, RULE).established()) {
+                highest++;
+            }
+            sweptWrongly += highest >= 2 ? 1 : 0;
+        }
+        assertThat(under).as("a p99 at the bound called under it").isLessThanOrEqualTo(trials / 20);
+        assertThat(sweptWrongly).as("a sweep naming a rate not under the bound").isLessThanOrEqualTo(trials / 20);
+    }
+
+    @Test
+    void aP99ATenthUnderTheBoundIsEstablishedFromFiveRepetitionsAndNeverFromFour() {
+        SplittableRandom random = new SplittableRandom(3);
+        int established = 0;
+        for (int t = 0; t < 200; t++) {
+            established += Verdicts.under(sample(random, 7, 900, 0.03), 1_000, RULE).established() ? 1 : 0;
+        }
+        assertThat(established).as("a true 10 % margin at 3 %% noise").isGreaterThanOrEqualTo(190);
+
+        UnderBound five = Verdicts.under(new double[] {10, 11, 12, 13, 14}, 1_000, RULE);
+        assertThat(five.pValue()).isEqualTo(1 / 32.0);
+        assertThat(five.established()).isTrue();
+        UnderBound four = Verdicts.under(new double[] {10, 11, 12, 13}, 1_000, RULE);
+        assertThat(four.tooFew()).isTrue();
+        assertThat(four.established()).isFalse();
+        assertThat(four.words()).isEqualTo("too few repetitions to decide (4; at least 5 needed)");
+        // one repetition over the bound among seven is not enough to deny it; four are
+        assertThat(Verdicts.under(new double[] {900, 900, 900, 900, 900, 900, 1_050}, 1_000, RULE).established())
+                .isTrue();
+        assertThat(Verdicts.under(new double[] {900, 900, 900, 1_050, 1_050, 1_050, 1_050}, 1_000, RULE)
+                .established()).isFalse();
+    }
 }
