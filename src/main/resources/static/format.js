@@ -92,14 +92,17 @@ export function stampGap(g) {
 
 /**
  * Validated echoes per client: "Jain 0.998 (1,020–1,090 per client)", and where the layout split the clients by
- * thread, each group apart: "; same thread as their server: 2 clients, 1,500 each; other: 2, 500 each".
+ * thread, each group apart: "; same thread as their server: 2 clients, 1,500 each, p99 150 µs; other: 2, 500
+ * each, p99 900 µs".
  */
 export function fairness(f) {
   if (!f) return 'not recorded';
   const p = f.populations;
+  const p99 = g => (isNum(g.p99Us) ? `, p99 ${us(g.p99Us)}` : '');
   const groups = p ? `; same thread as their server: ${int(p.sameThread.clients)} clients, `
-    + `${int(p.sameThread.messages / p.sameThread.clients)} each; other: ${int(p.otherThread.clients)}, `
-    + `${int(p.otherThread.messages / p.otherThread.clients)} each` : '';
+    + `${int(p.sameThread.messages / p.sameThread.clients)} each${p99(p.sameThread)}; other: `
+    + `${int(p.otherThread.clients)}, ${int(p.otherThread.messages / p.otherThread.clients)} each`
+    + `${p99(p.otherThread)}` : '';
   return `Jain ${isNum(f.jainIndex) ? f.jainIndex.toFixed(3) : '–'} (${int(f.minMessages)}–${int(f.maxMessages)} per client)${groups}`;
 }
 

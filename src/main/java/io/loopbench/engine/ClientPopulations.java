@@ -22,8 +22,11 @@ public record ClientPopulations(Population sameThread, Population otherThread) {
      * @param maxMessages most of any one of them
      * @param meanRttUs   their mean RTT as the window kept full gives it (clients × window × phase ÷ messages), µs;
      *                    null where the window is not kept full (open load, batch RTTs) or without echoes
+     * @param p99Us       the 99th percentile of their RTTs (from the intended send time under open load), µs; null
+     *                    without echoes
      */
-    public record Population(int clients, long messages, long minMessages, long maxMessages, Double meanRttUs) {
+    public record Population(int clients, long messages, long minMessages, long maxMessages, Double meanRttUs,
+                             Double p99Us) {
 
         /** Validated echoes per client of this group. */
         public double perClient() {
@@ -31,7 +34,7 @@ public record ClientPopulations(Population sameThread, Population otherThread) {
         }
 
         static Population of(long[] perClient, List<Boolean> sameThread, boolean same, Integer window,
-                             double elapsedSeconds) {
+                             double elapsedSeconds, Double p99Us) {
             int n = 0;
             long sum = 0;
             long min = Long.MAX_VALUE;
@@ -45,7 +48,7 @@ public record ClientPopulations(Population sameThread, Population otherThread) {
                 }
             }
             Double meanRtt = window == null || sum == 0 ? null : n * (double) window * elapsedSeconds / sum * 1e6;
-            return new Population(n, sum, min, max, meanRtt);
+            return new Population(n, sum, min, max, meanRtt, p99Us);
         }
     }
 
@@ -57,26 +60,35 @@ public record ClientPopulations(Population sameThread, Population otherThread) {
      * @param sameThread each client's {@code EchoPair.sameThread()}, in order; null where unknown
      * @param window     messages each client keeps in flight, when it keeps the window full (closed load, per-message
      *                   RTTs); null otherwise
+     * @param p99Us      each group's p99 (same thread, other thread), or nulls where unknown
      */
-    static ClientPopulations of(long[] perClient, List<Boolean> sameThread, Integer window, double elapsedSeconds) {
+    static ClientPopulations of(long[] perClient, List<Boolean> sameThread, Integer window, double elapsedSeconds,
+                                Double[] p99Us) {
         if (sameThread == null || sameThread.size() != perClient.length || !sameThread.contains(true)
                 || !sameThread.contains(false)) {
             return null;
         }
-        return new ClientPopulations(Population.of(perClient, sameThread, true, window, elapsedSeconds),
-                Population.of(perClient, sameThread, false, window, elapsedSeconds));
+        return new ClientPopulations(Population.of(perClient, sameThread, true, window, elapsedSeconds, p99Us[0]),
+                Population.of(perClient, sameThread, false, window, elapsedSeconds, p99Us[1]));
     }
 
     /**
-     * "the 2 clients on their server end's thread completed 3.10× the echoes per client of the 2 others (mean RTT
-     * 120 µs against 372 µs)".
+     * "the 2 clients on their server end's thread completed 3.10× the echoes per client of the 2 others (p99 150 µs
+     * against 900 µs; mean RTT 120 µs against 372 µs)".
      */
     public String words() {
         double ratio = otherThread.messages() == 0 ? Double.POSITIVE_INFINITY
                 : sameThread.perClient() / otherThread.perClient();
-        String rtt = sameThread.meanRttUs() == null || otherThread.meanRttUs() == null ? ""
-                : String.format(Locale.ROOT, " (mean RTT %,.0f µs against %,.0f µs)", sameThread.meanRttUs(),
-                        otherThread.meanRttUs());
+        List<String> rtts = new java.util.ArrayList<>();
+        if (sameThread.p99Us() != null && otherThread.p99Us() != null) {
+            rtts.add(String.format(Locale.ROOT, "p99 %,.0f µs against %,.0f µs", sameThread.p99Us(),
+                    otherThread.p99Us()));
+        }
+        if (sameThread.meanRttUs() != null && otherThread.meanRttUs() != null) {
+            rtts.add(String.format(Locale.ROOT, "mean RTT %,.0f µs against %,.0f µs", sameThread.meanRttUs(),
+                    otherThread.meanRttUs()));
+        }
+        String rtt = rtts.isEmpty() ? "" : " (" + String.join("; ", rtts) + ")";
         return String.format(Locale.ROOT, "the %d client%s on their server end's thread completed %s the echoes per "
                         + "client of the %d other%s%s", sameThread.clients(), sameThread.clients() == 1 ? "" : "s",
                 Double.isInfinite(ratio) ? "all" : String.format(Locale.ROOT, "%.2f×", ratio), otherThread.clients(),

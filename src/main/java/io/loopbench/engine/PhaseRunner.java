@@ -67,7 +67,7 @@ final class PhaseRunner {
             if (open) {
                 uncorrected.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
                 sendLag.computeIfAbsent(c.histogramOwner(), k -> LatencyHistograms.create());
-                pacers.computeIfAbsent(c.histogramOwner(), k -> new LoopPacer(c.executor())).add(c);
+                pacers.computeIfAbsent(c.thread(), k -> new LoopPacer(c.executor())).add(c);
             }
         }
         CountDownLatch drained = new CountDownLatch(clients.size());

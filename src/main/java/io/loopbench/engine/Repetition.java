@@ -2,6 +2,7 @@ package io.loopbench.engine;
 
 import io.loopbench.engine.client.EchoClient;
 import io.loopbench.engine.client.EchoPair;
+import io.loopbench.engine.client.GroupShare;
 import io.loopbench.engine.client.LoopPacer;
 import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.latency.Latency;
@@ -96,6 +97,13 @@ final class Repetition {
     }
 
     private RepetitionResult measure(EchoPair pair, EchoProtocol protocol, PhaseRunner phases) throws Exception {
+        // a layout that puts some clients on their server end's thread and others not keeps each group's RTTs apart
+        List<Boolean> sameThread = pair.sameThread();
+        if (sameThread != null && sameThread.contains(true) && sameThread.contains(false)) {
+            for (int i = 0; i < clients.size(); i++) {
+                clients.get(i).group(sameThread.get(i));
+            }
+        }
         long intervalNanos = spec.timelineIntervalMillis() * 1_000_000L;
         TimelineRecording.Listener toProgress = (interval, rtt) -> progress.intervalRecorded(index, interval, rtt);
         PhaseRunner.Outcome warmup = null;
@@ -176,7 +184,8 @@ final class Repetition {
         }
         long[] perClient = clients.stream().mapToLong(c -> c.counts(MessageFormat.MEASURED_TAG).messages()).toArray();
         Fairness fairness = Fairness.of(perClient).withPopulations(ClientPopulations.of(perClient,
-                pair.sameThread(), !open && !batchRtt ? spec.window() : null, elapsed));
+                pair.sameThread(), !open && !batchRtt ? spec.window() : null, elapsed,
+                new Double[] {groupP99(measuredTimeline, true, batchRtt), groupP99(measuredTimeline, false, batchRtt)}));
         if (error == null) {
             error = unfairness(perClient, fairness, open ? uncorrectedLatency : latency);
         }
@@ -398,6 +407,19 @@ final class Repetition {
         JitActivity a = jit.activity(rounds[(round - STEADY_ROUNDS + 1) % n].from(), rounds[round % n].to(),
                 capacity);
         return a.quiet() ? null : "JIT over the last second: " + a.reasons();
+    }
+
+    /** The p99 of the clients put in group {@code same} (see {@link #measure}), µs; null without such a group. */
+    private static Double groupP99(TimelineRecording.Result timeline, boolean same, boolean batchRtt) {
+        List<Histogram> group = timeline.rttByRecorder().entrySet().stream()
+                .filter(e -> e.getKey() instanceof GroupShare g && g.group().equals(same))
+                .map(Map.Entry::getValue).toList();
+        if (group.isEmpty()) {
+            return null;
+        }
+        Latency l = LatencyHistograms.latency(batchRtt ? LatencyMode.BATCH : LatencyMode.MESSAGE,
+                LatencyHistograms.merged(group));
+        return l.observations() > 0 ? l.p99Us() : null;
     }
 
     private PhaseCounts sum(byte tag) {

@@ -96,8 +96,9 @@ final class SelfChecks {
 
     /**
      * "0.998 (1,020–1,090)": the least fair repetition's Jain's index, and the fewest and most echoes of any one of
-     * its clients; where its layout split the clients by thread, each group's echoes per client apart: "0.800
-     * (400–1,600; same thread as their server 1,500 per client (2), other 500 (2))".
+     * its clients; where its layout split the clients by thread, each group's echoes per client (and p99, where
+     * recorded) apart: "0.800 (400–1,600; same thread as their server 1,500 per client (2, p99 150.00 µs), other 500
+     * (2, p99 900.00 µs))".
      */
     static String fairness(CaseResult c) {
         List<RepetitionResult> reps = c.repetitions();
@@ -108,11 +109,15 @@ final class SelfChecks {
                 .min(Comparator.comparingDouble(Fairness::jainIndex)).orElseThrow();
         ClientPopulations p = worst.populations();
         String groups = p == null ? "" : String.format(Locale.ROOT, "; same thread as their server %s per client "
-                        + "(%d), other %s (%d)", Format.count(Math.round(p.sameThread().perClient())),
-                p.sameThread().clients(), Format.count(Math.round(p.otherThread().perClient())),
-                p.otherThread().clients());
+                        + "(%s), other %s (%s)", Format.count(Math.round(p.sameThread().perClient())),
+                group(p.sameThread()), Format.count(Math.round(p.otherThread().perClient())), group(p.otherThread()));
         return String.format(Locale.ROOT, "%.3f (%s–%s%s)", worst.jainIndex(), Format.count(worst.minMessages()),
                 Format.count(worst.maxMessages()), groups);
+    }
+
+    /** "2" clients, or "2, p99 150.00 µs" where the group's p99 was recorded. */
+    private static String group(ClientPopulations.Population g) {
+        return g.clients() + (g.p99Us() == null ? "" : ", p99 " + Format.micros(g.p99Us()) + " µs");
     }
 
     /** "1.002 [0.998, 1.004]"; "n/a" where the check does not apply. */

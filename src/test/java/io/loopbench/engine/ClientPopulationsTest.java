@@ -21,10 +21,11 @@ class ClientPopulationsTest {
     @Test
     void eachGroupHasItsOwnEchoesAndTheMeanRttItsFullWindowGives() {
         long[] perClient = {3_000, 1_000, 2_800, 1_200};
-        ClientPopulations p = ClientPopulations.of(perClient, List.of(true, false, true, false), 4, 2.0);
+        ClientPopulations p = ClientPopulations.of(perClient, List.of(true, false, true, false), 4, 2.0,
+                new Double[] {3_100.0, 9_050.0});
 
         assertThat(p.sameThread()).isEqualTo(new ClientPopulations.Population(2, 5_800, 2_800, 3_000,
-                2 * 4 * 2.0 / 5_800 * 1e6));
+                2 * 4 * 2.0 / 5_800 * 1e6, 3_100.0));
         assertThat(p.otherThread().clients()).isEqualTo(2);
         assertThat(p.otherThread().messages()).isEqualTo(2_200);
         assertThat(p.otherThread().minMessages()).isEqualTo(1_000);
@@ -32,12 +33,13 @@ class ClientPopulationsTest {
         // 2 clients × 4 in flight for 2 s over 2,200 echoes: 7,273 µs each
         assertThat(p.otherThread().meanRttUs()).isCloseTo(7_272.7, within(0.1));
         assertThat(p.words()).isEqualTo("the 2 clients on their server end's thread completed 2.64× the echoes per "
-                + "client of the 2 others (mean RTT 2,759 µs against 7,273 µs)");
+                + "client of the 2 others (p99 3,100 µs against 9,050 µs; mean RTT 2,759 µs against 7,273 µs)");
     }
 
     @Test
     void withoutAFullWindowNoMeanRttAndAGroupWithNoEchoesIsNamed() {
-        ClientPopulations p = ClientPopulations.of(new long[] {500, 0, 0}, List.of(true, false, false), null, 1);
+        ClientPopulations p = ClientPopulations.of(new long[] {500, 0, 0}, List.of(true, false, false), null, 1,
+                new Double[] {80.0, null});
         assertThat(p.sameThread().meanRttUs()).isNull();
         assertThat(p.words()).isEqualTo("the 1 client on their server end's thread completed all the echoes per "
                 + "client of the 2 others");
@@ -46,14 +48,16 @@ class ClientPopulationsTest {
     @Test
     void aLayoutThatDoesNotSplitTheClientsHasNoPopulations() {
         long[] perClient = {10, 20};
-        assertThat(ClientPopulations.of(perClient, List.of(true, true), 1, 1)).isNull();
-        assertThat(ClientPopulations.of(perClient, List.of(false, false), 1, 1)).isNull();
-        assertThat(ClientPopulations.of(perClient, null, 1, 1)).as("virtual threads, a remote target").isNull();
+        Double[] none = {null, null};
+        assertThat(ClientPopulations.of(perClient, List.of(true, true), 1, 1, none)).isNull();
+        assertThat(ClientPopulations.of(perClient, List.of(false, false), 1, 1, none)).isNull();
+        assertThat(ClientPopulations.of(perClient, null, 1, 1, none)).as("virtual threads, a remote target").isNull();
     }
 
     @Test
     void anUnevenRepetitionsWarningNamesTheGroups() {
-        ClientPopulations p = ClientPopulations.of(new long[] {3_000, 1_000}, List.of(true, false), 1, 1);
+        ClientPopulations p = ClientPopulations.of(new long[] {3_000, 1_000}, List.of(true, false), 1, 1,
+                new Double[] {10.0, 30.0});
         Fairness f = Fairness.of(new long[] {3_000, 1_000}).withPopulations(p);
         assertThat(f.warning()).endsWith("blend clients served unequally: " + p.words());
         assertThat(Fairness.of(new long[] {3_000, 1_000}).warning()).endsWith("blend clients served unequally");
@@ -86,6 +90,10 @@ class ClientPopulationsTest {
                 + p.otherThread().meanRttUs() * p.otherThread().messages()) / r.messages();
         double whole = 4.0 * spec.window() * r.elapsedSeconds() / r.messages() * 1e6;
         assertThat(weighted).isCloseTo(whole, within(1e-9 * whole));
+        // each group's own p99, from its own RTTs: the pooled p99 of a mix of two groups lies between theirs
+        double low = Math.min(p.sameThread().p99Us(), p.otherThread().p99Us());
+        double high = Math.max(p.sameThread().p99Us(), p.otherThread().p99Us());
+        assertThat(r.latency().p99Us()).isBetween(low * 0.99, high * 1.01);
     }
 
     @Test

@@ -298,8 +298,9 @@ class ReportRulesTest {
                 summary(new Stat(1000, 990, 1010), new Stat(300, 290, 310), 310.0, new Stat(1, 1, 1),
                         new Stat(1, 1, 1), List.of()),
                 List.of(checked(1, QUIET, new Fairness(16, 500, 1_500, 0.8, new ClientPopulations(
-                        new ClientPopulations.Population(8, 12_000, 1_400, 1_500, null),
-                        new ClientPopulations.Population(8, 4_000, 500, 600, null))), 1, 1.3, "steady")), null);
+                        new ClientPopulations.Population(8, 12_000, 1_400, 1_500, null, null),
+                        new ClientPopulations.Population(8, 4_000, 500, 600, null, 900.0))), 1, 1.3, "steady")),
+                null);
 
         String md = ReportRenderer.markdown(source("m", List.of(shared1, shared2)), "charts/", VerdictRule.DEFAULT);
 
@@ -310,7 +311,7 @@ class ReportRulesTest {
                         + "1.001 [0.998, 1.004] | not recorded | auto: 1.40 s [1.20, 10.00], stopped because steady "
                         + "in 2, cap in 1 |",
                 "| 1 loop group / 2 threads | 1 of 1 quiet | 0.800 (500–1,500; same thread as their server 1,500 per "
-                        + "client (8), other 500 (8)) |",
+                        + "client (8), other 500 (8, p99 900.00 µs)) |",
                 "Warnings (the figures of these repetitions are doubtful):\n\n- 1 loop group / 1 thread, " + warning,
                 "has this group's highest throughput median (2,000 round trips/s)",
                 "This result is not established: 1 loop group / 1 thread carries warnings",

@@ -43,6 +43,8 @@ public final class EchoClient {
 
     private final CountDownLatch attached = new CountDownLatch(1);
     private ClientIo io;
+    /** Its group where the layout splits the clients: set by the repetition's thread before the first phase. */
+    private Object group;
     private Outgoing outgoing;
     private PhaseContext phase;
     private PhaseCounters current;
@@ -88,8 +90,22 @@ public final class EchoClient {
         return io.executor();
     }
 
+    /**
+     * The key of the histograms and timeline recorder it records into: its thread's, or, where the repetition put it
+     * in a group ({@link #group}), its thread's share of that group (still written by that thread alone).
+     */
     public Object histogramOwner() {
+        return group == null ? io.histogramOwner() : new GroupShare(io.histogramOwner(), group);
+    }
+
+    /** Its thread's key ({@link ClientIo#histogramOwner()}), whatever its group: one pacer per thread. */
+    public Object thread() {
         return io.histogramOwner();
+    }
+
+    /** Puts it in a group whose RTTs are kept apart; before its first phase, from the repetition's thread. */
+    public void group(Object g) {
+        group = g;
     }
 
     public int id() {
@@ -122,8 +138,9 @@ public final class EchoClient {
     public void begin(PhaseContext p) {
         phase = p;
         current = counters[p.tag()];
-        intervals = p.recorders().get(io.histogramOwner());
-        stampGaps = p.stampGapHistograms().get(io.histogramOwner());
+        Object owner = histogramOwner();
+        intervals = p.recorders().get(owner);
+        stampGaps = p.stampGapHistograms().get(owner);
         stopping = false;
         finished = false;
         signalled = false;
@@ -136,7 +153,7 @@ public final class EchoClient {
         if (losses != null) {
             losses.start(io);
         }
-        load.begin(p, io.histogramOwner());
+        load.begin(p, owner);
         flushIfPending();
     }
 

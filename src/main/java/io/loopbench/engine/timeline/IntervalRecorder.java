@@ -16,6 +16,8 @@ import org.HdrHistogram.AbstractHistogram;
 public final class IntervalRecorder {
 
     private final TimelineRecording recording;
+    /** Whose RTTs these are (the key it was made for), handed over with each interval. */
+    private final Object owner;
     private AbstractHistogram rtt;
     private long messages;
     private long late;
@@ -24,8 +26,9 @@ public final class IntervalRecorder {
     private volatile long index;
     private long end;
 
-    IntervalRecorder(TimelineRecording recording) {
+    IntervalRecorder(TimelineRecording recording, Object owner) {
         this.recording = recording;
+        this.owner = owner;
         this.rtt = recording.spareHistogram();
         this.end = recording.endOf(0);
     }
@@ -85,7 +88,7 @@ public final class IntervalRecorder {
 
     private void handOver() {
         if (messages > 0 || late > 0 || dropped > 0 || rtt.getTotalCount() > 0) {
-            recording.closed(new Closed(index, rtt, messages, late, dropped));
+            recording.closed(new Closed(owner, index, rtt, messages, late, dropped));
             rtt = recording.spareHistogram();
             messages = 0;
             late = 0;
@@ -99,6 +102,6 @@ public final class IntervalRecorder {
     }
 
     /** One thread's share of one interval. */
-    record Closed(long index, AbstractHistogram rtt, long messages, long late, long dropped) {
+    record Closed(Object owner, long index, AbstractHistogram rtt, long messages, long late, long dropped) {
     }
 }

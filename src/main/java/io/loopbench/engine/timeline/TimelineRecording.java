@@ -39,10 +39,10 @@ public final class TimelineRecording {
 
     /**
      * A finished phase's timeline: its intervals, every RTT of them (the warm-up's too, so that the measured phase
-     * runs no path the warm-up did not), and its span on the wall clock.
+     * runs no path the warm-up did not), the same RTTs by recorder, and its span on the wall clock.
      */
-    public record Result(List<TimelineInterval> intervals, Histogram rtt, Instant from, Instant to,
-                         double intervalSeconds) {
+    public record Result(List<TimelineInterval> intervals, Histogram rtt, Map<Object, Histogram> rttByRecorder,
+                         Instant from, Instant to, double intervalSeconds) {
     }
 
     private final String phase;
@@ -61,6 +61,8 @@ public final class TimelineRecording {
     private final TreeMap<Long, Share> open = new TreeMap<>();
     private final List<TimelineInterval> intervals = new ArrayList<>();
     private final Histogram total = LatencyHistograms.create();
+    /** Every RTT handed over, by recorder: added once per interval and recorder, on this recording's thread. */
+    private final Map<Object, Histogram> totalByRecorder = new java.util.HashMap<>();
     /** The next interval to close, and when {@link #collect} next looks whether it can ({@link System#nanoTime()}). */
     private long next;
     private long nextLook;
@@ -94,7 +96,8 @@ public final class TimelineRecording {
             for (int i = 0; i < 3; i++) {
                 spare.add(newHistogram());
             }
-            return new IntervalRecorder(this);
+            totalByRecorder.put(owner, LatencyHistograms.create());
+            return new IntervalRecorder(this, owner);
         });
     }
 
@@ -156,7 +159,8 @@ public final class TimelineRecording {
         }
         close(last, Math.max(1, end - (origin + last * intervalNanos)));
         Instant to = wallOrigin.plusNanos(end - origin);
-        return new Result(List.copyOf(intervals), total, wallOrigin, to, intervalNanos / 1e9);
+        return new Result(List.copyOf(intervals), total, java.util.Collections.unmodifiableMap(totalByRecorder),
+                wallOrigin, to, intervalNanos / 1e9);
     }
 
     /** The interval {@code at} ({@link System#nanoTime()}) falls in. */
@@ -192,6 +196,7 @@ public final class TimelineRecording {
         for (IntervalRecorder.Closed c = closed.poll(); c != null; c = closed.poll()) {
             Share s = open.computeIfAbsent(c.index(), k -> new Share(spareHistogram()));
             s.add(c);
+            totalByRecorder.get(c.owner()).add(c.rtt());
             recycle(c.rtt());
         }
     }
