@@ -1,6 +1,7 @@
 package io.loopbench.cluster;
 
 import io.loopbench.engine.Fairness;
+import io.loopbench.engine.StampGap;
 import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
@@ -38,12 +39,15 @@ import java.util.List;
  *                         form, for the merged timeline's percentiles; empty without a timeline
  * @param phase            when its clients' measured phase began and stopped after its start barrier; null without
  *                         clients, for a part that failed before its phase, or from an agent that does not say
+ * @param stampGap         its clients' gap from each message's send stamp to its hand-over to the transport; null
+ *                         without clients or figures
  */
 public record AgentPart(String member, int clients, double elapsedSeconds, PhaseCounts counts,
                         String latencyHistogram, String error, CpuUsage cpu, GcActivity gc, MemoryUsage memory,
                         JitActivity jit, Fairness fairness, List<String> warnings, List<String> notes,
                         TlsSession tls,
-                        Timeline timeline, List<String> intervalRtts, PhaseSpan phase) {
+                        Timeline timeline, List<String> intervalRtts, PhaseSpan phase,
+                        StampGap stampGap) {
 
     public AgentPart {
         warnings = warnings == null ? List.of() : List.copyOf(warnings);

@@ -300,7 +300,7 @@ final class AgentWork {
         return new AgentPart(member, clients, r.elapsedSeconds() == null ? 0 : r.elapsedSeconds(), counts, histogram,
                 r.ok() ? null : r.error(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings(), r.notes(),
                 r.tls(),
-                r.timeline(), r.timeline() == null ? List.of() : intervalRtts, span);
+                r.timeline(), r.timeline() == null ? List.of() : intervalRtts, span, r.stampGap());
     }
 
     /**
@@ -322,7 +322,7 @@ final class AgentWork {
                 LatencyHistograms.encode(LatencyHistograms.create()), null, usage,
                 new GcActivity(gc[0] - start.gcCollections, gc[1] - start.gcMillis), ProcessMetrics.memory(), jit,
                 null, jit.quiet() ? List.of() : List.of(jit.warning()),
-                known ? List.of() : List.of(JvmEvents.UNKNOWN_NOTE), null, null, null, null);
+                known ? List.of() : List.of(JvmEvents.UNKNOWN_NOTE), null, null, null, null, null);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.loopbench.cluster;
 import io.loopbench.engine.ErrorCounts;
 import io.loopbench.engine.Fairness;
 import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.StampGap;
 import io.loopbench.engine.RunControl;
 import io.loopbench.engine.WindowFill;
 import io.loopbench.engine.client.PhaseCounts;
@@ -235,9 +236,23 @@ public final class DistributedRun {
                 null, server.toString(), null, true, spec.ioThreads(), null, null, null, tls, elapsed,
                 c.messagesSent(), c.messages(), rate, 2.0 * spec.payloadBytes() * rate / (1 << 20), merged.latency(),
                 cpu(merged.parts(), elapsed), memory(merged.parts()), gc(merged.parts()), errors, null, null, null,
-                jit(merged.parts()), fairness, windowFill, null, warnings, notes, merged.latencyHistogram(),
+                jit(merged.parts()), fairness, windowFill, stampGap(merged.parts()), warnings, notes,
+                merged.latencyHistogram(),
                 MergedTimeline.of(merged.parts()));
         return new DistributedRepetition(result, rows, start);
+    }
+
+    /**
+     * The client agents' stamp gap where each sent one: the worst agent's (largest share of its RTT), whose own
+     * warning, if any, is among the merged ones already; null where an agent with clients sent none.
+     */
+    static StampGap stampGap(List<AgentPart> parts) {
+        List<AgentPart> withClients = parts.stream().filter(p -> p.clients() > 0).toList();
+        if (withClients.isEmpty() || withClients.stream().anyMatch(p -> p.stampGap() == null)) {
+            return null;
+        }
+        return withClients.stream().map(AgentPart::stampGap).max(Comparator.comparingDouble(StampGap::share))
+                .orElseThrow();
     }
 
     /** An agent's start: its measured phase's where known, else its barrier's release. */

@@ -82,6 +82,9 @@ class DistributedRunTest {
                         .mapToDouble(AgentShare::roundTripsPerSecond).sum(), org.assertj.core.data.Offset.offset(1e-6));
                 ClusterTestSupport.assertStartTold(rep.start(), r, 0.6, "agent-a", "agent-b");
                 ClusterTestSupport.assertMergedTimeline(r, 0.6);
+                // the stamp gap of the agent whose gap was the largest share of its RTT, every message measured
+                assertThat(r.stampGap()).isNotNull();
+                assertThat(r.stampGap().messages()).isPositive().isLessThanOrEqualTo(r.messagesSent());
                 // live, while it ran: the same intervals, merged from what the agents sent as each closed
                 assertThat(live).extracting(TimelineInterval::roundTrips).containsExactlyElementsOf(
                         r.timeline().roundTrips());

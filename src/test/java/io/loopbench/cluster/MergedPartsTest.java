@@ -1,6 +1,7 @@
 package io.loopbench.cluster;
 
 import io.loopbench.engine.Fairness;
+import io.loopbench.engine.StampGap;
 import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.latency.LatencyHistograms;
@@ -40,7 +41,7 @@ class MergedPartsTest {
                 LatencyHistograms.record(union, rtt);
             }
             parts.add(new AgentPart(names[i], 1, 1.0, counts(n, i == 1 ? null : "error of " + names[i]),
-                    LatencyHistograms.encode(h), null, null, null, null, null, null, null, null, null, null, null, null));
+                    LatencyHistograms.encode(h), null, null, null, null, null, null, null, null, null, null, null, null, null));
         }
         MergedParts merged = MergedParts.of(parts, LatencyMode.MESSAGE);
 
@@ -64,7 +65,7 @@ class MergedPartsTest {
         long[] onB = {50, 4_000};
         List<AgentPart> parts = List.of(withClients("agent-a", onA), withClients("agent-b", onB),
                 new AgentPart("agent-s", 0, 1.0, PhaseCounts.NONE, LatencyHistograms.encode(LatencyHistograms.create()),
-                        null, null, null, null, null, null, null, null, null, null, null, null));
+                        null, null, null, null, null, null, null, null, null, null, null, null, null));
 
         Fairness merged = DistributedRun.fairness(parts);
 
@@ -99,17 +100,35 @@ class MergedPartsTest {
         assertThat(DistributedRun.jit(List.of(a, part("agent-c", quiet))).quiet()).isTrue();
     }
 
+    @Test
+    void thePlacedRunsStampGapIsTheWorstClientAgentsAndUnknownWhereOneSentNone() {
+        StampGap small = new StampGap(5_000, 1.0, 4.0, 0.02);
+        StampGap large = new StampGap(4_000, 3.0, 9.0, 0.12);
+        AgentPart server = new AgentPart("agent-s", 0, 1.0, PhaseCounts.NONE,
+                LatencyHistograms.encode(LatencyHistograms.create()), null, null, null, null, null, null, null, null,
+                null, null, null, null, null);
+        assertThat(DistributedRun.stampGap(List.of(server, gap("agent-a", small), gap("agent-b", large))))
+                .isSameAs(large);
+        assertThat(DistributedRun.stampGap(List.of(server, gap("agent-a", small), gap("agent-b", null)))).isNull();
+        assertThat(DistributedRun.stampGap(List.of(server))).isNull();
+    }
+
+    private static AgentPart gap(String name, StampGap stampGap) {
+        return new AgentPart(name, 1, 1.0, counts(1, null), LatencyHistograms.encode(LatencyHistograms.create()),
+                null, null, null, null, null, null, null, null, null, null, null, null, stampGap);
+    }
+
     private static AgentPart withClients(String name, long[] perClient) {
         long sum = java.util.Arrays.stream(perClient).sum();
         double squares = java.util.Arrays.stream(perClient).mapToDouble(x -> (double) x * x).sum();
         return new AgentPart(name, perClient.length, 1.0, counts(sum, null),
                 LatencyHistograms.encode(LatencyHistograms.create()), null, null, null, null, null,
                 Fairness.of(perClient.length, java.util.Arrays.stream(perClient).min().orElseThrow(),
-                        java.util.Arrays.stream(perClient).max().orElseThrow(), sum, squares), null, null, null, null, null, null);
+                        java.util.Arrays.stream(perClient).max().orElseThrow(), sum, squares), null, null, null, null, null, null, null);
     }
 
     private static AgentPart part(String name, JitActivity jit) {
         return new AgentPart(name, 1, 1.0, counts(1, null), LatencyHistograms.encode(LatencyHistograms.create()),
-                null, null, null, null, jit, null, null, null, null, null, null, null);
+                null, null, null, null, jit, null, null, null, null, null, null, null, null);
     }
 }
