@@ -8,8 +8,11 @@ import io.loopbench.engine.Summary;
 import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * One measured case of a report: what ran and its summary over repetitions.
@@ -80,6 +83,18 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
      * The repetition of median throughput among those that passed with a timeline (of an even number, the lower of
      * the middle two): the one a report shows over time.
      */
+    /**
+     * Repetition r of this case beside repetition r of {@code other} (this one first), for every r at which both are
+     * {@code usable}: the pairs a matched comparison tests, since a matrix that alternates cases runs repetition r of
+     * each back to back.
+     */
+    List<RepetitionResult[]> matchedWith(CaseResult other, Predicate<RepetitionResult> usable) {
+        Map<Integer, RepetitionResult> theirs = new HashMap<>();
+        other.repetitions().stream().filter(usable).forEach(r -> theirs.putIfAbsent(r.repetition(), r));
+        return repetitions.stream().filter(r -> usable.test(r) && theirs.containsKey(r.repetition()))
+                .map(r -> new RepetitionResult[] {r, theirs.get(r.repetition())}).toList();
+    }
+
     public java.util.Optional<RepetitionResult> medianTimelineRepetition() {
         List<RepetitionResult> withTimeline = repetitions.stream()
                 .filter(r -> r.ok() && r.timeline() != null && r.roundTripsPerSecond() != null)

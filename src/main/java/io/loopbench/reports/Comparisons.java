@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Baseline versus candidate, case by case: for throughput (round trips/s) and p99, the ratio candidate ÷ baseline
@@ -141,16 +142,16 @@ public final class Comparisons {
     static Difference difference(CaseResult b, CaseResult c, boolean alternated,
                                  Function<RepetitionResult, Double> metric, VerdictRule rule) {
         if (alternated) {
-            Map<Integer, Double> candidate = new LinkedHashMap<>();
-            c.repetitions().stream().filter(r -> usable(r, metric))
-                    .forEach(r -> candidate.put(r.repetition(), metric.apply(r)));
-            List<double[]> pairs = b.repetitions().stream()
-                    .filter(r -> usable(r, metric) && candidate.containsKey(r.repetition()))
-                    .map(r -> new double[] {metric.apply(r), candidate.get(r.repetition())}).toList();
-            return Verdicts.paired(pairs.stream().mapToDouble(p -> p[0]).toArray(),
-                    pairs.stream().mapToDouble(p -> p[1]).toArray(), rule);
+            return paired(b.matchedWith(c, r -> usable(r, metric)), metric::apply, rule);
         }
         return Verdicts.unpaired(values(b, metric), values(c, metric), false, rule);
+    }
+
+    /** One metric over matched repetitions ({@link CaseResult#matchedWith}: baseline first), alone in its family. */
+    static Difference paired(List<RepetitionResult[]> pairs, ToDoubleFunction<RepetitionResult> metric,
+                             VerdictRule rule) {
+        return Verdicts.paired(pairs.stream().mapToDouble(p -> metric.applyAsDouble(p[0])).toArray(),
+                pairs.stream().mapToDouble(p -> metric.applyAsDouble(p[1])).toArray(), rule);
     }
 
     private static double[] values(CaseResult c, Function<RepetitionResult, Double> metric) {

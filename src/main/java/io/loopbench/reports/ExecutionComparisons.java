@@ -11,8 +11,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.ToDoubleFunction;
 
 /**
  * A matched comparison of executions, as arknet's dimensions report does: cases that differ only by execution are
@@ -86,15 +84,11 @@ public final class ExecutionComparisons {
     }
 
     private static ExecutionRatios ratios(CaseResult baseline, CaseResult other, VerdictRule rule) {
-        List<RepetitionResult[]> pairs = new ArrayList<>();
-        for (RepetitionResult b : baseline.repetitions()) {
-            find(other, b.repetition()).filter(o -> usable(b) && usable(o))
-                    .ifPresent(o -> pairs.add(new RepetitionResult[] {b, o}));
-        }
+        List<RepetitionResult[]> pairs = baseline.matchedWith(other, ExecutionComparisons::usable);
         List<Difference> ratios = pairs.isEmpty() ? null : Verdicts.family(List.of(
-                ratio(pairs, RepetitionResult::roundTripsPerSecond, rule),
-                ratio(pairs, r -> r.cpu().percent(), rule),
-                ratio(pairs, r -> r.cpu().seconds() / r.messages(), rule)), rule);
+                Comparisons.paired(pairs, RepetitionResult::roundTripsPerSecond, rule),
+                Comparisons.paired(pairs, r -> r.cpu().percent(), rule),
+                Comparisons.paired(pairs, r -> r.cpu().seconds() / r.messages(), rule)), rule);
         return new ExecutionRatios(baseline.pairTitle(), other.spec().execution(), baseline.spec().execution(),
                 baseline.spec().repetitions(), pairs.size(),
                 (int) pairs.stream().filter(p -> !p[0].warnings().isEmpty() || !p[1].warnings().isEmpty()).count(),
@@ -102,17 +96,7 @@ public final class ExecutionComparisons {
                 ratios == null ? null : ratios.get(2));
     }
 
-    private static Optional<RepetitionResult> find(CaseResult c, int repetition) {
-        return c.repetitions().stream().filter(r -> r.repetition() == repetition).findFirst();
-    }
-
     private static boolean usable(RepetitionResult r) {
         return r.ok() && r.messages() > 0 && r.cpu().seconds() > 0;
-    }
-
-    private static Difference ratio(List<RepetitionResult[]> pairs, ToDoubleFunction<RepetitionResult> metric,
-                                    VerdictRule rule) {
-        return Verdicts.paired(pairs.stream().mapToDouble(p -> metric.applyAsDouble(p[0])).toArray(),
-                pairs.stream().mapToDouble(p -> metric.applyAsDouble(p[1])).toArray(), rule);
     }
 }
