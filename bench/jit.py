@@ -3,11 +3,9 @@ stopped (and what held it back at a cap), and how many of the steady references 
 runs) and of the cold phases each rule calls not JIT-quiet. The old rule: any deoptimization or 1 ms of compilation
 anywhere in the JVM; today's: the repetition's own `jit.quiet` (JitActivity's rule), its reasons taken from its
 warning."""
-import glob
-import json
-import os
-import re
 import sys
+
+import results
 
 OLD_QUIET_MS = 1.0
 
@@ -18,14 +16,7 @@ def old_warns(jit):
 
 def load(directory):
     runs = {}
-    for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
-        m = re.search(r"(warm|cold)-(\w+)-round(\d+)\.json$", path)
-        if not m:
-            continue
-        try:
-            result = json.load(open(path))
-        except (OSError, ValueError):
-            result = {"repetitions": []}
+    for m, result in results.matching(directory, r"(warm|cold)-(\w+)-round(\d+)\.json$"):
         runs.setdefault(m.group(2), []).append((m.group(1), int(m.group(3)), result))
     return runs
 

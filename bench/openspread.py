@@ -1,23 +1,14 @@
 """Tabulates a bench/openspread.sh directory: per layout, every steady reference's (repetitions 3 and 4) spread of
 client p99s (slowest ÷ fastest), its fewest observations per client, whether the repetition warned of uneven clients,
 and the smallest spread threshold that would have warned on at most 1 in 20 of all steady references."""
-import glob
-import json
-import os
-import re
 import sys
+
+import results
 
 
 def main(directory):
     rows = {}
-    for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
-        m = re.search(r"(\w+)-(\d+)-round(\d+)\.json$", path)
-        if not m:
-            continue
-        try:
-            result = json.load(open(path))
-        except (OSError, ValueError):
-            result = {"repetitions": []}
+    for m, result in results.matching(directory, r"(\w+)-(\d+)-round(\d+)\.json$"):
         layout = f"{m.group(1)} {m.group(2)}"
         for rep in (result.get("repetitions") or [])[2:]:
             spread = ((rep.get("openLoad") or {}).get("clientSpread")) if rep.get("ok") else None
