@@ -10,7 +10,7 @@ export function agentsView(root) {
   const box = h('div', {id: 'agents-list', 'aria-live': 'off'}, h('p', {class: 'muted'}, 'Loading the cluster…'));
   fill(root, heading('Agents'),
     h('p', {class: 'lead'}, 'Hosts that joined the cluster this service coordinates; refreshed every two seconds. '
-      + 'Runs do not use agents yet (README, "Beyond one machine").'),
+      + 'Runs do not use agents yet (docs/deployment.md, "Beyond one machine").'),
     box);
 
   async function load() {

@@ -6,7 +6,7 @@ import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The agents this service coordinates (README, "Beyond one machine"). Stateless; any request thread. */
+/** The agents this service coordinates (docs/deployment.md, "Beyond one machine"). Stateless; any request thread. */
 @RestController
 @Tag(name = "agents", description = "Agents on other hosts, in the cluster this service coordinates")
 public class AgentsController {

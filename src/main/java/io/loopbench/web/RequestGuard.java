@@ -93,7 +93,7 @@ public class RequestGuard extends OncePerRequestFilter {
             refuse(response, HttpStatus.FORBIDDEN, "foreign-host", "Host not allowed", "Host '" + host + "' is not "
                     + "this service: only localhost, 127.0.0.1, [::1], the bind address and the names in "
                     + "loopbench.security.allowed-hosts, with port " + request.getLocalPort()
-                    + ", are answered (README, \"Security\")");
+                    + ", are answered (docs/deployment.md, \"Security\")");
             return;
         }
         if (!SAFE_METHODS.contains(request.getMethod())) {

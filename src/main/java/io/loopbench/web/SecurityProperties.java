@@ -11,7 +11,7 @@ import java.util.List;
  *
  * @param allowedHosts       host names (or addresses) besides {@code localhost}, {@code 127.0.0.1}, {@code [::1]} and
  *                           the configured {@code server.address} that a request's {@code Host} may name, with this
- *                           service's port; for a service opened up on a trusted network (README, "Security")
+ *                           service's port; for a service opened up on a trusted network (docs/deployment.md, "Security")
  * @param maxRequestBodySize the largest request body; a larger one is refused with 413 before it is read
  */
 @ConfigurationProperties("loopbench.security")

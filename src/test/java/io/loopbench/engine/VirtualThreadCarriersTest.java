@@ -25,7 +25,7 @@ class VirtualThreadCarriersTest {
         MeasurementResult result = EngineTestSupport.measure(spec).run();
 
         // the subject is who carries the run: a client starved on a busy machine (blocking ends on two carriers can
-        // starve, as README says) is still carried, and every one of its echoes validated
+        // starve, as docs/service.md, "Execution styles", says) is still carried, and every one of its echoes validated
         EngineTestSupport.assertValidatedByEveryClient(result.repetitions().getFirst(), 6);
         assertThat(result.repetitions().getFirst().eventLoops()).isEqualTo(CARRIERS);
         assertThat(loopThreads()).isZero();

@@ -49,7 +49,7 @@ final class Chromium implements BeforeEachCallback, AfterTestExecutionCallback, 
             missing.add(DRIVER.toString());
         }
         assumeTrue(missing.isEmpty(), () -> "Browser tests skipped: " + String.join(" and ", missing)
-                + " not installed. Install them with 'apt-get install -y chromium chromium-driver' (README, "
+                + " not installed. Install them with 'apt-get install -y chromium chromium-driver' (docs/testing.md, "
                 + "'Browser tests').");
     }
 

@@ -55,7 +55,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The web page at {@code /} in headless Chromium, against the real service on a random port: a run and a matrix
  * started from their forms and followed live to their results, a comparison of two runs, a run across hosts (written
  * into the store) with its placement and per-agent tables, and the form's handling of values the service refuses. Each test is skipped, saying what is missing, when Chromium or ChromeDriver is not
- * installed (see README, "Browser tests"); the check runs per test (in {@link Chromium}), not in a
+ * installed (see docs/testing.md, "Browser tests"); the check runs per test (in {@link Chromium}), not in a
  * {@code @BeforeAll}: Surefire reports a class skipped there as no tests at all, without the reason.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
