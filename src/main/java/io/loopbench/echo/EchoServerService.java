@@ -126,7 +126,7 @@ public class EchoServerService implements DisposableBean {
     public View get(String id) {
         Entry e = servers.get(id);
         if (e == null) {
-            throw new RunExceptions.NotFound(id);
+            throw new RunExceptions.NotFound("echo server", id);
         }
         return e.view();
     }
@@ -134,7 +134,7 @@ public class EchoServerService implements DisposableBean {
     public void stop(String id) {
         Entry e = servers.remove(id);
         if (e == null) {
-            throw new RunExceptions.NotFound(id);
+            throw new RunExceptions.NotFound("echo server", id);
         }
         e.server().close();
     }

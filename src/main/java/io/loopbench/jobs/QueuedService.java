@@ -85,7 +85,7 @@ public abstract class QueuedService<T> implements SmartLifecycle {
     protected abstract void execute(String id);
 
     public T get(String id) {
-        return store.find(id).orElseThrow(() -> new RunExceptions.NotFound(id));
+        return store.find(id).orElseThrow(() -> new RunExceptions.NotFound(noun, id));
     }
 
     /**

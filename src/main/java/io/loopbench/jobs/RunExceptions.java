@@ -6,10 +6,21 @@ public final class RunExceptions {
     private RunExceptions() {
     }
 
-    /** No run has this id (404). */
+    /**
+     * No record of this kind has this id (404): "no matrix with id x". Runs, matrices, echo servers and reports (of
+     * either a run or a matrix, "record") each name their own kind.
+     */
     public static final class NotFound extends RuntimeException {
-        public NotFound(String id) {
-            super("no run with id " + id);
+        private final String kind;
+
+        public NotFound(String kind, String id) {
+            super("no " + kind + " with id " + id);
+            this.kind = kind;
+        }
+
+        /** What was looked for: "run", "matrix", "echo server", "record". */
+        public String kind() {
+            return kind;
         }
     }
 

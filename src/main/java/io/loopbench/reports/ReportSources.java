@@ -33,7 +33,7 @@ public class ReportSources {
     public ReportSource any(String id) {
         return runs.store().find(id).map(ReportSources::of)
                 .or(() -> matrices.store().find(id).map(ReportSources::of))
-                .orElseThrow(() -> new RunExceptions.NotFound(id));
+                .orElseThrow(() -> new RunExceptions.NotFound("run or matrix", id));
     }
 
     static ReportSource of(MatrixRecord m) {

@@ -53,8 +53,11 @@ public class ApiProblems extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(RunExceptions.NotFound.class)
     ResponseEntity<Object> notFound(RunExceptions.NotFound e, WebRequest request) {
-        return handleExceptionInternal(e, problem(HttpStatus.NOT_FOUND, "run-not-found", "Run not found",
-                e.getMessage()), new HttpHeaders(), HttpStatus.NOT_FOUND, request);
+        // "run-not-found", "Run not found"; "echo-server-not-found", "Echo server not found"; …
+        String kind = e.kind();
+        return handleExceptionInternal(e, problem(HttpStatus.NOT_FOUND, kind.replace(' ', '-') + "-not-found",
+                Character.toUpperCase(kind.charAt(0)) + kind.substring(1) + " not found", e.getMessage()),
+                new HttpHeaders(), HttpStatus.NOT_FOUND, request);
     }
 
     @ExceptionHandler(RunExceptions.Conflict.class)

@@ -51,7 +51,9 @@ class EchoServerApiTest extends ServiceHttpTest {
         assertThat(counted.at("/counts/errors").asLong()).isZero();
 
         assertThat(send(at("/api/echo-servers/" + id).DELETE()).statusCode()).isEqualTo(204);
-        assertThat(send(at("/api/echo-servers/" + id)).statusCode()).isEqualTo(404);
+        HttpResponse<String> gone = send(at("/api/echo-servers/" + id));
+        assertThat(gone.statusCode()).isEqualTo(404);
+        assertThat(gone.body()).contains("\"title\":\"Echo server not found\"", "no echo server with id " + id);
         assertThat(EngineTestSupport.loopThreads()).isEqualTo(loopsBefore);
     }
 

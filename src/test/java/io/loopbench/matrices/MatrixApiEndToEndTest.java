@@ -86,6 +86,13 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
         HttpResponse<String> unknown = send(at("/api/matrices/no-such-matrix/execution-comparison"));
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(unknown.headers().firstValue("Content-Type")).contains("application/problem+json");
+        // named for what was looked for, not as a run
+        JsonNode missing = json.readTree(unknown.body());
+        assertThat(missing.get("title").asString()).isEqualTo("Matrix not found");
+        assertThat(missing.get("detail").asString()).isEqualTo("no matrix with id no-such-matrix");
+        JsonNode unknownSide = json.readTree(send(at("/api/compare?baseline=" + id + "&candidate=nope")).body());
+        assertThat(unknownSide.get("title").asString()).isEqualTo("Run or matrix not found");
+        assertThat(unknownSide.get("detail").asString()).isEqualTo("no run or matrix with id nope");
         JsonNode api = json.readTree(send(at("/v3/api-docs")).body());
         assertThat(api.at("/paths").has("/api/matrices/{id}/execution-comparison")).isTrue();
         // one protocol: nothing to compare it with

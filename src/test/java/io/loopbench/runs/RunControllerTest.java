@@ -190,12 +190,14 @@ class RunControllerTest {
 
     @Test
     void unknownRunIs404AndStateConflictsAre409() throws Exception {
-        when(runs.get("nope")).thenThrow(new RunExceptions.NotFound("nope"));
+        when(runs.get("nope")).thenThrow(new RunExceptions.NotFound("run", "nope"));
         when(runs.cancel("done")).thenThrow(new RunExceptions.Conflict("run done is already succeeded"));
         doThrow(new RunExceptions.Conflict("run busy is running; cancel it before deleting it"))
                 .when(runs).delete("busy");
 
-        problem(mvc.perform(get("/api/runs/nope")), 404).andExpect(jsonPath("$.detail").value("no run with id nope"));
+        problem(mvc.perform(get("/api/runs/nope")), 404).andExpect(jsonPath("$.detail").value("no run with id nope"))
+                .andExpect(jsonPath("$.title").value("Run not found"))
+                .andExpect(jsonPath("$.type").value(org.hamcrest.Matchers.endsWith("/run-not-found")));
         problem(mvc.perform(post("/api/runs/done/cancel")), 409);
         problem(mvc.perform(delete("/api/runs/busy")), 409)
                 .andExpect(jsonPath("$.detail", containsString("cancel it before deleting it")));
