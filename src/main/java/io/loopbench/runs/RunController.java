@@ -10,11 +10,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import io.loopbench.engine.timeline.Timeline;
-import io.loopbench.reports.ChartRenderer;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.web.server.ResponseStatusException;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -88,22 +84,6 @@ public class RunController {
                     content = @Content(mediaType = "application/problem+json")))
     public RunRecord get(@PathVariable String id) {
         return live.onto(runs.get(id).asOf(Instant.now()));
-    }
-
-    @GetMapping(path = "/{id}/live/timeline.svg", produces = "image/svg+xml")
-    @Operation(summary = "The running repetition's timeline so far (throughput and p99 per interval), drawn live",
-            description = "Its GC and JIT marks come with the repetition's stored timeline when it ends "
-                    + "(/api/runs/{id}/charts/timeline-1-R.svg). 404 while no repetition of the run is running.",
-            responses = @ApiResponse(responseCode = "404", description = "Unknown id, or no repetition running",
-                    content = @Content(mediaType = "application/problem+json")))
-    public ResponseEntity<String> liveTimeline(@PathVariable String id) {
-        RunRecord r = runs.get(id);
-        var running = live.intervals(id).filter(e -> !e.getValue().isEmpty())
-                .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "run " + id
-                        + " has no repetition running with a closed interval"));
-        return ResponseEntity.ok().contentType(MediaType.parseMediaType("image/svg+xml")).body(
-                ChartRenderer.timelineChart("Repetition " + running.getKey() + " so far (live; marks when it ends)",
-                        Timeline.live(r.spec().timelineIntervalMillis(), running.getValue())));
     }
 
     @GetMapping
