@@ -6,6 +6,7 @@ import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tls.Tls;
 import io.loopbench.engine.protocol.udp.Udp;
 import io.loopbench.engine.protocol.websocket.WebSocket;
+import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.TlsProvider;
 import io.netty.handler.ssl.SslProvider;
@@ -21,32 +22,28 @@ final class Protocols {
 
     /** A fresh instance for one repetition (a TLS one records that repetition's handshake). */
     static EchoProtocol of(RunSpec spec) {
-        return switch (spec.protocol()) {
-            case TCP -> new Tcp();
-            case UDP -> new Udp(spec.datagramsPerRead());
-            case TCPS -> tls(spec);
-            case WEBSOCKET -> new WebSocket(null);
-            case WSS -> new WebSocket(tls(spec));
-            case HTTP -> new Http(null);
-            case HTTPS -> new Http(tls(spec));
-        };
+        return of(spec.protocol(), spec.datagramsPerRead(), spec.certsDirectory(), spec.tlsProvider());
     }
 
     /** A standing echo server's protocol: one datagram per read. */
     static EchoProtocol standing(StandingEchoServer.Config config) {
-        return switch (config.protocol()) {
-            case TCP -> new Tcp();
-            case UDP -> new Udp(1);
-            case TCPS -> tls(config.certsDirectory(), config.tlsProvider());
-            case WEBSOCKET -> new WebSocket(null);
-            case WSS -> new WebSocket(tls(config.certsDirectory(), config.tlsProvider()));
-            case HTTP -> new Http(null);
-            case HTTPS -> new Http(tls(config.certsDirectory(), config.tlsProvider()));
-        };
+        return of(config.protocol(), 1, config.certsDirectory(), config.tlsProvider());
     }
 
-    private static Tls tls(RunSpec spec) {
-        return tls(spec.certsDirectory(), spec.tlsProvider());
+    /**
+     * The one registry: a protocol's instance, with the datagrams a UDP read takes and a TLS protocol's material and
+     * provider. Those with blocking ends are {@link io.loopbench.engine.protocol.BlockingProtocol}s.
+     */
+    static EchoProtocol of(Protocol protocol, int datagramsPerRead, String certsDirectory, TlsProvider provider) {
+        return switch (protocol) {
+            case TCP -> new Tcp();
+            case UDP -> new Udp(datagramsPerRead);
+            case TCPS -> tls(certsDirectory, provider);
+            case WEBSOCKET -> new WebSocket(null);
+            case WSS -> new WebSocket(tls(certsDirectory, provider));
+            case HTTP -> new Http(null);
+            case HTTPS -> new Http(tls(certsDirectory, provider));
+        };
     }
 
     private static Tls tls(String certsDirectory, TlsProvider provider) {

@@ -17,6 +17,7 @@ import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.JvmEvents;
 import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.process.ProcessMetrics;
+import io.loopbench.engine.protocol.BlockingProtocol;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.reactive.ReactiveEnds;
 import io.loopbench.engine.server.ServerCheck;
@@ -82,7 +83,8 @@ final class Repetition {
                     new HandlerEnds(spec.payloadBytes(), check, fault, protocol), checkpoint);
             case REACTIVE -> new NettyEchoPair(spec, transport, protocol,
                     new ReactiveEnds(spec.payloadBytes(), protocol.stream(), check), checkpoint);
-            case VIRTUAL_THREADS -> new BlockingEchoPair(spec, protocol, check, checkpoint);
+            // the spec's rules let only a protocol with blocking ends run on virtual threads (Protocol.runsOn)
+            case VIRTUAL_THREADS -> new BlockingEchoPair(spec, (BlockingProtocol) protocol, check, checkpoint);
         };
         try {
             clients = pair.open();

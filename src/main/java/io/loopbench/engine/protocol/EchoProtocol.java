@@ -5,15 +5,14 @@ import io.netty.channel.group.ChannelGroup;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
 
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
- * One protocol, as the engine reaches it: how to bind an echo server and connect a client — on Netty event loops
- * through Reactor Netty (the netty and reactive executions) or with the JDK's blocking sockets (virtual threads) — and
+ * One protocol, as the engine reaches it: how to bind an echo server and connect a client on Netty event loops
+ * through Reactor Netty (the netty and reactive executions; with the JDK's blocking sockets too, for virtual threads,
+ * where it is a {@link BlockingProtocol}) — and
  * whether its messages travel in one byte stream or one datagram each, which is all the client window and the
  * repetition know of it. How a message is framed, sent and received follows from that: a stream carries messages back
  * to back, cut into frames of the payload size on arrival, or one per protocol object ({@link #framing}); a datagram
@@ -61,12 +60,6 @@ public interface EchoProtocol {
 
     /** Connects one client on Netty loops; {@code attach} gets the connection on its loop once it is connected. */
     Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes, Consumer<Connection> attach);
-
-    /** A blocking server socket bound to {@code address}, for a virtual-threads echo server. */
-    BlockingServer bind(InetSocketAddress address) throws IOException;
-
-    /** A blocking client socket connected to {@code server}, for a virtual-threads client. */
-    BlockingSocket connect(SocketAddress server) throws IOException;
 
     /** What the first client connection's TLS handshake negotiated; null for a protocol without TLS. */
     default TlsSession tlsSession() {

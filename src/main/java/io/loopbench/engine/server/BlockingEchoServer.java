@@ -3,7 +3,7 @@ package io.loopbench.engine.server;
 import io.loopbench.engine.loop.VirtualThreads;
 import io.loopbench.engine.protocol.BlockingServer;
 import io.loopbench.engine.protocol.BlockingSocket;
-import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.BlockingProtocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
@@ -30,7 +30,7 @@ public final class BlockingEchoServer implements Closeable {
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private volatile boolean closing;
 
-    public BlockingEchoServer(EchoProtocol protocol, InetSocketAddress bindTo, int payloadBytes, ServerCheck check)
+    public BlockingEchoServer(BlockingProtocol protocol, InetSocketAddress bindTo, int payloadBytes, ServerCheck check)
             throws IOException {
         this.payloadBytes = payloadBytes;
         this.check = check;

@@ -4,7 +4,7 @@ import io.loopbench.engine.client.EchoClient;
 import io.loopbench.engine.client.EchoPair;
 import io.loopbench.engine.loop.VirtualThreads;
 import io.loopbench.engine.protocol.BlockingSocket;
-import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.BlockingProtocol;
 import io.loopbench.engine.protocol.UdpBuffers;
 import io.loopbench.engine.server.BlockingEchoServer;
 import io.loopbench.engine.server.ServerCheck;
@@ -29,14 +29,14 @@ import static io.loopbench.engine.protocol.EchoProtocol.SETUP_TIMEOUT;
 public final class BlockingEchoPair implements EchoPair {
 
     private final RunSpec spec;
-    private final EchoProtocol protocol;
+    private final BlockingProtocol protocol;
     private final ServerCheck check;
     /** Run between slow steps of set-up: throws CancellationException once the run is cancelled. */
     private final Runnable checkpoint;
     private BlockingEchoServer server;
     private final List<BlockingClient> clients = new ArrayList<>();
 
-    public BlockingEchoPair(RunSpec spec, EchoProtocol protocol, ServerCheck check, Runnable checkpoint) {
+    public BlockingEchoPair(RunSpec spec, BlockingProtocol protocol, ServerCheck check, Runnable checkpoint) {
         this.spec = spec;
         this.protocol = protocol;
         this.check = check;

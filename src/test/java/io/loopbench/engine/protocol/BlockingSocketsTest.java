@@ -23,7 +23,7 @@ class BlockingSocketsTest {
 
     @ParameterizedTest
     @MethodSource("protocols")
-    void aClientsBytesComeBackFromTheServersEnd(EchoProtocol protocol, String serverClass, String clientClass,
+    void aClientsBytesComeBackFromTheServersEnd(BlockingProtocol protocol, String serverClass, String clientClass,
                                                 Boolean noDelay) throws Exception {
         byte[] hello = "hello".getBytes(StandardCharsets.US_ASCII);
         try (BlockingServer server = protocol.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));

@@ -1,7 +1,5 @@
 package io.loopbench.engine.protocol.http;
 
-import io.loopbench.engine.protocol.BlockingServer;
-import io.loopbench.engine.protocol.BlockingSocket;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.MessageFraming;
 import io.loopbench.engine.protocol.ReactiveRequests;
@@ -33,7 +31,6 @@ import reactor.netty.tcp.TcpClient;
 import reactor.netty.tcp.TcpServer;
 
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
@@ -202,15 +199,5 @@ public final class Http implements EchoProtocol, ReactiveRequests {
      */
     private static HttpDecoderConfig decoder(int payloadBytes) {
         return new HttpDecoderConfig().setMaxChunkSize(WholeMessages.maxBytes(payloadBytes));
-    }
-
-    @Override
-    public BlockingServer bind(InetSocketAddress address) {
-        throw new UnsupportedOperationException("the JDK has no blocking HTTP/1.1 server with pipelining");
-    }
-
-    @Override
-    public BlockingSocket connect(SocketAddress server) {
-        throw new UnsupportedOperationException("the JDK has no blocking HTTP/1.1 client with pipelining");
     }
 }

@@ -2,7 +2,7 @@ package io.loopbench.engine.protocol.tcp;
 
 import io.loopbench.engine.protocol.BlockingServer;
 import io.loopbench.engine.protocol.BlockingSocket;
-import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.BlockingProtocol;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
@@ -25,7 +25,7 @@ import java.net.SocketAddress;
 import java.util.function.Consumer;
 
 /** TCP: a byte stream, with TCP_NODELAY on every connection at both ends. Stateless. */
-public final class Tcp implements EchoProtocol {
+public final class Tcp implements BlockingProtocol {
 
     @Override
     public boolean stream() {

@@ -2,7 +2,7 @@ package io.loopbench.engine.protocol.tls;
 
 import io.loopbench.engine.protocol.BlockingServer;
 import io.loopbench.engine.protocol.BlockingSocket;
-import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.BlockingProtocol;
 import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tcp.TcpListener;
@@ -49,7 +49,7 @@ import java.util.function.Consumer;
  * <p>Threads: the TLS contexts are built once, on first use, by the thread that opens the pair (a race would only
  * build them twice); the negotiated session is recorded once, by whichever client's handshake completes first.
  */
-public final class Tls implements EchoProtocol {
+public final class Tls implements BlockingProtocol {
 
     /** The versions both ends offer: TLS 1.2 at least. */
     private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};

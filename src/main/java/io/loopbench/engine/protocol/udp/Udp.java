@@ -2,7 +2,7 @@ package io.loopbench.engine.protocol.udp;
 
 import io.loopbench.engine.protocol.BlockingServer;
 import io.loopbench.engine.protocol.BlockingSocket;
-import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.BlockingProtocol;
 import io.loopbench.engine.protocol.UdpBuffers;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  * batches with {@code recvmmsg} (epoll's maximum datagram payload size set, and a receive buffer of that many
  * datagrams); Netty's epoll channel already sends what one flush holds with {@code sendmmsg}. Immutable.
  */
-public final class Udp implements EchoProtocol {
+public final class Udp implements BlockingProtocol {
 
     private final int datagramsPerRead;
 

@@ -1,7 +1,5 @@
 package io.loopbench.engine.protocol.websocket;
 
-import io.loopbench.engine.protocol.BlockingServer;
-import io.loopbench.engine.protocol.BlockingSocket;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.ReactiveProtocol;
 import io.loopbench.engine.protocol.MessageFraming;
@@ -40,7 +38,6 @@ import reactor.netty.tcp.TcpClient;
 import reactor.netty.tcp.TcpServer;
 
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.concurrent.CompletableFuture;
@@ -182,16 +179,6 @@ public final class WebSocket implements EchoProtocol, ReactiveProtocol {
                 .subscribe(null, upgraded::completeExceptionally, () -> upgraded.completeExceptionally(
                         new IllegalStateException("connection closed during the upgrade")));
         return await(upgraded, deadline, exchange::dispose, server);
-    }
-
-    @Override
-    public BlockingServer bind(InetSocketAddress address) {
-        throw new UnsupportedOperationException("the JDK has no blocking WebSocket server");
-    }
-
-    @Override
-    public BlockingSocket connect(SocketAddress server) {
-        throw new UnsupportedOperationException("the JDK has no blocking WebSocket client");
     }
 
     /**
