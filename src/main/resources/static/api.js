@@ -41,8 +41,17 @@ async function call(url, init) {
   return res;
 }
 
+// Aborted when the page leaves the view that is showing (the router gives each view its own): a view's reads end
+// with it. A read that outlives views (the footer, the cached API description) passes {signal: null}.
+let viewSignal;
+
+export function setViewSignal(signal) {
+  viewSignal = signal;
+}
+
 export async function getJson(url, {signal} = {}) {
-  const res = await call(url, {headers: {Accept: 'application/json'}, signal});
+  const res = await call(url, {headers: {Accept: 'application/json'},
+    signal: signal === undefined ? viewSignal : signal ?? undefined});
   return res.json();
 }
 

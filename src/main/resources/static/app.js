@@ -2,7 +2,7 @@
 // Plain ES modules, no framework and nothing from the network but this service's own API.
 
 import {h, fill, notice} from './dom.js';
-import {getJson, describe} from './api.js';
+import {getJson, describe, setViewSignal} from './api.js';
 import {heading, link} from './view.js';
 import {runsView} from './runs.js';
 import {runView} from './run.js';
@@ -15,14 +15,14 @@ const main = document.getElementById('main');
 
 // ---- page-wide error capture: a script error is shown, never silently swallowed -----------------------------
 
-window.loopbenchErrors = [];
 function pageError(message) {
-  window.loopbenchErrors.push(message);
   fill(document.getElementById('page-errors'),
     notice('error', 'Something went wrong in this page:', message, ' — reload the page to start again.'));
 }
 window.addEventListener('error', e => pageError(e.message || String(e.error)));
-window.addEventListener('unhandledrejection', e => pageError(describe(e.reason)));
+window.addEventListener('unhandledrejection', e => {
+  if (e.reason?.name !== 'AbortError') pageError(describe(e.reason)); // a left view's read, aborted on purpose
+});
 
 // ---- router -------------------------------------------------------------------------------------------------
 
@@ -37,6 +37,7 @@ const routes = [
 ];
 
 let dispose = () => {};
+let viewReads = new AbortController();
 
 function route() {
   const raw = location.hash.replace(/^#/, '') || '/';
@@ -44,6 +45,10 @@ function route() {
   const params = new URLSearchParams(query);
   dispose();
   dispose = () => {};
+  // the view left takes its reads still on the way with it
+  viewReads.abort();
+  viewReads = new AbortController();
+  setViewSignal(viewReads.signal);
   const view = h('div', {class: 'view'});
   fill(main, view);
   for (const [pattern, fn, title, nav] of routes) {
@@ -64,7 +69,7 @@ function route() {
 async function footer() {
   const el = document.getElementById('system');
   try {
-    const s = await getJson('/api/system');
+    const s = await getJson('/api/system', {signal: null});
     fill(el, `Host: ${s.cpuModel ?? '?'}, ${s.logicalCpus ?? '?'} logical CPUs · ${s.os ?? ''} ${s.kernel ?? ''} · `
       + `Java ${s.javaVersion ?? '?'} · Netty ${s.nettyVersion ?? '?'} · `, link('/swagger-ui.html', 'API'));
   } catch (e) {

@@ -18,7 +18,6 @@ export function matrixView(root, params, id) {
   const specBox = h('p', {id: 'matrix-spec', class: 'muted'});
   fill(root, heading('Matrix ', h('span', {class: 'mono', title: id}, fmt.shortId(id)), ' ', statusBadge),
     actions, specBox, progressBox, errorBox, casesBox, chartsBox, reportBox);
-  root.dataset.progressSeen = '0';
   let finishedShown = false;
 
   function render(m) {
@@ -37,7 +36,6 @@ export function matrixView(root, params, id) {
         p && (p.steps || p.cases) ? h('progress', {max: String(p.steps || p.cases),
           value: String(Math.max(0, (p.step ?? p.caseNumber ?? p.case ?? 1) - 1)),
           'aria-label': 'Steps finished'}) : null);
-      if (m.status === 'running' && p) root.dataset.progressSeen = String(Number(root.dataset.progressSeen) + 1);
     } else {
       progressBox.hidden = true;
     }

@@ -33,7 +33,6 @@ export function runView(root, params, id) {
   const envBox = h('section', {id: 'run-environment'});
   fill(root, title, actions, progressBox, errorBox, specBox, summaryBox, chartsBox, timelineBox, reportBox, repsBox,
     hostsBox, envBox);
-  root.dataset.progressSeen = '0';
 
   let lastRepetitions = -1;
   let finishedShown = false;
@@ -54,7 +53,6 @@ export function runView(root, params, id) {
         h('p', {id: 'run-progress-text'}, progressText(p, r.status)),
         h('progress', {max: '1', value: String(total > 0 ? Math.min(1, p.elapsedSeconds / total) : 0),
           'aria-label': 'Share of the estimated time elapsed'}));
-      if (r.status === 'running' && p) root.dataset.progressSeen = String(Number(root.dataset.progressSeen) + 1);
       renderLiveTimeline(p?.timeline);
     } else {
       progressBox.hidden = true;

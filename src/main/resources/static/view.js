@@ -13,7 +13,7 @@ export const isFinished = status => FINISHED.has(status);
 let apiDocsPromise = null;
 export function apiDocs() {
   if (!apiDocsPromise) {
-    apiDocsPromise = getJson('/v3/api-docs').catch(e => {
+    apiDocsPromise = getJson('/v3/api-docs', {signal: null}).catch(e => {
       apiDocsPromise = null; // try again next time
       throw e;
     });
@@ -97,6 +97,7 @@ export function followLive(root, {base, id, noun, pollMs, render}) {
     try {
       x = await getJson(base);
     } catch (e) {
+      if (live.disposed) return; // left before it loaded: its read was aborted
       const title = noun[0].toUpperCase() + noun.slice(1) + ' ';
       fill(root, heading(title, h('span', {class: 'mono'}, fmt.shortId(id))),
         e instanceof ApiError && e.status === 404 && !e.missingEndpoint

@@ -250,6 +250,23 @@ class WebPageBrowserTest {
         browser.get(url("/#/runs/no-such-run"));
         wait(browser, UI).until(d -> d.findElement(By.tagName("main")).getText().contains("No such run."));
 
+        // a view's reads end with it: leaving the runs list aborts the signal its reads carried, and nothing the
+        // abort rejects reaches the page as an error (the page's own fetch, watched from here, not from its code)
+        browser.get(url("/#/"));
+        js(browser).executeScript("""
+                window.readsSeen = [];
+                const fetchOf = window.fetch;
+                window.fetch = (url, init) => { window.readsSeen.push({url: String(url), signal: init && init.signal});
+                  return fetchOf(url, init); };""");
+        wait(browser, UI).until(d -> (Boolean) js(d).executeScript(
+                "return window.readsSeen.some(r => r.url.startsWith('/api/runs?limit=20'))"));
+        js(browser).executeScript("location.hash = '#/compare'");
+        wait(browser, UI).until(d -> !d.findElements(By.id("compare-baseline")).isEmpty());
+        assertThat((Boolean) js(browser).executeScript("""
+                return window.readsSeen.filter(r => r.url.startsWith('/api/runs?limit=20'))
+                  .every(r => r.signal && r.signal.aborted);""")).as("the runs list's reads were aborted").isTrue();
+        assertThat(pageErrors(browser)).as("an aborted read is no error").isEmpty();
+
         // colours follow prefers-color-scheme
         browser.get(url("/#/runs/new"));
         wait(browser, UI).until(d -> !d.findElements(By.id("run-form")).isEmpty());
@@ -588,11 +605,12 @@ class WebPageBrowserTest {
         return (String) js(browser).executeScript("return getComputedStyle(document.body).backgroundColor");
     }
 
-    @SuppressWarnings("unchecked")
+    /** The script error the page shows (it shows every one there, the latest last); empty when none was. */
     private static List<String> pageErrors(WebDriver browser) {
-        Object errors = js(browser).executeScript("return window.loopbenchErrors || null");
-        assertThat(errors).as("the page's script ran (window.loopbenchErrors exists)").isNotNull();
-        return (List<String>) errors;
+        assertThat(browser.findElement(By.id("main")).findElements(By.xpath("./*"))).as("the page's script ran")
+                .isNotEmpty();
+        String shown = browser.findElement(By.id("page-errors")).getText();
+        return shown.isBlank() ? List.of() : List.of(shown);
     }
 
     private static String errorText(WebDriver browser) {
