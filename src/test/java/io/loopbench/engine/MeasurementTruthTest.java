@@ -2,6 +2,7 @@ package io.loopbench.engine;
 
 import io.loopbench.engine.loop.LoopLayout;
 import io.loopbench.engine.server.ServerFault;
+import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.spec.AddressFamily;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.InvalidSpecException;
@@ -87,8 +88,11 @@ class MeasurementTruthTest {
         RepetitionResult r = EngineTestSupport.measure(spec).serverFault(delay).run().repetitions().getFirst();
 
         assertThat(r.ok()).as(r.error()).isTrue();
-        // scheduled, not slept: each echo waits the delay plus the loop's own time, far under the delay again
-        assertThat(r.latency().p50Us()).isGreaterThanOrEqualTo(2000).isLessThan(2 * 2000);
+        assertThat(r.latency().p50Us()).isGreaterThanOrEqualTo(2000);
+        // applied once per echo: the quickest echo waited the delay plus the loop's own time, under the delay again
+        // (a busy machine can hold the median past twice the delay, but not every echo of the phase)
+        double quickestUs = LatencyHistograms.decode(r.latencyHistogram()).getMinValue() / 1000.0;
+        assertThat(quickestUs).isLessThan(2 * 2000);
         // closed loop: every round trip waits at least 2 ms, so throughput is bounded by window / 2 ms per client
         assertThat(r.roundTripsPerSecond()).isLessThanOrEqualTo(2 * 2 / 0.002);
     }
