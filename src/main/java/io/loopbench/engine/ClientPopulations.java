@@ -60,16 +60,17 @@ public record ClientPopulations(Population sameThread, Population otherThread) {
      * @param sameThread each client's {@code EchoPair.sameThread()}, in order; null where unknown
      * @param window     messages each client keeps in flight, when it keeps the window full (closed load, per-message
      *                   RTTs); null otherwise
-     * @param p99Us      each group's p99 (same thread, other thread), or nulls where unknown
+     * @param sameP99Us  the p99 of the clients on their server end's thread, µs; null where unknown
+     * @param otherP99Us the others' p99, µs; null where unknown
      */
     static ClientPopulations of(long[] perClient, List<Boolean> sameThread, Integer window, double elapsedSeconds,
-                                Double[] p99Us) {
+                                Double sameP99Us, Double otherP99Us) {
         if (sameThread == null || sameThread.size() != perClient.length || !sameThread.contains(true)
                 || !sameThread.contains(false)) {
             return null;
         }
-        return new ClientPopulations(Population.of(perClient, sameThread, true, window, elapsedSeconds, p99Us[0]),
-                Population.of(perClient, sameThread, false, window, elapsedSeconds, p99Us[1]));
+        return new ClientPopulations(Population.of(perClient, sameThread, true, window, elapsedSeconds, sameP99Us),
+                Population.of(perClient, sameThread, false, window, elapsedSeconds, otherP99Us));
     }
 
     /**

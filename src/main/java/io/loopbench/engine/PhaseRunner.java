@@ -49,8 +49,8 @@ final class PhaseRunner {
      * whether it drained, why it stopped, open load's histograms and every load's stamp gaps (one per client
      * thread; the RTTs are in the phase's timeline).
      */
-    record Outcome(Instant from, Instant to, long elapsedNanos, long endNanos, long stoppedNanos, long cpuNanos, long gcCollections,
-                   long gcMillis, boolean drainTimedOut, String stoppedBecause,
+    record Outcome(Instant from, Instant to, long elapsedNanos, long endNanos, long stoppedNanos, long cpuNanos,
+                   long gcCollections, long gcMillis, boolean drainTimedOut, String stoppedBecause,
                    Map<Object, Histogram> uncorrected, Map<Object, Histogram> sendLag,
                    Map<Object, Histogram> stampGap) {
     }
@@ -113,7 +113,7 @@ final class PhaseRunner {
         long end = System.nanoTime();
         long cpu1 = ProcessMetrics.cpuNanos();
         long[] gc1 = ProcessMetrics.gc();
-        return new Outcome(from, Instant.now(), end - started, end, stoppedAt, cpu1 - cpu0, gc1[0] - gc0[0], gc1[1] - gc0[1],
-                drainTimedOut, WarmupResult.TIME, uncorrected, sendLag, stampGap);
+        return new Outcome(from, Instant.now(), end - started, end, stoppedAt, cpu1 - cpu0, gc1[0] - gc0[0],
+                gc1[1] - gc0[1], drainTimedOut, WarmupResult.TIME, uncorrected, sendLag, stampGap);
     }
 }

@@ -185,9 +185,9 @@ final class Repetition {
             warnings.add(unevenOpen);
         }
         long[] perClient = clients.stream().mapToLong(c -> c.counts(MessageFormat.MEASURED_TAG).messages()).toArray();
-        Fairness fairness = Fairness.of(perClient).withPopulations(ClientPopulations.of(perClient,
-                pair.sameThread(), !open && !batchRtt ? spec.window() : null, elapsed,
-                new Double[] {groupP99(measuredTimeline, true, batchRtt), groupP99(measuredTimeline, false, batchRtt)}));
+        Fairness fairness = Fairness.of(perClient).withPopulations(ClientPopulations.of(perClient, sameThread,
+                !open && !batchRtt ? spec.window() : null, elapsed, groupP99(measuredTimeline, true, batchRtt),
+                groupP99(measuredTimeline, false, batchRtt)));
         if (error == null) {
             error = unfairness(perClient, fairness, open ? uncorrectedLatency : latency);
         }
@@ -344,8 +344,8 @@ final class Repetition {
             }
         }
         return new Warmup(new PhaseRunner.Outcome(first.from(), last.to(), System.nanoTime() - started,
-                last.endNanos(), last.stoppedNanos(), cpu, gcCollections, gcMillis, drainTimedOut, stoppedBecause, Map.of(), Map.of(),
-                Map.of()),
+                last.endNanos(), last.stoppedNanos(), cpu, gcCollections, gcMillis, drainTimedOut, stoppedBecause,
+                Map.of(), Map.of(), Map.of()),
                 WarmupResult.CAP.equals(stoppedBecause) ? heldBackBy : null, byJit);
     }
 

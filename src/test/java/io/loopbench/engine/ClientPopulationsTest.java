@@ -22,7 +22,7 @@ class ClientPopulationsTest {
     void eachGroupHasItsOwnEchoesAndTheMeanRttItsFullWindowGives() {
         long[] perClient = {3_000, 1_000, 2_800, 1_200};
         ClientPopulations p = ClientPopulations.of(perClient, List.of(true, false, true, false), 4, 2.0,
-                new Double[] {3_100.0, 9_050.0});
+                3_100.0, 9_050.0);
 
         assertThat(p.sameThread()).isEqualTo(new ClientPopulations.Population(2, 5_800, 2_800, 3_000,
                 2 * 4 * 2.0 / 5_800 * 1e6, 3_100.0));
@@ -39,7 +39,7 @@ class ClientPopulationsTest {
     @Test
     void withoutAFullWindowNoMeanRttAndAGroupWithNoEchoesIsNamed() {
         ClientPopulations p = ClientPopulations.of(new long[] {500, 0, 0}, List.of(true, false, false), null, 1,
-                new Double[] {80.0, null});
+                80.0, null);
         assertThat(p.sameThread().meanRttUs()).isNull();
         assertThat(p.words()).isEqualTo("the 1 client on their server end's thread completed all the echoes per "
                 + "client of the 2 others");
@@ -48,16 +48,16 @@ class ClientPopulationsTest {
     @Test
     void aLayoutThatDoesNotSplitTheClientsHasNoPopulations() {
         long[] perClient = {10, 20};
-        Double[] none = {null, null};
-        assertThat(ClientPopulations.of(perClient, List.of(true, true), 1, 1, none)).isNull();
-        assertThat(ClientPopulations.of(perClient, List.of(false, false), 1, 1, none)).isNull();
-        assertThat(ClientPopulations.of(perClient, null, 1, 1, none)).as("virtual threads, a remote target").isNull();
+        assertThat(ClientPopulations.of(perClient, List.of(true, true), 1, 1, null, null)).isNull();
+        assertThat(ClientPopulations.of(perClient, List.of(false, false), 1, 1, null, null)).isNull();
+        assertThat(ClientPopulations.of(perClient, null, 1, 1, null, null)).as("virtual threads, a remote target")
+                .isNull();
     }
 
     @Test
     void anUnevenRepetitionsWarningNamesTheGroups() {
         ClientPopulations p = ClientPopulations.of(new long[] {3_000, 1_000}, List.of(true, false), 1, 1,
-                new Double[] {10.0, 30.0});
+                10.0, 30.0);
         Fairness f = Fairness.of(new long[] {3_000, 1_000}).withPopulations(p);
         assertThat(f.warning()).endsWith("blend clients served unequally: " + p.words());
         assertThat(Fairness.of(new long[] {3_000, 1_000}).warning()).endsWith("blend clients served unequally");
