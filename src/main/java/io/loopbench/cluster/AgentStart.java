@@ -19,6 +19,11 @@ public record AgentStart(String member, ClockOffset offset, long lateNanos, Long
         return phase == null ? null : lateNanos + phase.beganNanos();
     }
 
+    /** Its measured phase's stop on the coordinator's timeline minus the instant; null without a phase span. */
+    public Long phaseStopLateNanos() {
+        return phase == null ? null : lateNanos + phase.stoppedNanos();
+    }
+
     /** This start with its agent's measured phase span. */
     AgentStart withPhase(PhaseSpan span) {
         return new AgentStart(member, offset, lateNanos, noticeNanos, span);

@@ -62,14 +62,15 @@ final class AgentWork {
      * @param clients how many clients
      * @param phase   this process's readings at the instant the measured phase began ({@link #beginPhase}), unset
      *                before: the server's figures when no clients run here
-     * @param span    the clients' measured phase's start and stop ({@link System#nanoTime()}), written by their
-     *                repetition's thread before its result completes; zeros until then
+     * @param span    the clients' measured phase's start and stop ({@link System#nanoTime()}), set by their
+     *                repetition's thread before its result completes; unset until then
      */
     private record Work(StandingEchoServer server, RunControl control, MeasuredPhaseGate gate,
                         CompletableFuture<RepetitionResult> result, int clients, AtomicReference<PhaseStart> phase,
-                        List<String> intervalRtts, long[] span) {
+                        List<String> intervalRtts, AtomicReference<long[]> span) {
 
-        static final Work NONE = new Work(null, null, null, null, 0, new AtomicReference<>(), List.of(), new long[2]);
+        static final Work NONE = new Work(null, null, null, null, 0, new AtomicReference<>(), List.of(),
+                new AtomicReference<>());
     }
 
     /** This process's clocks, CPU time and collections at the start of a measured phase. */
@@ -124,7 +125,7 @@ final class AgentWork {
         StandingEchoServer server = StandingEchoServer.start(config);
         // the flight recorder takes a while to start: by the measured phase it sees the server's JIT
         JvmEvents.startInBackground();
-        current.set(new Work(server, null, null, null, 0, new AtomicReference<>(), List.of(), new long[2]));
+        current.set(new Work(server, null, null, null, 0, new AtomicReference<>(), List.of(), new AtomicReference<>()));
         return new Target(bindAddress, server.port());
     }
 
@@ -156,7 +157,7 @@ final class AgentWork {
         MeasuredPhaseGate gate = new MeasuredPhaseGate(MAX_HOLD);
         // written by the repetition's thread, read once its result is complete
         List<String> intervalRtts = new ArrayList<>();
-        long[] span = new long[2];
+        AtomicReference<long[]> span = new AtomicReference<>();
         Measurement measurement = Measurement.of(spec).control(control.holdMeasuredPhase(gate))
                 .progress(new ProgressListener() {
                     @Override
@@ -173,8 +174,7 @@ final class AgentWork {
 
                     @Override
                     public void measuredPhaseRan(int repetition, long startNanos, long stopNanos) {
-                        span[0] = startNanos;
-                        span[1] = stopNanos;
+                        span.set(new long[] {startNanos, stopNanos});
                     }
                 });
         CompletableFuture<RepetitionResult> result = new CompletableFuture<>();
@@ -277,9 +277,10 @@ final class AgentWork {
         } catch (CancellationException e) {
             throw new IllegalStateException("its clients were stopped before the end of their measured phase");
         }
-        // the result's completion published the span; a repetition that failed before its phase left it at zero
-        PhaseSpan span = started == null || w.span[1] == 0 ? null
-                : new PhaseSpan(w.span[0] - started.nanos, w.span[1] - started.nanos);
+        // a repetition that failed before its measured phase never set it
+        long[] ran = w.span.get();
+        PhaseSpan span = started == null || ran == null ? null
+                : new PhaseSpan(ran[0] - started.nanos, ran[1] - started.nanos);
         return part(member, w.clients, r, w.intervalRtts, span);
     }
 

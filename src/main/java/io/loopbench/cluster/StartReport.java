@@ -34,12 +34,10 @@ public record StartReport(List<AgentStart> starts, long skewNanos, long skewUnce
             return new StartReport(List.copyOf(starts), spread(starts, AgentStart::lateNanos), uncertainty, null,
                     null);
         }
-        long stopSkew = spread(starts, s -> s.lateNanos() + s.phase().stoppedNanos());
         long latestStart = starts.stream().mapToLong(AgentStart::phaseLateNanos).max().orElseThrow();
-        long earliestStop = starts.stream().mapToLong(s -> s.lateNanos() + s.phase().stoppedNanos()).min()
-                .orElseThrow();
+        long earliestStop = starts.stream().mapToLong(AgentStart::phaseStopLateNanos).min().orElseThrow();
         return new StartReport(List.copyOf(starts), spread(starts, AgentStart::phaseLateNanos), uncertainty,
-                stopSkew, earliestStop - latestStart);
+                spread(starts, AgentStart::phaseStopLateNanos), earliestStop - latestStart);
     }
 
     private static long spread(List<AgentStart> starts, ToLongFunction<AgentStart> at) {
@@ -73,7 +71,8 @@ public record StartReport(List<AgentStart> starts, long skewNanos, long skewUnce
         String why = last.noticeNanos() == null ? ""
                 : last.noticeNanos() < 0
                 ? String.format(Locale.ROOT, "; its order arrived %.1f ms after the instant", -last.noticeNanos() / 1e6)
-                : String.format(Locale.ROOT, "; its order arrived %.1f ms ahead of the instant", last.noticeNanos() / 1e6);
+                : String.format(Locale.ROOT, "; its order arrived %.1f ms ahead of the instant",
+                        last.noticeNanos() / 1e6);
         String stop = "";
         String together = "part";
         if (fromPhases()) {

@@ -107,8 +107,7 @@ public final class ClusterTestSupport {
         long min = start.starts().stream().mapToLong(AgentStart::phaseLateNanos).min().orElseThrow();
         long max = start.starts().stream().mapToLong(AgentStart::phaseLateNanos).max().orElseThrow();
         assertThat(start.skewNanos()).isEqualTo(max - min);
-        long earliestStop = start.starts().stream().mapToLong(s -> s.lateNanos() + s.phase().stoppedNanos()).min()
-                .orElseThrow();
+        long earliestStop = start.starts().stream().mapToLong(AgentStart::phaseStopLateNanos).min().orElseThrow();
         assertThat(start.overlapNanos()).isEqualTo(earliestStop - max);
         List<String> skewWarnings = result.warnings().stream().filter(w -> w.startsWith("start skew")).toList();
         if (Math.max(start.skewNanos(), start.stopSkewNanos()) + start.skewUncertaintyNanos()
