@@ -247,12 +247,7 @@ public final class DistributedRun {
      * warning, if any, is among the merged ones already; null where an agent with clients sent none.
      */
     static StampGap stampGap(List<AgentPart> parts) {
-        List<AgentPart> withClients = parts.stream().filter(p -> p.clients() > 0).toList();
-        if (withClients.isEmpty() || withClients.stream().anyMatch(p -> p.stampGap() == null)) {
-            return null;
-        }
-        return withClients.stream().map(AgentPart::stampGap).max(Comparator.comparingDouble(StampGap::share))
-                .orElseThrow();
+        return StampGap.worst(parts.stream().filter(p -> p.clients() > 0).map(AgentPart::stampGap).toList());
     }
 
     /** An agent's start: its measured phase's where known, else its barrier's release. */

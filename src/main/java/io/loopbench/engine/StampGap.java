@@ -5,7 +5,10 @@ import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
 import org.HdrHistogram.Histogram;
 
+import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Where the send stamps were taken, checked: per message, the time from its send stamp to the moment the client
@@ -30,6 +33,17 @@ public record StampGap(long messages, double p50Us, double p99Us, double share) 
     static StampGap of(Histogram gaps, Latency rtt) {
         Latency g = LatencyHistograms.latency(LatencyMode.MESSAGE, gaps);
         return new StampGap(gaps.getTotalCount(), g.p50Us(), g.p99Us(), rtt.p50Us() > 0 ? g.p50Us() / rtt.p50Us() : 0);
+    }
+
+    /**
+     * Of several repetitions' or agents' gaps, the one whose median is the largest share of its RTT; null when there
+     * are none or one is unknown (a record stored before gaps were measured, an agent that sent none).
+     */
+    public static StampGap worst(List<StampGap> gaps) {
+        if (gaps.isEmpty() || gaps.stream().anyMatch(Objects::isNull)) {
+            return null;
+        }
+        return gaps.stream().max(Comparator.comparingDouble(StampGap::share)).orElseThrow();
     }
 
     /** Whether the median gap is within {@link #MAX_SHARE} of the median RTT. */

@@ -134,12 +134,10 @@ final class SelfChecks {
 
     /** "0.8 / 2.9 µs (1 % of RTT p50)", of the repetition whose median gap is the largest share of its RTT. */
     static String stampGap(CaseResult c) {
-        List<RepetitionResult> reps = c.repetitions();
-        if (reps.isEmpty() || reps.stream().anyMatch(r -> r.stampGap() == null)) {
+        StampGap worst = StampGap.worst(c.repetitions().stream().map(RepetitionResult::stampGap).toList());
+        if (worst == null) {
             return NOT_RECORDED;
         }
-        StampGap worst = reps.stream().map(RepetitionResult::stampGap)
-                .max(Comparator.comparingDouble(StampGap::share)).orElseThrow();
         return String.format(Locale.ROOT, "%.1f / %.1f µs (%.0f %% of RTT p50)", worst.p50Us(), worst.p99Us(),
                 worst.share() * 100);
     }
