@@ -92,7 +92,7 @@ final class Repetition {
         } catch (CancellationException e) {
             throw e;
         } catch (Exception e) {
-            return RepetitionResult.setupFailed(index, transport, spec.ioThreads(), "set-up failed: " + e);
+            return RepetitionResult.setupFailed(index, transport, spec.ioThreads(), "set-up failed: " + withCauses(e));
         } finally {
             pair.close();
         }
@@ -442,5 +442,18 @@ final class Repetition {
     private String firstError(PhaseCounts c) {
         String first = c.firstError() != null ? c.firstError() : serverStats.firstError();
         return first == null ? "" : " (first: " + first + ")";
+    }
+
+    /**
+     * An exception with its causes: a provider may say only "General OpenSslEngine problem" on top and name the
+     * refused certificate beneath.
+     */
+    static String withCauses(Throwable e) {
+        StringBuilder b = new StringBuilder(String.valueOf(e));
+        Throwable seen = e;
+        for (Throwable c = e.getCause(); c != null && c != seen; seen = c, c = c.getCause()) {
+            b.append("; caused by ").append(c);
+        }
+        return b.toString();
     }
 }
