@@ -133,9 +133,9 @@ public final class MeasureCommand implements Callable<Integer> {
             description = "tcps, wss, https: a directory with server.pem, server-key.pem (PKCS#8) and ca.pem (default: "
                     + "a throw-away CA and a certificate for 127.0.0.1 and ::1, made at start).")
     String certsDirectory;
-    @Option(names = "--tls-provider", paramLabel = "jdk|openssl",
-            description = "tcps, wss, https: the JDK's TLS or Netty's OpenSSL (BoringSSL) provider on Netty's ends "
-                    + "(default jdk).")
+    @Option(names = "--tls-provider", paramLabel = "auto|jdk|openssl",
+            description = "tcps, wss, https: Netty's rule (auto, the default: OpenSSL where it loads, else the JDK's), "
+                    + "the JDK's TLS or Netty's OpenSSL (BoringSSL) provider on Netty's ends.")
     TlsProvider tlsProvider;
     @Option(names = "--timeline-interval-ms", paramLabel = "MILLIS",
             description = "The timeline's interval, 10 … 10000 ms, at least the longest phase ÷ 10,000 (default 100, "

@@ -23,7 +23,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param certsDirectory tcps, wss and https: a directory with the server's server.pem and server-key.pem (and ca.pem);
  *                     omitted, the throw-away certificate for 127.0.0.1 and ::1 that only this service's own runs
  *                     trust — clients on other hosts need a certificate of yours for the address they reach
- * @param tlsProvider  tcps, wss and https: jdk or openssl (jdk)
+ * @param tlsProvider  tcps, wss and https: auto (Netty's rule: openssl where it loads, else jdk), jdk or openssl
+ *                     (auto)
  */
 @Schema(description = "A standing echo server; omitted fields take their defaults.")
 public record EchoServerRequest(
@@ -36,7 +37,7 @@ public record EchoServerRequest(
         @Schema(minimum = "0", maximum = "10000000", defaultValue = "0") Integer work,
         @Schema(minimum = "16", maximum = "65507") Integer payloadBytes,
         String certsDirectory,
-        @Schema(defaultValue = "jdk") TlsProvider tlsProvider) {
+        @Schema(defaultValue = "auto") TlsProvider tlsProvider) {
 
     public EchoServerRequest {
         protocol = protocol != null ? protocol : Protocol.TCP;
@@ -46,6 +47,6 @@ public record EchoServerRequest(
         ioThreads = ioThreads != null ? ioThreads : 1;
         transport = transport != null ? transport : Transport.AUTO;
         work = work != null ? work : 0;
-        tlsProvider = tlsProvider != null ? tlsProvider : TlsProvider.JDK;
+        tlsProvider = tlsProvider != null ? tlsProvider : TlsProvider.AUTO;
     }
 }

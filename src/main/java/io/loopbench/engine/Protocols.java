@@ -9,7 +9,6 @@ import io.loopbench.engine.protocol.websocket.WebSocket;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.TlsProvider;
-import io.netty.handler.ssl.SslProvider;
 
 /**
  * The protocols the engine speaks, by the spec's name for them: where a new protocol's package is registered (the
@@ -47,6 +46,6 @@ final class Protocols {
     }
 
     private static Tls tls(String certsDirectory, TlsProvider provider) {
-        return new Tls(certsDirectory, provider == TlsProvider.OPENSSL ? SslProvider.OPENSSL : SslProvider.JDK);
+        return new Tls(certsDirectory, Tls.provider(provider));
     }
 }

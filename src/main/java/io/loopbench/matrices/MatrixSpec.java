@@ -36,8 +36,8 @@ import java.util.stream.Collectors;
  * and sharded with 1, 2 and 4 threads (sharded with 1 thread dropped as a duplicate of shared 1); work 0; transport
  * auto; sliding window; netty execution; 3 s measured after 1 s of warm-up, 7 repetitions (arknet runs 3; see {@link #DEFAULT_REPETITIONS}); keepGoing false; forked isolation.
  *
- * @param protocols     the protocols (default: all of them, in their declared order; TLS ones with the JDK's
- *                      provider and throw-away certificates unless tlsProviders says otherwise)
+ * @param protocols     the protocols (default: all of them, in their declared order; TLS ones with Netty's rule
+ *                      for the provider and throw-away certificates unless tlsProviders says otherwise)
  * @param payloads      bytes per message, each 16 … 65507
  * @param profiles      {clients, window} pairs
  * @param ioModels      shared, sharded
@@ -65,7 +65,8 @@ import java.util.stream.Collectors;
  *                      warmupSeconds
  * @param datagramsPerRead UDP cases: datagrams one read may take, each 1 … 64 (default [1], one per call as arknet):
  *                      every UDP case runs at each value (recvmmsg above 1, epoll only); TCP cases ignore it
- * @param tlsProviders  tcps, wss and https cases: jdk, openssl (Netty's BoringSSL provider), default [jdk]: every
+ * @param tlsProviders  tcps, wss and https cases: auto (Netty's rule: openssl where it loads, else jdk), jdk, openssl
+ *                      (Netty's BoringSSL provider), default [auto]: every
  *                      such case runs with each, as arknet's dependency combinations; the other protocols ignore it
  * @param certsDirectory tcps, wss and https cases: a directory with the server's certificate and key and the CA
  *                      ({@code server.pem}, {@code server-key.pem}, {@code ca.pem}); omitted, a throw-away one is made
@@ -97,7 +98,7 @@ public record MatrixSpec(
         @Schema(defaultValue = "auto", allowableValues = {"auto", "fixed"}) WarmupMode warmupMode,
         @Schema(example = "10") Double warmupMaxSeconds,
         @Schema(example = "[1, 16]") List<Integer> datagramsPerRead,
-        @Schema(example = "[\"jdk\", \"openssl\"]") List<TlsProvider> tlsProviders,
+        @Schema(example = "[\"jdk\", \"openssl\"]", defaultValue = "[\"auto\"]") List<TlsProvider> tlsProviders,
         String certsDirectory,
         List<AgentGroup> agentGroups) implements Validatable {
 
@@ -148,7 +149,7 @@ public record MatrixSpec(
                 warmupMode != null ? warmupMode : WarmupMode.AUTO,
                 warmupMaxSeconds,
                 or(datagramsPerRead, List.of(1)),
-                or(tlsProviders, List.of(TlsProvider.JDK)),
+                or(tlsProviders, List.of(TlsProvider.AUTO)),
                 certsDirectory,
                 agentGroups == null ? null : or(agentGroups, null));
     }

@@ -225,7 +225,7 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
 
     private String protocolOptionsTitle() {
         StringBuilder b = new StringBuilder();
-        if (spec.tlsProvider() != TlsProvider.JDK) {
+        if (spec.protocol().secure() && spec.tlsProvider() != TlsProvider.AUTO) {
             b.append(" / TLS ").append(spec.tlsProvider().label());
         }
         if (spec.datagramsPerRead() > 1) {

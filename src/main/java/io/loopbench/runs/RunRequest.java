@@ -103,14 +103,17 @@ public record RunRequest(
                 + "and the echo server's flush of a batch goes out with sendmmsg.", minimum = "1", maximum = "64",
                 defaultValue = "1")
         Integer datagramsPerRead,
-        @Schema(description = "tcps only: a directory on the service's host with server.pem (certificate chain), "
+        @Schema(description = "tcps, wss and https only: a directory on the service's host with server.pem (certificate chain), "
                 + "server-key.pem (its PKCS#8 key) and ca.pem (the CA the client trusts); the client verifies the "
                 + "chain and the server's IP. Omitted: a throw-away CA and a certificate for 127.0.0.1 and ::1, made "
                 + "once per JVM.", example = "/etc/loopbench/certs")
         String certsDirectory,
-        @Schema(description = "tcps only: the TLS implementation of Netty's ends. jdk: the JDK's; openssl: Netty's "
-                + "BoringSSL-based native provider (refused where it does not load, and with virtual-threads "
-                + "execution, whose sockets are the JDK's).", defaultValue = "jdk", allowableValues = {"jdk", "openssl"})
+        @Schema(description = "tcps, wss and https only: the TLS implementation of Netty's ends. auto: Netty's own "
+                + "rule (SslContext's default provider), as a Reactor Netty service with this class path gets: "
+                + "openssl where it loads here, else jdk; each repetition's tls names the provider used and the "
+                + "environment's tlsProviders why. jdk: the JDK's; openssl: Netty's BoringSSL-based native provider "
+                + "(refused where it does not load, and with virtual-threads execution, whose sockets are the "
+                + "JDK's).", defaultValue = "auto", allowableValues = {"auto", "jdk", "openssl"})
         TlsProvider tlsProvider,
         @Schema(description = "The timeline's interval, ms: each repetition's warm-up and measured phase are recorded "
                 + "in intervals this long (round trips, throughput, p50, p99 and max RTT, GC and JIT events). At "

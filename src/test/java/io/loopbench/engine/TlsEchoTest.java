@@ -1,5 +1,6 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.protocol.tls.Tls;
 import io.loopbench.engine.protocol.tls.TlsMaterial;
 import io.loopbench.engine.spec.Execution;
@@ -9,7 +10,7 @@ import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.engine.spec.WindowMode;
-import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.ssl.OpenSsl;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.junit.jupiter.api.Assumptions;
@@ -58,13 +59,36 @@ public class TlsEchoTest {
         RepetitionResult r = EngineTestSupport.validated(spec);
 
         assertThat(r.tcpNoDelay()).isTrue();
-        assertThat(r.tls().provider()).isEqualTo("jdk");
+        // the default provider: Netty's rule on Netty's ends, the JDK's own sockets under virtual threads
+        assertThat(r.tls().provider()).isEqualTo(execution == Execution.VIRTUAL_THREADS ? "jdk" : nettysRule());
         assertThat(r.tls().protocol()).isIn("TLSv1.3", "TLSv1.2");
         assertThat(r.tls().cipherSuite()).startsWith("TLS_");
     }
 
+    /** What Netty's own check says a Reactor Netty service with this class path gets. */
+    private static String nettysRule() {
+        return OpenSsl.isAvailable() ? "openssl" : "jdk";
+    }
+
+    @Test
+    void theDefaultProviderFollowsNettysAvailabilityCheckAndTheEnvironmentSaysWhy() {
+        RunSpec spec = brief(quick()).protocol(Protocol.TCPS).build();
+        assertThat(spec.tlsProvider()).isEqualTo(TlsProvider.AUTO);
+
+        RepetitionResult r = EngineTestSupport.validated(spec);
+
+        assertThat(r.tls().provider()).isEqualTo(nettysRule());
+        var why = Environment.current().tlsProviders();
+        assertThat(why).containsEntry("jdk", null).containsKey("openssl");
+        if (OpenSsl.isAvailable()) {
+            assertThat(why.get("openssl")).isNull();
+        } else {
+            assertThat(why.get("openssl")).isEqualTo(String.valueOf(OpenSsl.unavailabilityCause()));
+        }
+    }
+
     @ParameterizedTest
-    @EnumSource(TlsProvider.class)
+    @EnumSource(value = TlsProvider.class, names = {"JDK", "OPENSSL"})
     void bothProvidersWhereTheyLoad(TlsProvider provider) {
         Assumptions.assumeTrue(provider == TlsProvider.JDK || Tls.openSslUnavailable() == null,
                 () -> "Netty's OpenSSL provider does not load here: " + Tls.openSslUnavailable());

@@ -73,8 +73,8 @@ class MatrixSpecTest {
                 + c.tlsProvider().label() + " " + c.execution().label()).toList();
 
         assertThat(cases).containsExactly(
-                "tcp 1 jdk netty", "tcp 1 jdk reactive",
-                "udp 1 jdk netty", "udp 1 jdk reactive", "udp 16 jdk netty", "udp 16 jdk reactive",
+                "tcp 1 auto netty", "tcp 1 auto reactive",
+                "udp 1 auto netty", "udp 1 auto reactive", "udp 16 auto netty", "udp 16 auto reactive",
                 "tcps 1 jdk netty", "tcps 1 jdk reactive", "tcps 1 openssl netty", "tcps 1 openssl reactive");
         assertThat(spec.listViolations()).isEmpty();
         // WebSocket runs on netty and reactive: its virtual-threads cases are dropped, and a matrix of nothing else
@@ -84,7 +84,7 @@ class MatrixSpecTest {
                 null, null, null, null, null, null, null, null, null, null,
                 List.of(TlsProvider.JDK, TlsProvider.OPENSSL), null, null).effective();
         assertThat(ws.cases()).extracting(c -> c.protocol().label() + " " + c.tlsProvider().label() + " "
-                + c.execution().label()).containsExactly("tcp jdk netty", "tcp jdk reactive", "wss jdk netty",
+                + c.execution().label()).containsExactly("tcp auto netty", "tcp auto reactive", "wss jdk netty",
                 "wss jdk reactive", "wss openssl netty", "wss openssl reactive");
         assertThat(new MatrixSpec(List.of(Protocol.WEBSOCKET), null, null, null, null, null, null, null,
                 List.of(Execution.VIRTUAL_THREADS), null, null, null, null, null, null, null, null, null, null, null, null, null)

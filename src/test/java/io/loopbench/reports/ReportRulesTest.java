@@ -486,7 +486,7 @@ class ReportRulesTest {
         CaseResult tcps = ok(shared1.protocol(Protocol.TCPS).build(), new Stat(500, 480, 520), new Stat(200, 190, 210));
         CaseResult tcpsOpenssl = ok(shared1.protocol(Protocol.TCPS).tlsProvider(TlsProvider.OPENSSL).build(),
                 new Stat(600, 590, 610), new Stat(150, 140, 160));
-        CaseResult ws = ok(shared1.protocol(Protocol.WEBSOCKET).tlsProvider(TlsProvider.JDK).build(),
+        CaseResult ws = ok(shared1.protocol(Protocol.WEBSOCKET).tlsProvider(TlsProvider.AUTO).build(),
                 new Stat(800, 700, 900), new Stat(100, 99, 101));
         CaseResult wss = ok(shared1.protocol(Protocol.WSS).build(), new Stat(400, 390, 410), new Stat(300, 290, 310));
         CaseResult http = ok(shared1.protocol(Protocol.HTTP).build(), new Stat(300, 290, 310), new Stat(400, 390, 410));

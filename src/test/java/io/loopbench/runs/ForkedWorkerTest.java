@@ -4,10 +4,12 @@ import io.loopbench.SystemTest;
 import io.loopbench.engine.EngineTestSupport;
 import io.loopbench.engine.process.ClassSharing;
 import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.jobs.WorkerProcess;
+import io.netty.handler.ssl.OpenSsl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -203,6 +205,24 @@ class ForkedWorkerTest {
         assertMeasured(o);
         assertThat(o.environment().classSharing()).isEqualTo(ClassSharing.AOT_CACHE_REFUSED);
         assertThat(o.stderr()).contains("[error][aot]");
+    }
+
+    @Test
+    void theDefaultTlsProviderIsNettysRuleInTheWorkerAndTheJdksWhereOpenSslCannotLoadSayingWhy() {
+        RunSpec tcps = SHORT.toBuilder().protocol(Protocol.TCPS).build();
+
+        ForkedWorker.Outcome plain = new ForkedWorker(RunStoreTest.JSON, List.of(), 30, NO_CACHE)
+                .run(tcps, 1, Transport.NIO, line -> { }, w -> { }, () -> false);
+        ForkedWorker.Outcome noOpenSsl = new ForkedWorker(RunStoreTest.JSON,
+                List.of("-Dio.netty.handler.ssl.noOpenSsl=true"), 30, NO_CACHE)
+                .run(tcps, 1, Transport.NIO, line -> { }, w -> { }, () -> false);
+
+        assertMeasured(plain);
+        assertThat(plain.repetition().tls().provider()).isEqualTo(OpenSsl.isAvailable() ? "openssl" : "jdk");
+        assertMeasured(noOpenSsl);
+        assertThat(noOpenSsl.repetition().tls().provider()).isEqualTo("jdk");
+        assertThat(noOpenSsl.environment().tlsProviders()).containsEntry("jdk", null);
+        assertThat(noOpenSsl.environment().tlsProviders().get("openssl")).contains("noOpenSsl");
     }
 
     /**

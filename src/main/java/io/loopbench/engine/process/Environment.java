@@ -1,6 +1,7 @@
 package io.loopbench.engine.process;
 
 import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.protocol.tls.Tls;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.Version;
@@ -33,6 +34,8 @@ import java.util.Map;
  * @param leakDetection     Netty's buffer leak detection level ({@code disabled} in a measuring JVM unless asked for);
  *                          null in results recorded before it was
  * @param transports        for nio, epoll and io_uring: {@code null} when it loads, otherwise why not
+ * @param tlsProviders      for jdk and openssl: {@code null} when it loads, otherwise why not, so that a TLS run's
+ *                          {@code auto} provider says why it is what it is; null in results recorded before it was
  */
 public record Environment(
         String javaVersion,
@@ -49,7 +52,8 @@ public record Environment(
         String reactorNettyVersion,
         String allocator,
         String leakDetection,
-        Map<String, String> transports) {
+        Map<String, String> transports,
+        Map<String, String> tlsProviders) {
 
     public static Environment current() {
         List<String> jvmArguments = ManagementFactory.getRuntimeMXBean().getInputArguments();
@@ -71,6 +75,7 @@ public record Environment(
                 reactorNetty == null ? null : reactorNetty.getImplementationVersion(),
                 ByteBufAllocator.DEFAULT.getClass().getSimpleName(),
                 ResourceLeakDetector.getLevel().name().toLowerCase(Locale.ROOT),
-                Transports.availability());
+                Transports.availability(),
+                Tls.availability());
     }
 }

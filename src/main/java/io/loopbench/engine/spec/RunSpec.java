@@ -43,9 +43,10 @@ import java.util.List;
  *                          (certificate chain), {@code server-key.pem} (its PKCS#8 key) and the client's
  *                          {@code ca.pem}; null (default): a throw-away CA and a certificate for 127.0.0.1 and ::1,
  *                          made once per JVM
- * @param tlsProvider       tcps, wss and https only: {@code jdk} (default) or {@code openssl} (Netty's BoringSSL
- *                          provider) for the netty and reactive executions' ends; virtual threads' sockets are always
- *                          the JDK's
+ * @param tlsProvider       tcps, wss and https only: {@code auto} (default: Netty's rule, OpenSSL where it loads, else
+ *                          the JDK's), {@code jdk} or {@code openssl} (Netty's BoringSSL provider) for the netty and
+ *                          reactive executions' ends; virtual threads' sockets are always the JDK's. Each repetition's
+ *                          {@code tls} names the provider used, the environment's {@code tlsProviders} why
  * @param timelineIntervalMillis the timeline's interval, ms, 10 … 10000, and long enough that a phase has at most
  *                          {@value #MAX_TIMELINE_INTERVALS} intervals; default 100, or that least length for longer
  *                          phases. One longer than the warm-up leaves the change of interval to the measured phase,
@@ -121,7 +122,7 @@ public record RunSpec(
         warmupMode = orDefault(warmupMode, WarmupMode.AUTO);
         warmupMaxSeconds = orDefault(warmupMaxSeconds, Math.max(DEFAULT_WARMUP_MAX_SECONDS, warmupSeconds));
         datagramsPerRead = orDefault(datagramsPerRead, 1);
-        tlsProvider = orDefault(tlsProvider, TlsProvider.JDK);
+        tlsProvider = orDefault(tlsProvider, TlsProvider.AUTO);
         timelineIntervalMillis = orDefault(timelineIntervalMillis,
                 Math.max(DEFAULT_TIMELINE_INTERVAL_MILLIS, leastTimelineIntervalMillis(
                         warmupMode == WarmupMode.AUTO && warmupSeconds > 0 ? warmupMaxSeconds : warmupSeconds,

@@ -4,6 +4,7 @@ import io.loopbench.engine.protocol.BlockingServer;
 import io.loopbench.engine.protocol.BlockingSocket;
 import io.loopbench.engine.protocol.BlockingProtocol;
 import io.loopbench.engine.protocol.TlsSession;
+import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tcp.TcpListener;
 import io.loopbench.engine.protocol.tcp.TcpSocket;
@@ -11,6 +12,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
@@ -37,6 +39,8 @@ import java.net.SocketAddress;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -72,6 +76,27 @@ public final class Tls implements BlockingProtocol {
     /** Why Netty's OpenSSL provider cannot load here; null when it can. */
     public static String openSslUnavailable() {
         return OpenSsl.isAvailable() ? null : String.valueOf(OpenSsl.unavailabilityCause());
+    }
+
+    /**
+     * The provider Netty's ends use: {@code auto} takes Netty's own rule ({@link SslContext#defaultServerProvider()}:
+     * OpenSSL where it loads, else the JDK's), so that a run pays what a Reactor Netty service with this class path
+     * would.
+     */
+    public static SslProvider provider(TlsProvider requested) {
+        return switch (requested) {
+            case AUTO -> SslContext.defaultServerProvider() == SslProvider.JDK ? SslProvider.JDK : SslProvider.OPENSSL;
+            case JDK -> SslProvider.JDK;
+            case OPENSSL -> SslProvider.OPENSSL;
+        };
+    }
+
+    /** Each concrete provider's label and {@code null} when it loads, or why it does not: what {@code auto} chose by. */
+    public static Map<String, String> availability() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(TlsProvider.JDK.label(), null);
+        m.put(TlsProvider.OPENSSL.label(), openSslUnavailable());
+        return m;
     }
 
     @Override
@@ -128,14 +153,17 @@ public final class Tls implements BlockingProtocol {
         return recording(client.secure(ssl -> ssl.sslContext(context)));
     }
 
-    /** Records the session of the first handshake a client of this protocol completes. */
+    /**
+     * Records the session of the first handshake a client of this protocol completes, its provider named by the engine
+     * that did it, so that the record shows what ran rather than what was asked.
+     */
     private <C extends ClientTransport<C, ?>> C recording(C client) {
-        String label = provider == SslProvider.OPENSSL ? "openssl" : "jdk";
         return client.doOnConnected(c -> {
             SslHandler tls = c.channel().pipeline().get(SslHandler.class);
             tls.handshakeFuture().addListener(f -> {
                 if (f.isSuccess()) {
-                    record(label, tls.engine().getSession());
+                    record((tls.engine() instanceof ReferenceCountedOpenSslEngine ? TlsProvider.OPENSSL
+                            : TlsProvider.JDK).label(), tls.engine().getSession());
                 }
             });
         });
@@ -168,7 +196,7 @@ public final class Tls implements BlockingProtocol {
             BlockingSocket.closeQuietly(s);
             throw e;
         }
-        record("jdk", s.getSession());
+        record(TlsProvider.JDK.label(), s.getSession());
         return new TcpSocket(s);
     }
 
