@@ -279,7 +279,7 @@ export function runView(root, params, id) {
         ...(open ? ['Send lag p50 / p99', 'Late / dropped', 'Client p99s (corrected)'] : []), 'Warnings', 'Notes'],
       checks, {className: 'checks', caption: 'JIT-quiet: measured-path code (the engine\'s client, server, '
         + 'protocol and message code, Netty, Reactor, HdrHistogram, the JDK\'s NIO, networking and crypto) changed '
-        + 'at most 3 times (deoptimizations and C2/OSR compilations), and the compilers took at most 2.5 % of the '
+        + 'at most 5 times (deoptimizations and C2/OSR compilations), and the compilers took at most 2.5 % of the '
         + 'CPU the phase had. '
         + 'A warning makes a figure doubtful (no verdict on it is established); a note does not. '
         + 'Fairness: Jain\'s index of validated echoes per client (1 is even). Window fill: round trips/s × '

@@ -386,7 +386,9 @@ final class Repetition {
 
     /**
      * Null when the last {@link #STEADY_ROUNDS} rounds were JIT-quiet by the measured phase's own rule
-     * ({@link JitActivity}), after waiting for the recorder to hand their events over; else why not. Without the
+     * ({@link JitActivity}) with the warm-up's stricter bound on changes
+     * ({@link JitActivity#WARMUP_PATH_CHANGES_ALLOWED}), after waiting for the recorder to hand their events over;
+     * else why not. Without the
      * recorder ({@link Measurement#withoutJvmEvents()}), the part of the rule the JVM tells at once: the compilers'
      * share of the rounds' CPU capacity ({@code compileMillis}, the management bean's total after each round).
      */
@@ -406,10 +408,21 @@ final class Repetition {
         if (!jit.awaitEvents()) {
             return "JIT: " + JvmEvents.UNKNOWN_NOTE;
         }
-        JitActivity a = jit.activity(rounds[(round - STEADY_ROUNDS + 1) % n].from(), rounds[round % n].to(),
-                capacity);
-        return a.quiet() ? null : "JIT over the last second: " + a.reasons();
+        return unquietWarmup(jit.activity(rounds[(round - STEADY_ROUNDS + 1) % n].from(), rounds[round % n].to(),
+                capacity));
     }
+
+    /** Null when the warm-up's last second {@code a} lets it end steady by the JIT; else why not. */
+    static String unquietWarmup(JitActivity a) {
+        if (!a.quiet()) {
+            return "JIT over the last second: " + a.reasons();
+        }
+        long changes = a.pathOptimizations() + a.pathDeoptimizations();
+        return changes <= JitActivity.WARMUP_PATH_CHANGES_ALLOWED ? null : String.format(Locale.ROOT,
+                "JIT over the last second: measured-path code changed %d times (at most %d before the measured phase)",
+                changes, JitActivity.WARMUP_PATH_CHANGES_ALLOWED);
+    }
+
 
     /** The p99 of the clients put in group {@code same} (see {@link #measure}), µs; null without such a group. */
     private static Double groupP99(TimelineRecording.Result timeline, boolean same, boolean batchRtt) {

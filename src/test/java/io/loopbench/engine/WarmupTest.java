@@ -7,6 +7,8 @@ import io.loopbench.engine.spec.Violation;
 import io.loopbench.engine.spec.WarmupMode;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static io.loopbench.engine.EngineTestSupport.quick;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,6 +56,25 @@ class WarmupTest {
         assertThat(Repetition.unquietJit(null, rounds, quiet, 9)).isNull();
         assertThat(Repetition.unquietJit(null, rounds, busy, 9))
                 .startsWith("JIT: compilation took 2.").endsWith(" % of the CPU the last second had (at most 2.5 %)");
+    }
+
+    /**
+     * The warm-up's last second may change measured-path code fewer times than a phase may: a second with 4 changes
+     * leaves a phase quiet but holds the warm-up back, since a fresh JVM's late compilations come in bursts.
+     */
+    @Test
+    void aWarmupEndsByTheJitOnlyWithFewerChangesThanAPhaseMayHave() {
+        JitActivity three = new JitActivity(9, 1, 2.0, true, List.of(), 5L, 2L, 1L, 0.001);
+        JitActivity four = new JitActivity(9, 1, 2.0, true, List.of(), 5L, 3L, 1L, 0.001);
+        JitActivity overShare = new JitActivity(9, 0, 50.0, false, List.of(), 0L, 0L, 0L, 0.05);
+
+        assertThat(Repetition.unquietWarmup(three)).isNull();
+        assertThat(four.pathOptimizations() + four.pathDeoptimizations())
+                .isGreaterThan(JitActivity.WARMUP_PATH_CHANGES_ALLOWED)
+                .isLessThanOrEqualTo(JitActivity.PATH_CHANGES_ALLOWED);
+        assertThat(Repetition.unquietWarmup(four)).isEqualTo("JIT over the last second: measured-path code changed 4 "
+                + "times (at most 3 before the measured phase)");
+        assertThat(Repetition.unquietWarmup(overShare)).startsWith("JIT over the last second: compilation took 5.0 %");
     }
 
     /** Steady needs two spans of rounds to compare: a cap before the eleventh round can only be reached. */

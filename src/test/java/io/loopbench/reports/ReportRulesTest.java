@@ -283,7 +283,7 @@ class ReportRulesTest {
 
     @Test
     void theReportSaysWhichRepetitionsWereNotJitQuietAndWhatTheSelfChecksFound() {
-        JitActivity noisy = new JitActivity(14, 1, 3.2, false, List.of("deoptimized (unstable_if): x"), 5L, 3L, 1L,
+        JitActivity noisy = new JitActivity(14, 1, 3.2, false, List.of("deoptimized (unstable_if): x"), 7L, 5L, 1L,
                 0.004);
         String warning = "repetition 2: " + noisy.warning();
         CaseResult shared1 = new CaseResult(RunSpec.builder().build(), Transport.EPOLL,
@@ -306,8 +306,8 @@ class ReportRulesTest {
 
         assertThat(md).contains(
                 "| 1 loop group / 1 thread | 2,000 [1,900, 2,100] | 1.0 | 1.00 | 1.00 | 300.00 | 350.50 |",
-                "| 1 loop group / 1 thread | 1 of 3 not quiet: repetition 2: measured-path code changed 4 times: "
-                        + "1 deoptimization and 3 C2/OSR compilations (at most 3) | 0.990 (950–1,050) | "
+                "| 1 loop group / 1 thread | 1 of 3 not quiet: repetition 2: measured-path code changed 6 times: "
+                        + "1 deoptimization and 5 C2/OSR compilations (at most 5) | 0.990 (950–1,050) | "
                         + "1.001 [0.998, 1.004] | not recorded | auto: 1.40 s [1.20, 10.00], stopped because steady "
                         + "in 2, cap in 1 |",
                 "| 1 loop group / 2 threads | 1 of 1 quiet | 0.800 (500–1,500; same thread as their server 1,500 per "

@@ -49,9 +49,19 @@ public record JitActivity(long compilations, long deoptimizations, double compil
      * quiet. Calibrated (docs/performance.md, bench/jit.sh): steady references, the third and fourth repetitions in
      * one JVM, see 0 to 3 in all but the odd one (a late compilation of the event loop's own machinery: its task
      * runner, its scheduled-task queue, the OSR of its run loop, as each repetition starts new loops; or one uncommon
-     * trap), while a cold phase sees well over a hundred.
+     * trap), while a cold phase sees well over a hundred. A fresh JVM's first phase after an auto warm-up that ended
+     * steady sees 1 to 5; alternated with phases after a 20 s warm-up (0 or 1), their throughput and p99 differed by
+     * no more than 5 % (18 pairs on two machines, bench/PairedVerdict.java): that many late changes leave the figures
+     * sound, so they do not warn.
      */
-    public static final int PATH_CHANGES_ALLOWED = 3;
+    public static final int PATH_CHANGES_ALLOWED = 5;
+
+    /**
+     * Changes of measured-path code an auto warm-up's last second may see and end steady: fewer than a whole phase
+     * may, since a fresh JVM's late compilations come in bursts. With this bound, a fresh JVM's first measured phase
+     * saw 1 to 5 (docs/performance.md, "The JIT warning on fresh JVMs").
+     */
+    public static final int WARMUP_PATH_CHANGES_ALLOWED = 3;
 
     /** Package prefixes of the code an echo runs through, the JDK's included; everything else is the harness. */
     static final List<String> MEASURED_PATH = List.of(
