@@ -26,7 +26,7 @@ def main(directory):
     order = ["tcp", "udp", "tcps", "websocket", "wss", "http", "https"]
     print("| protocol | auto warm-up of repetition 1 (s, why it stopped) | steady references warned: old rule | "
           "today's rule | cold phases warned: old rule | today's rule | today's reasons (steady) |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     totals = [0, 0, 0, 0, 0, 0]
     for protocol in sorted(runs, key=lambda p: order.index(p) if p in order else 99):
         warmups, steady, cold, reasons = [], [], [], []

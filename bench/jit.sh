@@ -9,8 +9,8 @@
 #
 # bench/jit.py reads every repetition's JIT record and judges it by both rules: the old one (any deoptimization or
 # 1 ms of compilation anywhere in the JVM) and today's (JitActivity: the measured path's deoptimizations and C2/OSR
-# compilations together over 3, or the compilers over 2.5 % of the phase's CPU capacity). Raw JSON, stderr and the table go to
-# bench/results/jit-<UTC time>/.
+# compilations together over JitActivity.PATH_CHANGES_ALLOWED, or the compilers over 2.5 % of the phase's CPU
+# capacity). Raw JSON, stderr and the table go to bench/results/jit-<UTC time>/.
 #
 #   bench/jit.sh [--rounds N (2)] [--seconds S (2)] [--protocols "tcp udp ..." (all seven)]
 #
