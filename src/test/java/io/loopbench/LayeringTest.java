@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The packages keep their layering, checked on the compiled main classes: the measurement engine and the verdicts'
  * statistics use nothing of the service (Spring, the web, storage or any feature), the shared infrastructure
- * ({@code jobs}, {@code storage}) uses no feature, and no two top-level packages depend on each other in a cycle.
+ * ({@code jobs}, {@code storage}) uses no feature, the service and the CLI meet only in the worker's protocol, and no
+ * two top-level packages depend on each other in a cycle.
  */
 class LayeringTest {
 
@@ -45,6 +46,24 @@ class LayeringTest {
                 .should().dependOnClassesThat().resideInAnyPackage("io.loopbench.runs..", "io.loopbench.matrices..",
                         "io.loopbench.reports..", "io.loopbench.echo..", "io.loopbench.agents..",
                         "io.loopbench.cli..")
+                .check(classes);
+    }
+
+    /**
+     * The service and the CLI both talk to a measuring JVM through the worker's protocol and never through each
+     * other; the worker itself knows only the engine.
+     */
+    @Test
+    void theServiceAndTheCliMeetOnlyInTheWorkerPackage() {
+        noClasses().that().resideOutsideOfPackage("io.loopbench.cli..")
+                .should().dependOnClassesThat().resideInAPackage("io.loopbench.cli..")
+                .check(classes);
+        noClasses().that().resideInAPackage("io.loopbench.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.loopbench.runs..", "io.loopbench.matrices..")
+                .check(classes);
+        noClasses().that().resideInAPackage("io.loopbench.worker..")
+                .should().dependOnClassesThat().resideInAnyPackage(SERVICE)
+                .orShould().dependOnClassesThat().resideInAnyPackage("org.springframework..")
                 .check(classes);
     }
 

@@ -10,10 +10,7 @@ import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.WindowMode;
-import io.netty.util.ResourceLeakDetector;
-import io.netty.util.internal.logging.InternalLoggerFactory;
-import io.netty.util.internal.logging.JdkLoggerFactory;
-import reactor.util.Loggers;
+import io.loopbench.worker.MeasuringJvm;
 import picocli.CommandLine;
 
 import java.io.PrintStream;
@@ -29,22 +26,12 @@ import picocli.CommandLine.Command;
         subcommands = {MeasureCommand.class, TrainCommand.class, AgentCommand.class, CommandLine.HelpCommand.class})
 public final class LoopbenchCli {
 
-    private static final String LEAK_DETECTION_LEVEL = "io.netty.leakDetection.level";
-
     /**
      * Runs the command line; stdout carries only the command's own output (a result's JSON), since anything a library
      * prints to {@code System.out} is sent to stderr.
      */
     public static void main(String[] args) {
-        // Netty and Reactor log through the JDK's logging here, not SLF4J: the class path's Logback would otherwise
-        // configure itself (some 100 ms) before the first echo, for a process that logs next to nothing.
-        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
-        Loggers.useJdkLoggers();
-        // The measuring JVM: Netty's leak detector samples buffers on the measured path and costs allocations there;
-        // it is off unless a level is asked for (each result records the level in its environment).
-        if (System.getProperty(LEAK_DETECTION_LEVEL) == null) {
-            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
-        }
+        MeasuringJvm.prepare();
         PrintStream stdout = System.out;
         System.setOut(System.err);
         System.exit(execute(new PrintWriter(stdout, true), new PrintWriter(System.err, true), args));

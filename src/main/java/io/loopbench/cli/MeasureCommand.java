@@ -23,7 +23,6 @@ import io.loopbench.engine.timeline.TimelineInterval;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.HistogramLogWriter;
 import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -69,13 +68,10 @@ public final class MeasureCommand implements Callable<Integer> {
     /** The result's writer; in a holder so that Jackson loads when the result is written, not before the first echo. */
     static final class Json {
         static final ObjectMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
-        static final ObjectWriter COMPACT = MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT);
 
         private Json() {
         }
     }
-    /** The service's flag for its forked workers: exit when the service is gone (see {@link #exitWithParent}). */
-    public static final String EXIT_WITH_PARENT = "--exit-with-parent";
 
     @Option(names = "--protocol", paramLabel = "tcp|udp|tcps|websocket|wss|http|https",
             description = "Protocol; tcps is TLS over TCP, with TCP's framing; websocket is one binary frame per "
@@ -142,8 +138,7 @@ public final class MeasureCommand implements Callable<Integer> {
                     + "or that least length).")
     Integer timelineIntervalMillis;
     /** The flag that adds each repetition's timeline to the JSON (the service's workers always give it). */
-    public static final String TIMELINE = "--timeline";
-    @Option(names = TIMELINE, description = "Add each repetition's timeline (warm-up and measured phase in "
+    @Option(names = "--timeline", description = "Add each repetition's timeline (warm-up and measured phase in "
             + "intervals, with GC and JIT events) to the JSON.")
     boolean timeline;
     @Option(names = "--histogram-log", paramLabel = "FILE", description = "Write every interval's RTT histogram to "
@@ -160,55 +155,9 @@ public final class MeasureCommand implements Callable<Integer> {
             description = "netty handlers, Reactor Netty pipelines per message, or blocking sockets on virtual "
                     + "threads over --io-threads carriers (default netty).")
     Execution execution;
-    /** The service's flag for its forked workers: a line per closed interval on stderr, its live timeline. */
-    public static final String INTERVAL_LINES = "--interval-lines";
-    /** What starts such a line, after the repetition's {@code [i/n] }. */
-    public static final String INTERVAL_LINE = "interval ";
-
-    @Option(names = INTERVAL_LINES, hidden = true, description = "Print each timeline interval as it closes on "
-            + "stderr, as JSON after '[i/n] interval ', for the service's live timeline.")
-    boolean intervalLines;
-    @Option(names = EXIT_WITH_PARENT, hidden = true, description = "Exit when stdin closes: the service that forked "
-            + "this worker holds its other end, so a worker never outlives it, even when it is killed outright.")
-    boolean exitWithParent;
     @Option(names = "--target", paramLabel = "HOST:PORT",
             description = "Run only the client side against this echo server (default: a loopback pair here).")
     String target;
-
-    /** The command line that makes {@code measure} run exactly this spec (flag names as declared above). */
-    public static List<String> arguments(RunSpec s) {
-        List<String> args = List.of("measure",
-                "--protocol", s.protocol().label(),
-                "--payload", String.valueOf(s.payloadBytes()),
-                "--clients", String.valueOf(s.clients()),
-                "--window", String.valueOf(s.window()),
-                "--window-mode", s.windowMode().label(),
-                "--io-model", s.ioModel().label(),
-                "--io-threads", String.valueOf(s.ioThreads()),
-                "--transport", s.transport().label(),
-                "--work", String.valueOf(s.work()),
-                "--warmup", String.valueOf(s.warmupSeconds()),
-                "--seconds", String.valueOf(s.seconds()),
-                "--repetitions", String.valueOf(s.repetitions()),
-                "--address-family", s.addressFamily().label(),
-                "--loss-timeout-ms", String.valueOf(s.lossTimeoutMillis()));
-        List<String> all = new java.util.ArrayList<>(args);
-        all.addAll(List.of("--load", s.load().label(), "--execution", s.execution().label(),
-                "--warmup-mode", s.warmupMode().label(), "--warmup-max", String.valueOf(s.warmupMaxSeconds()),
-                "--datagrams-per-read", String.valueOf(s.datagramsPerRead()),
-                "--tls-provider", s.tlsProvider().label(),
-                "--timeline-interval-ms", String.valueOf(s.timelineIntervalMillis())));
-        if (s.certsDirectory() != null) {
-            all.addAll(List.of("--certs", s.certsDirectory()));
-        }
-        if (s.rate() != null) {
-            all.addAll(List.of("--rate", String.valueOf(s.rate())));
-        }
-        if (s.target() != null) {
-            all.addAll(List.of("--target", s.target()));
-        }
-        return all;
-    }
 
     /** The spec a parsed command line describes; omitted flags take their defaults. */
     RunSpec spec() {
@@ -224,9 +173,6 @@ public final class MeasureCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter err = commandSpec.commandLine().getErr();
         PrintWriter out = commandSpec.commandLine().getOut();
-        if (exitWithParent) {
-            exitWhenStdinCloses(err);
-        }
         RunSpec spec = spec();
         Measurement measurement;
         try {
@@ -241,7 +187,7 @@ public final class MeasureCommand implements Callable<Integer> {
         MeasurementResult result;
         try (IntervalLog log = histogramLog == null ? null : new IntervalLog(histogramLog)) {
             result = measurement.progress(new StderrProgress(err, spec.repetitions(),
-                    spec.warmupMode() == WarmupMode.AUTO, intervalLines, log)).run();
+                    spec.warmupMode() == WarmupMode.AUTO, log)).run();
         } catch (IOException e) {
             err.println("loopbench: --histogram-log " + histogramLog + ": " + e.getMessage());
             err.flush();
@@ -259,26 +205,6 @@ public final class MeasureCommand implements Callable<Integer> {
             err.flush();
         }
         return result.ok() ? 0 : 1;
-    }
-
-    /**
-     * Halts this JVM when stdin reaches its end or fails: the parent's end of the pipe closed, so the parent is gone
-     * (a parent that only stops reading the result is not this case). Halt, not exit: nothing of a measurement whose
-     * result nobody will read is worth a shutdown hook that might hang.
-     */
-    private static void exitWhenStdinCloses(PrintWriter err) {
-        Thread.ofPlatform().daemon(true).name("loopbench-parent-watch").start(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // the parent writes nothing; whatever it might is ignored
-                }
-            } catch (java.io.IOException e) {
-                // a broken pipe says the same as its end
-            }
-            err.println("loopbench: the service that started this worker is gone (stdin closed); exiting");
-            err.flush();
-            Runtime.getRuntime().halt(3);
-        });
     }
 
     /**
@@ -318,18 +244,13 @@ public final class MeasureCommand implements Callable<Integer> {
     }
 
     /**
-     * One line per phase and per finished repetition, the latter with its warm-up, failure and warnings; with
-     * {@code intervalLines}, one per closed interval; with a {@code log}, each interval's histogram there.
+     * One line per phase and per finished repetition, the latter with its warm-up, failure and warnings; with a
+     * {@code log}, each interval's histogram there.
      */
-    private record StderrProgress(PrintWriter err, int repetitions, boolean auto, boolean intervalLines,
-                                  IntervalLog log) implements io.loopbench.engine.ProgressListener {
+    private record StderrProgress(PrintWriter err, int repetitions, boolean auto, IntervalLog log)
+            implements io.loopbench.engine.ProgressListener {
         @Override
         public void intervalRecorded(int repetition, TimelineInterval interval, AbstractHistogram rtt) {
-            if (intervalLines) {
-                err.printf(Locale.ROOT, "[%d/%d] %s%s%n", repetition, repetitions, INTERVAL_LINE,
-                        Json.COMPACT.writeValueAsString(interval));
-                err.flush();
-            }
             if (log != null) {
                 log.interval(interval, rtt);
             }

@@ -236,7 +236,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 update(id, x -> x.withProgress(p));
                 RunSpec spec = m.cases().get(caseIndex).spec();
                 ForkedWorker.Outcome o = m.spec().isolation() == Isolation.FORKED
-                        ? worker.run(spec, repetition, Transports.resolve(spec), line -> { },
+                        ? worker.run(spec, repetition, Transports.resolve(spec), event -> { },
                         w -> update(id, x -> x.withWorker(w)), this::stopRequested)
                         : inProcess(spec, repetition, control);
                 if (o == null || stopRequested()) {

@@ -1,7 +1,5 @@
 package io.loopbench.runs;
 
-import io.loopbench.cli.LoopbenchCli;
-import io.loopbench.cli.MeasureCommand;
 import io.loopbench.engine.process.ClassSharing;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.MeasurementResult;
@@ -11,7 +9,10 @@ import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.loop.VirtualThreads;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.jobs.WorkerProcess;
-import tools.jackson.databind.ObjectMapper;
+import io.loopbench.worker.WorkerEvent;
+import io.loopbench.worker.WorkerMain;
+import io.loopbench.worker.WorkerProtocol;
+import io.loopbench.worker.WorkerRequest;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -24,15 +25,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.jar.JarFile;
 
 /**
- * Runs one repetition in a fresh JVM: the {@code measure} entry point with the run's spec and one repetition, the
- * service's own java and classpath, and the configured JVM flags. The worker's stdout is its result JSON; its
- * stderr (progress lines, errors; not its timeline's interval lines, which go to the caller only) is kept with the run,
- * its last 64 KiB. A worker past its time limit, or whose run
+ * Runs one repetition in a fresh JVM: {@link WorkerMain} with the service's own java and classpath and the configured
+ * JVM flags, told the run's spec with one repetition on its stdin ({@link WorkerProtocol}). The worker's stdout is its
+ * events, each handed to the caller as it comes, the result last; its stderr (progress lines, errors) is kept with the
+ * run, its last 64 KiB. A worker past its time limit, or whose run
  * is cancelled, is terminated and then killed, so that no process outlives its repetition; and since the service
  * itself may be killed outright, the worker holds the read end of a pipe from the service (its stdin) and exits
  * when that pipe closes, and the record stores its pid for the next start-up to check. A worker starts from the
@@ -52,7 +54,7 @@ public final class ForkedWorker {
     /**
      * Flags of every worker JVM (and of the AOT cache's training): native transports may load their libraries, and
      * the JVM's own warnings and errors (such as why it refused an AOT cache) go to stderr, since stdout is the
-     * result JSON.
+     * worker's events.
      */
     static final List<String> COMMON_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED", "-Xlog:disable",
             "-Xlog:all=warning:stderr", "-XX:+ExitOnOutOfMemoryError");
@@ -60,25 +62,24 @@ public final class ForkedWorker {
     public static final String SERVICE_PID = "-Dloopbench.service.pid=";
     /** The worker's stderr kept with the run: its end, where the failure is. */
     static final int STDERR_KEPT = 64 * 1024;
-    /** The worker's stdout, its result JSON, must be read whole: a larger one fails the repetition. */
-    static final int STDOUT_LIMIT = 4 * 1024 * 1024;
+    /** The worker's result line must be read whole: a larger one fails the repetition. */
+    static final int RESULT_LIMIT = 4 * 1024 * 1024;
 
-    private final ObjectMapper json;
     private final List<String> jvmOptions;
     private final int graceSeconds;
     private final WorkerAotCache aotCache;
 
-    public ForkedWorker(ObjectMapper json, List<String> jvmOptions, int graceSeconds, WorkerAotCache aotCache) {
-        this.json = json;
+    public ForkedWorker(List<String> jvmOptions, int graceSeconds, WorkerAotCache aotCache) {
         this.jvmOptions = List.copyOf(jvmOptions);
         this.graceSeconds = graceSeconds;
         this.aotCache = aotCache;
     }
 
     /**
+     * @param events  each phase and interval event, as the worker sends it (on a reader thread)
      * @param started told of the worker process once it runs (the caller stores it with the record)
      */
-    public Outcome run(RunSpec spec, int index, Transport transport, Consumer<String> progressLine,
+    public Outcome run(RunSpec spec, int index, Transport transport, Consumer<WorkerEvent> events,
                        Consumer<WorkerProcess> started, BooleanSupplier cancelled) {
         RunSpec one = spec.toBuilder().repetitions(1).transport(transport).build();
         Duration limit = Duration.ofMillis((long) ((one.phaseSeconds() + graceSeconds) * 1000));
@@ -91,18 +92,19 @@ public final class ForkedWorker {
                 : aotCache.prepare(classpath, cancelled);
         if (start.note() != null) {
             stderr.add(start.note());
-            progressLine.accept(start.note());
         }
         if (cancelled.getAsBoolean()) {
-            return failed(index, transport, spec, "cancelled", stderr.toString(), new Tail(0));
+            return failed(index, transport, spec, "cancelled", stderr.toString());
         }
         Process process;
         try {
-            // stdin stays open, unused: it closes when this JVM dies, however it dies, and the worker then exits
             process = new ProcessBuilder(command(one, start, bootJar)).start();
+            // the request, then stdin stays open: it closes when this JVM dies, however it dies, and the worker exits
+            process.getOutputStream().write((WorkerProtocol.line(new WorkerRequest(WorkerProtocol.VERSION, one))
+                    + "\n").getBytes(StandardCharsets.UTF_8));
+            process.getOutputStream().flush();
         } catch (IOException e) {
-            return failed(index, transport, spec, "could not start the worker JVM: " + e, stderr.toString(),
-                    new Tail(0));
+            return failed(index, transport, spec, "could not start the worker JVM: " + e, stderr.toString());
         }
         try {
             started.accept(WorkerProcess.of(process.toHandle()));
@@ -110,14 +112,27 @@ public final class ForkedWorker {
             terminate(process); // not stored: a restart could not find it, so it must not run
             throw e;
         }
-        Thread errReader = Thread.ofVirtual().start(() -> readLines(process.getErrorStream(), line -> {
-            if (!isIntervalLine(line)) { // many, and in the result: they would push the log's end out
-                stderr.add(line);
+        Thread errReader = Thread.ofVirtual().start(() -> readLines(process.getErrorStream(), stderr::add));
+        AtomicReference<MeasurementResult> result = new AtomicReference<>();
+        AtomicReference<String> unread = new AtomicReference<>(); // why a result line could not be taken
+        Thread outReader = Thread.ofVirtual().start(() -> readLines(process.getInputStream(), line -> {
+            if (line.length() > RESULT_LIMIT) {
+                unread.set("the worker's result was larger than " + RESULT_LIMIT + " characters");
+                return;
             }
-            progressLine.accept(line);
+            WorkerEvent event;
+            try {
+                event = WorkerProtocol.event(line);
+            } catch (RuntimeException e) { // not an event: whatever printed it, it belongs with the log
+                stderr.add("[stdout] " + line);
+                return;
+            }
+            if (event instanceof WorkerEvent.Result r) {
+                result.set(r.result());
+            } else {
+                events.accept(event);
+            }
         }));
-        Tail stdout = new Tail(STDOUT_LIMIT);
-        Thread outReader = Thread.ofVirtual().start(() -> readLines(process.getInputStream(), stdout::add));
         long deadline = System.nanoTime() + limit.toNanos();
         String killedBecause = null;
         try {
@@ -144,30 +159,24 @@ public final class ForkedWorker {
         join(outReader);
         join(errReader);
         String log = stderr.toString();
+        MeasurementResult m = result.get();
         if (killedBecause != null) {
-            return failed(index, transport, spec, killedBecause, log, stdout);
+            return failed(index, transport, spec, killedBecause, log);
         }
-        if (stdout.dropped()) {
-            return failed(index, transport, spec, "the worker's result was larger than " + STDOUT_LIMIT
-                    + " bytes", log, new Tail(0));
+        if (m == null) {
+            return failed(index, transport, spec, unread.get() != null ? unread.get() : "the worker exited with code "
+                    + process.exitValue() + " without a result: " + lastLine(log), log);
         }
-        try {
-            MeasurementResult result = json.readValue(stdout.toString(), MeasurementResult.class);
-            if (result.repetitions().isEmpty()) {
-                return failed(index, transport, spec, "the worker reported no repetition: " + result.error(), log,
-                        stdout);
-            }
-            if (start.aotCache() && result.environment().classSharing() == ClassSharing.AOT_CACHE_REFUSED) {
-                aotCache.refused();
-            }
-            return new Outcome(result.repetitions().getFirst().withRepetition(index), result.environment(), log);
-        } catch (RuntimeException e) {
-            return failed(index, transport, spec, "the worker exited with code " + process.exitValue()
-                    + " without a readable result: " + lastLine(log), log, stdout);
+        if (m.repetitions().isEmpty()) {
+            return failed(index, transport, spec, "the worker reported no repetition: " + m.error(), log);
         }
+        if (start.aotCache() && m.environment().classSharing() == ClassSharing.AOT_CACHE_REFUSED) {
+            aotCache.refused();
+        }
+        return new Outcome(m.repetitions().getFirst().withRepetition(index), m.environment(), log);
     }
 
-    /** java [flags] -cp <classpath> io.loopbench.cli.LoopbenchCli measure …, or via Boot's launcher. */
+    /** java [flags] -cp <classpath> io.loopbench.worker.WorkerMain, or via Boot's launcher. */
     private List<String> command(RunSpec one, WorkerAotCache.Start start, boolean bootJar) {
         List<String> cmd = new ArrayList<>();
         cmd.add(javaCommand());
@@ -180,16 +189,12 @@ public final class ForkedWorker {
             cmd.addAll(VirtualThreads.jvmOptions(one.ioThreads()));
         }
         if (bootJar) {
-            // Running from the executable jar: its classes are nested, so let Boot's launcher start the CLI.
-            cmd.add("-Dloader.main=" + LoopbenchCli.class.getName());
+            // Running from the executable jar: its classes are nested, so let Boot's launcher start the worker.
+            cmd.add("-Dloader.main=" + WorkerMain.class.getName());
             cmd.addAll(List.of("-cp", start.classpath(), "org.springframework.boot.loader.launch.PropertiesLauncher"));
         } else {
-            cmd.addAll(List.of("-cp", start.classpath(), LoopbenchCli.class.getName()));
+            cmd.addAll(List.of("-cp", start.classpath(), WorkerMain.class.getName()));
         }
-        cmd.addAll(MeasureCommand.arguments(one));
-        cmd.add(MeasureCommand.TIMELINE);
-        cmd.add(MeasureCommand.INTERVAL_LINES);
-        cmd.add(MeasureCommand.EXIT_WITH_PARENT);
         return cmd;
     }
 
@@ -197,12 +202,6 @@ public final class ForkedWorker {
     static String javaCommand() {
         return ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    }
-
-    /** A worker's line {@code [i/n] interval {…}}: a closed interval of its timeline. */
-    static boolean isIntervalLine(String line) {
-        int end = line.indexOf("] ");
-        return line.startsWith("[") && end > 0 && line.startsWith(MeasureCommand.INTERVAL_LINE, end + 2);
     }
 
     private static boolean isBootJar(String classpath) {
@@ -230,12 +229,9 @@ public final class ForkedWorker {
         }
     }
 
-    /** A repetition without figures; whatever the worker printed is kept with it, its stdout too. */
-    private static Outcome failed(int index, Transport transport, RunSpec spec, String reason, String stderr,
-                                  Tail stdout) {
-        String out = stdout.toString();
-        String log = out.isEmpty() ? stderr : stderr + "[stdout]\n" + out;
-        return new Outcome(RepetitionResult.failed(index, transport, spec.ioThreads(), reason), null, log);
+    /** A repetition without figures; whatever the worker printed is kept with it. */
+    private static Outcome failed(int index, Transport transport, RunSpec spec, String reason, String stderr) {
+        return new Outcome(RepetitionResult.failed(index, transport, spec.ioThreads(), reason), null, stderr);
     }
 
     private static void readLines(InputStream in, Consumer<String> sink) {
@@ -257,8 +253,8 @@ public final class ForkedWorker {
     }
 
     /**
-     * The last {@code limit} characters of a stream's lines (whole lines dropped from the front), and whether any
-     * were dropped. Thread-safe.
+     * The last {@code limit} characters of a stream's lines (whole lines dropped from the front, which its text then
+     * says). Thread-safe.
      */
     static final class Tail {
         private final int limit;
@@ -277,10 +273,6 @@ public final class ForkedWorker {
                 chars -= lines.removeFirst().length() + 1;
                 dropped = true;
             }
-        }
-
-        synchronized boolean dropped() {
-            return dropped;
         }
 
         @Override

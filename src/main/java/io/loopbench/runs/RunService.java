@@ -8,8 +8,6 @@ import io.loopbench.cluster.KnownAgent;
 import io.loopbench.cluster.Placement;
 import io.loopbench.jobs.RunExceptions;
 import io.loopbench.jobs.RunStatus;
-import io.loopbench.cli.MeasureCommand;
-import io.loopbench.cli.TrainCommand;
 import io.loopbench.engine.timeline.TimelineInterval;
 import org.HdrHistogram.AbstractHistogram;
 import io.loopbench.engine.process.Environment;
@@ -26,6 +24,8 @@ import io.loopbench.engine.loop.VirtualThreads;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.WorkerProcess;
+import io.loopbench.worker.WorkerEvent;
+import io.loopbench.worker.WorkerTraining;
 import io.loopbench.jobs.QueuedService;
 import io.loopbench.system.SystemInfo;
 import org.slf4j.Logger;
@@ -46,8 +46,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Accepts runs and queues them on the {@link JobQueue}, whose one runner thread executes every measurement in
@@ -61,8 +59,6 @@ public class RunService extends QueuedService<RunRecord> {
     static final double FORKED_OVERHEAD_SECONDS = 1.5;
     static final double IN_PROCESS_OVERHEAD_SECONDS = 0.5;
 
-    private static final Pattern PROGRESS_LINE = Pattern.compile("\\[\\d+/\\d+] (warmup|measured) ");
-    private static final Pattern INTERVAL_LINE = Pattern.compile("\\[\\d+/\\d+] " + MeasureCommand.INTERVAL_LINE);
     private static final String INTERRUPTED = "the service stopped while this run was running; ";
 
     private final RunsProperties properties;
@@ -71,7 +67,6 @@ public class RunService extends QueuedService<RunRecord> {
     private final SystemInfo system = SystemInfo.current();
     private final List<Cidr> allowedTargets;
     private final Resolver resolver;
-    private final ObjectMapper json;
     private final LiveTimelines live;
     private final Coordinator cluster;
 
@@ -99,12 +94,11 @@ public class RunService extends QueuedService<RunRecord> {
         this.properties = properties;
         this.listeners = List.copyOf(listeners);
         RunsProperties.Worker w = properties.worker();
-        this.worker = new ForkedWorker(json, w.jvmOptions(), w.graceSeconds(), w.aotCache()
+        this.worker = new ForkedWorker(w.jvmOptions(), w.graceSeconds(), w.aotCache()
                 ? new WorkerAotCache(properties.dataDirectory().resolve("worker-aot"), w.jvmOptions(), json,
-                        TrainCommand.DEFAULT_SECONDS)
+                        WorkerTraining.DEFAULT_SECONDS)
                 : WorkerAotCache.off("loopbench.worker.aot-cache is false"));
         this.resolver = resolver;
-        this.json = json;
         this.live = live;
         this.cluster = cluster;
         this.allowedTargets = properties.network().allowedCidrs().stream().map(text -> {
@@ -449,9 +443,12 @@ public class RunService extends QueuedService<RunRecord> {
 
     private ForkedWorker.Outcome forked(RunRecord r, int index) {
         return worker.run(r.executedSpec(), index, r.transport(),
-                line -> {
-                    phaseFrom(line).ifPresent(phase -> progress(r.id(), index, phase));
-                    intervalFrom(line).ifPresent(interval -> live.add(r.id(), index, interval));
+                event -> {
+                    switch (event) {
+                        case WorkerEvent.Phase p -> progress(r.id(), index, p.phase());
+                        case WorkerEvent.Interval i -> live.add(r.id(), index, i.interval());
+                        case WorkerEvent.Result ignored -> { } // the outcome's
+                    }
                 },
                 w -> update(r.id(), x -> x.withWorker(w)), this::stopRequested);
     }
@@ -504,26 +501,6 @@ public class RunService extends QueuedService<RunRecord> {
             } catch (RuntimeException e) {
                 log.warn("Run listener {} failed", l, e);
             }
-        }
-    }
-
-    /** The phase named by a worker's progress line ({@code [1/1] warmup 1.00 s …}), if it names one. */
-    public static Optional<String> phaseFrom(String line) {
-        Matcher m = PROGRESS_LINE.matcher(line);
-        return m.lookingAt() ? Optional.of(m.group(1)) : Optional.empty();
-    }
-
-    /** The interval a worker's interval line ({@code [1/1] interval {…}}) carries, if it is one. */
-    private Optional<TimelineInterval> intervalFrom(String line) {
-        Matcher m = INTERVAL_LINE.matcher(line);
-        if (!m.lookingAt()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(json.readValue(line.substring(m.end()), TimelineInterval.class));
-        } catch (RuntimeException e) {
-            log.warn("Unreadable interval line from a worker: {}", line, e);
-            return Optional.empty();
         }
     }
 

@@ -1,6 +1,6 @@
 package io.loopbench.runs;
 
-import io.loopbench.cli.LoopbenchCli;
+import io.loopbench.worker.WorkerTraining;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectMapper;
@@ -38,7 +38,7 @@ import java.util.stream.Stream;
  *
  * <p>Training is lazy: the first forked repetition that finds no cache for the current JDK, flags and classes runs
  * it, on the job runner's thread before starting its own worker, so that the training load (a few seconds of
- * {@code loopbench train}, then the JVM writing the cache) never overlaps a measurement. It is cancelled with that
+ * {@link WorkerTraining}, then the JVM writing the cache) never overlaps a measurement. It is cancelled with that
  * repetition. A worker never depends on the cache: whenever there is none (training failed, was cancelled, or the
  * JVM refused the file) it starts as it would without, from the service's own classpath, and its stderr says why.
  * One training attempt per fingerprint per service life; a refused cache is not offered again until a restart.
@@ -75,7 +75,7 @@ public final class WorkerAotCache {
     /**
      * @param directory       where the cache, its jars and its records live
      * @param jvmOptions      the workers' flags, which training uses too
-     * @param trainingSeconds seconds per case of {@code loopbench train}
+     * @param trainingSeconds seconds per case of {@link WorkerTraining}
      */
     public WorkerAotCache(Path directory, List<String> jvmOptions, ObjectMapper json, double trainingSeconds) {
         this.directory = directory.toAbsolutePath();
@@ -172,7 +172,7 @@ public final class WorkerAotCache {
     }
 
     /**
-     * Jars the directories and runs {@code loopbench train} recording the cache: its record, or null with
+     * Jars the directories and runs {@link WorkerTraining} recording the cache: its record, or null with
      * {@link #failure} saying why not.
      */
     private Trained train(List<Path> entries, List<Path> jars, String jarClasspath, String fingerprint,
@@ -192,8 +192,7 @@ public final class WorkerAotCache {
         cmd.addAll(jvmOptions);
         cmd.addAll(ForkedWorker.COMMON_OPTIONS);
         cmd.add("-XX:AOTCacheOutput=" + output);
-        cmd.addAll(List.of("-cp", jarClasspath, LoopbenchCli.class.getName(), "train", "--seconds",
-                String.valueOf(trainingSeconds)));
+        cmd.addAll(List.of("-cp", jarClasspath, WorkerTraining.class.getName(), String.valueOf(trainingSeconds)));
         Process process = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(trainingLog.toFile()).start();
         process.getOutputStream().close();

@@ -120,21 +120,4 @@ class MeasureCommandTest {
         assertThat(json.get("summary").isNull()).isTrue();
         assertThat(err.toString()).contains("loopbench: repetition 1 failed");
     }
-
-    @Test
-    void theCommandLineForASpecParsesBackToTheSameSpec() {
-        RunSpec spec = RunSpec.builder().protocol(Protocol.UDP).payloadBytes(333).clients(7).window(5)
-                .windowMode(WindowMode.BATCH).ioModel(IoModel.SHARDED).ioThreads(3).transport(Transport.NIO)
-                .work(123).warmupSeconds(0.25).seconds(1.5).repetitions(4).addressFamily(AddressFamily.IPV6)
-                .lossTimeoutMillis(77).build();
-        List<String> args = MeasureCommand.arguments(spec);
-        MeasureCommand parsed = new MeasureCommand();
-        CommandLine cli = new CommandLine(parsed);
-        LoopbenchCli.registerLabels(cli);
-
-        cli.parseArgs(args.subList(1, args.size()).toArray(String[]::new));
-
-        assertThat(args.getFirst()).isEqualTo("measure");
-        assertThat(parsed.spec()).isEqualTo(spec);
-    }
 }

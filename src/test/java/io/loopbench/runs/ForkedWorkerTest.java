@@ -9,6 +9,11 @@ import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.jobs.WorkerProcess;
+import io.loopbench.engine.timeline.TimelineInterval;
+import io.loopbench.worker.WorkerEvent;
+import io.loopbench.worker.WorkerMain;
+import io.loopbench.worker.WorkerProtocol;
+import io.loopbench.worker.WorkerRequest;
 import io.netty.handler.ssl.OpenSsl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -40,7 +45,7 @@ class ForkedWorkerTest {
     @ParameterizedTest(name = "ioThreads {0}")
     @ValueSource(ints = {1, 3})
     void aVirtualThreadsWorkerHasExactlyIoThreadsCarriers(int ioThreads) {
-        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, List.of(), 30, NO_CACHE);
+        ForkedWorker worker = new ForkedWorker(List.of(), 30, NO_CACHE);
         // window 1, so that no end monopolises a carrier (see EngineTestSupport.quick(Execution))
         RunSpec spec = RunSpec.builder().execution(Execution.VIRTUAL_THREADS).ioThreads(ioThreads).clients(6)
                 .window(1).warmupSeconds(0.1).warmupMode(WarmupMode.FIXED).seconds(0.6).repetitions(1).build();
@@ -56,24 +61,27 @@ class ForkedWorkerTest {
 
     @Test
     void aWorkersTimelineComesWithItsResultAndIntervalByIntervalToItsCallerButNotIntoItsLog() {
-        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, List.of(), 30, NO_CACHE);
-        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ForkedWorker worker = new ForkedWorker(List.of(), 30, NO_CACHE);
+        List<WorkerEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-        ForkedWorker.Outcome o = worker.run(SHORT, 1, Transport.NIO, lines::add, w -> { }, () -> false);
+        ForkedWorker.Outcome o = worker.run(SHORT, 1, Transport.NIO, events::add, w -> { }, () -> false);
 
         assertMeasured(o);
         var timeline = o.repetition().timeline();
         assertThat(timeline).as(o.stderr()).isNotNull();
-        List<String> intervals = lines.stream().filter(ForkedWorker::isIntervalLine).toList();
+        List<TimelineInterval> intervals = events.stream().filter(WorkerEvent.Interval.class::isInstance)
+                .map(e -> ((WorkerEvent.Interval) e).interval()).toList();
         assertThat(intervals).hasSize(timeline.size());
-        assertThat(intervals.getLast()).startsWith("[1/1] interval {\"phase\":\"measured\"");
-        assertThat(o.stderr()).doesNotContain("] interval ").contains("[1/1] measured");
+        assertThat(intervals.getLast().phase()).isEqualTo(TimelineInterval.MEASURED);
+        assertThat(events).filteredOn(WorkerEvent.Phase.class::isInstance)
+                .extracting(e -> ((WorkerEvent.Phase) e).phase()).containsExactly("warmup", "measured");
+        assertThat(o.stderr()).doesNotContain("interval").contains("[1/1] measured");
     }
 
     @Test
     void aWorkerPastItsTimeLimitIsKilledAndItsRepetitionFailsWithTheReasonAndItsStderr() {
         // The JVM waits for a debugger forever: a worker that hangs, deterministically.
-        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON,
+        ForkedWorker worker = new ForkedWorker(
                 List.of("-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0"), 1, NO_CACHE);
         RunSpec spec = RunSpec.builder().warmupSeconds(0.0).seconds(0.5).repetitions(1).build();
         long started = System.nanoTime();
@@ -95,14 +103,14 @@ class ForkedWorkerTest {
 
     @Test
     void theWorkerIsToldToItsCallerWhileItRunsAndExitsWhenItsParentsPipeCloses() throws Exception {
-        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, List.of(), 30, NO_CACHE);
+        ForkedWorker worker = new ForkedWorker(List.of(), 30, NO_CACHE);
         RunSpec long_ = RunSpec.builder().clients(1).window(1).warmupMode(WarmupMode.FIXED).warmupSeconds(0.0)
                 .seconds(60.0).repetitions(1).build();
         List<io.loopbench.jobs.WorkerProcess> told = new ArrayList<>();
 
         // the caller stops it through the process it was told of, as a restarted service stops an orphan
-        ForkedWorker.Outcome o = worker.run(long_, 1, Transport.NIO, line -> {
-            if (line.contains("measured")) {
+        ForkedWorker.Outcome o = worker.run(long_, 1, Transport.NIO, event -> {
+            if (event instanceof WorkerEvent.Phase p && p.phase().equals("measured")) {
                 assertThat(told.getFirst().stopIfAlive()).isTrue();
             }
         }, told::add, () -> false);
@@ -112,12 +120,13 @@ class ForkedWorkerTest {
         assertThat(o.repetition().error()).contains("exited with code 137");
 
         // started as the service starts it; its stdin, the service's end of the pipe, closes as if it were killed
-        List<String> command = new ArrayList<>(List.of(ForkedWorker.javaCommand(), io.loopbench.jobs.WorkerProcess.MARKER,
-                "-cp", System.getProperty("java.class.path"), io.loopbench.cli.LoopbenchCli.class.getName()));
-        command.addAll(io.loopbench.cli.MeasureCommand.arguments(long_));
-        command.add(io.loopbench.cli.MeasureCommand.EXIT_WITH_PARENT);
+        List<String> command = List.of(ForkedWorker.javaCommand(), io.loopbench.jobs.WorkerProcess.MARKER,
+                "-cp", System.getProperty("java.class.path"), WorkerMain.class.getName());
         Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try (var err = new java.io.BufferedReader(new java.io.InputStreamReader(p.getErrorStream()))) {
+            p.getOutputStream().write((WorkerProtocol.line(new WorkerRequest(WorkerProtocol.VERSION,
+                    long_.toBuilder().transport(Transport.NIO).build())) + "\n").getBytes());
+            p.getOutputStream().flush();
             String line = err.readLine();
             while (line != null && !line.contains("measured")) {
                 line = err.readLine();
@@ -138,12 +147,10 @@ class ForkedWorkerTest {
         for (int i = 0; i < 10; i++) {
             tail.add("line " + i);
         }
-        assertThat(tail.dropped()).isTrue();
         assertThat(tail.toString()).isEqualTo("[earlier output dropped]\nline 7\nline 8\nline 9\n");
         ForkedWorker.Tail whole = new ForkedWorker.Tail(100);
         whole.add("{");
         whole.add("}");
-        assertThat(whole.dropped()).isFalse();
         assertThat(whole.toString()).isEqualTo("{\n}\n");
         assertThat(ForkedWorker.COMMON_OPTIONS).contains("-XX:+ExitOnOutOfMemoryError");
     }
@@ -153,15 +160,14 @@ class ForkedWorkerTest {
             throws Exception {
         List<String> options = List.of("-Xms32m", "-Xmx256m", "-XX:+UseSerialGC");
         WorkerAotCache cache = new WorkerAotCache(dir, options, RunStoreTest.JSON, 0.4);
-        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, options, 30, cache);
-        List<String> progress = new ArrayList<>();
+        ForkedWorker worker = new ForkedWorker(options, 30, cache);
 
-        ForkedWorker.Outcome trained = worker.run(SHORT, 1, Transport.NIO, progress::add, w -> { }, () -> false);
+        ForkedWorker.Outcome trained = worker.run(SHORT, 1, Transport.NIO, event -> { }, w -> { }, () -> false);
 
         assertMeasured(trained);
         assertThat(trained.environment().classSharing()).isEqualTo(ClassSharing.AOT_CACHE);
         assertThat(trained.environment().jvmArguments()).contains("-XX:AOTCache=" + dir.resolve("worker.aot"));
-        assertThat(progress.getFirst()).startsWith("loopbench: trained the workers' AOT cache in ");
+        assertThat(trained.stderr()).startsWith("loopbench: trained the workers' AOT cache in ");
         assertThat(RunStoreTest.JSON.readTree(dir.resolve("trained.json").toFile()).get("trainingSeconds").asDouble())
                 .isPositive();
 
@@ -184,7 +190,7 @@ class ForkedWorkerTest {
     void aWorkerWhoseAotCacheCannotBeTrainedStartsPlainlyAndSaysWhy(@TempDir Path dir) {
         // The JVM refuses to record a cache with -Xshare:off; the workers' own start does not mind it.
         List<String> options = List.of("-Xshare:off");
-        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON, options, 30,
+        ForkedWorker worker = new ForkedWorker(options, 30,
                 new WorkerAotCache(dir, options, RunStoreTest.JSON, 0.4));
 
         ForkedWorker.Outcome o = worker.run(SHORT, 1, Transport.NIO, line -> { }, w -> { }, () -> false);
@@ -197,7 +203,7 @@ class ForkedWorkerTest {
 
     @Test
     void aWorkerGivenAMissingAotCacheFileStillMeasuresAndItsResultSaysSo(@TempDir Path dir) {
-        ForkedWorker worker = new ForkedWorker(RunStoreTest.JSON,
+        ForkedWorker worker = new ForkedWorker(
                 List.of("-XX:AOTCache=" + dir.resolve("missing.aot")), 30, NO_CACHE);
 
         ForkedWorker.Outcome o = worker.run(SHORT, 1, Transport.NIO, line -> { }, w -> { }, () -> false);
@@ -211,9 +217,9 @@ class ForkedWorkerTest {
     void theDefaultTlsProviderIsNettysRuleInTheWorkerAndTheJdksWhereOpenSslCannotLoadSayingWhy() {
         RunSpec tcps = SHORT.toBuilder().protocol(Protocol.TCPS).build();
 
-        ForkedWorker.Outcome plain = new ForkedWorker(RunStoreTest.JSON, List.of(), 30, NO_CACHE)
+        ForkedWorker.Outcome plain = new ForkedWorker(List.of(), 30, NO_CACHE)
                 .run(tcps, 1, Transport.NIO, line -> { }, w -> { }, () -> false);
-        ForkedWorker.Outcome noOpenSsl = new ForkedWorker(RunStoreTest.JSON,
+        ForkedWorker.Outcome noOpenSsl = new ForkedWorker(
                 List.of("-Dio.netty.handler.ssl.noOpenSsl=true"), 30, NO_CACHE)
                 .run(tcps, 1, Transport.NIO, line -> { }, w -> { }, () -> false);
 

@@ -273,11 +273,4 @@ class RunServiceTest {
         assertThatThrownBy(() -> Cidr.parse("example.com/8")).hasMessageContaining("is not a CIDR range");
         assertThatThrownBy(() -> Cidr.parse("10.0.0.0/33")).hasMessageContaining("prefix must be 0 … 32");
     }
-
-    @Test
-    void workerProgressLinesNameTheirPhase() {
-        assertThat(RunService.phaseFrom("[1/1] warmup 1.00 s (JVM up 412 ms)")).contains("warmup");
-        assertThat(RunService.phaseFrom("[1/1] measured 3.00 s (JVM up 1500 ms)")).contains("measured");
-        assertThat(RunService.phaseFrom("[1/1] epoll: 1,000 round trips/s")).isEmpty();
-    }
 }

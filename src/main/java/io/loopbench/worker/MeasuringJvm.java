@@ -1,0 +1,27 @@
+package io.loopbench.worker;
+
+import io.netty.util.ResourceLeakDetector;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
+import reactor.util.Loggers;
+
+/** What a JVM that measures (the worker, {@code ./loopbench measure}) sets before Netty or Reactor runs. Stateless. */
+public final class MeasuringJvm {
+
+    private static final String LEAK_DETECTION_LEVEL = "io.netty.leakDetection.level";
+
+    private MeasuringJvm() {
+    }
+
+    public static void prepare() {
+        // Netty and Reactor log through the JDK's logging here, not SLF4J: the class path's Logback would otherwise
+        // configure itself (some 100 ms) before the first echo, for a process that logs next to nothing.
+        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+        Loggers.useJdkLoggers();
+        // Netty's leak detector samples buffers on the measured path and costs allocations there; it is off unless a
+        // level is asked for (each result records the level in its environment).
+        if (System.getProperty(LEAK_DETECTION_LEVEL) == null) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
+    }
+}

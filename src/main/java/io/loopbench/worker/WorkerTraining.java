@@ -1,0 +1,65 @@
+package io.loopbench.worker;
+
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.WarmupMode;
+
+import java.io.BufferedReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.util.List;
+
+/**
+ * The workload a JVM runs while {@code -XX:AOTCacheOutput} records the classes it loads and links and the profiles of
+ * the methods it runs (JDK 25+), so that a later JVM started with that cache has them from its first millisecond and
+ * reaches steady state sooner: the engine's own hot path through the worker's own entry ({@link WorkerMain#run}:
+ * request, warm-up rounds, measured phase, events, which are discarded), TCP and UDP, netty execution, one and two
+ * loops, shared and sharded. Only netty is trained: the other executions' types at the engine's shared call sites
+ * would make the recorded profiles polymorphic where netty's are not. Stateless.
+ */
+public final class WorkerTraining {
+
+    /** Seconds per case, a quarter of them warm-up. */
+    public static final double DEFAULT_SECONDS = 2;
+
+    private WorkerTraining() {
+    }
+
+    /** {@code WorkerTraining [SECONDS]}: exits 0 when every case ran, 1 when one did not (its path is untrained). */
+    public static void main(String[] args) {
+        MeasuringJvm.prepare();
+        System.exit(run(args.length > 0 ? Double.parseDouble(args[0]) : DEFAULT_SECONDS, System.err));
+    }
+
+    /**
+     * Runs every case; a case that ran but failed validation counts as run (short training in a cold JVM may well
+     * fail the fairness check, yet it ran the path). Returns 0 when every case ran, else 1.
+     */
+    public static int run(double seconds, PrintStream err) {
+        int notRun = 0;
+        PrintStream discard = new PrintStream(OutputStream.nullOutputStream());
+        for (RunSpec spec : cases(seconds)) {
+            err.println("loopbench train: " + spec.protocol().label() + " " + spec.payloadBytes() + " B, "
+                    + spec.clients() + " × " + spec.window() + ", " + spec.ioModel().label() + " " + spec.ioThreads());
+            String request = WorkerProtocol.line(new WorkerRequest(WorkerProtocol.VERSION, spec));
+            notRun += WorkerMain.run(new BufferedReader(new StringReader(request)), discard, err, null) == 2 ? 1 : 0;
+        }
+        err.flush();
+        return notRun == 0 ? 0 : 1;
+    }
+
+    /** The main seeds profiles (1024 B/16/16 and 64 B/1/1) on both protocols and both IO models. */
+    static List<RunSpec> cases(double seconds) {
+        RunSpec.Builder b = RunSpec.builder().warmupMode(WarmupMode.FIXED).warmupSeconds(seconds / 4)
+                .seconds(seconds * 3 / 4).repetitions(1);
+        return List.of(
+                b.protocol(Protocol.TCP).payloadBytes(1024).clients(16).window(16).ioModel(IoModel.SHARED)
+                        .ioThreads(2).build(),
+                b.protocol(Protocol.TCP).payloadBytes(64).clients(1).window(1).ioModel(IoModel.SHARDED)
+                        .ioThreads(2).build(),
+                b.protocol(Protocol.UDP).payloadBytes(1024).clients(16).window(1).ioModel(IoModel.SHARED)
+                        .ioThreads(1).build());
+    }
+}

@@ -1,0 +1,99 @@
+package io.loopbench.worker;
+
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.WarmupMode;
+import io.loopbench.engine.timeline.TimelineInterval;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The worker's side of the protocol, in this JVM: what it reads, what it writes, and when it gives up. */
+class WorkerMainTest {
+
+    private static final RunSpec SHORT = RunSpec.builder().clients(2).window(2).warmupMode(WarmupMode.FIXED)
+            .warmupSeconds(0.2).seconds(0.4).repetitions(1).transport(Transport.NIO).build();
+
+    @Test
+    void aRequestIsMeasuredAndAnsweredWithAPhaseAndIntervalEventsThenTheResultLastEachOnItsOwnLine()
+            throws Exception {
+        PipedOutputStream service = new PipedOutputStream();
+        BufferedReader stdin = new BufferedReader(new InputStreamReader(new PipedInputStream(service),
+                StandardCharsets.UTF_8));
+        service.write((WorkerProtocol.line(new WorkerRequest(WorkerProtocol.VERSION, SHORT)) + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+        service.flush();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CountDownLatch gone = new CountDownLatch(1);
+
+        int status = WorkerMain.run(stdin, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), gone::countDown);
+
+        List<WorkerEvent> events = out.toString(StandardCharsets.UTF_8).lines().map(WorkerProtocol::event).toList();
+        WorkerEvent.Result result = (WorkerEvent.Result) events.getLast();
+        assertThat(status).as(err.toString()).isEqualTo(result.result().ok() ? 0 : 1);
+        assertThat(result.result().repetitions()).singleElement()
+                .satisfies(r -> assertThat(r.errors().total()).isZero());
+        assertThat(events).filteredOn(WorkerEvent.Phase.class::isInstance)
+                .extracting(e -> ((WorkerEvent.Phase) e).phase()).containsExactly("warmup", "measured");
+        List<TimelineInterval> intervals = events.stream().filter(WorkerEvent.Interval.class::isInstance)
+                .map(e -> ((WorkerEvent.Interval) e).interval()).toList();
+        var timeline = result.result().repetitions().getFirst().timeline();
+        assertThat(intervals).hasSize(timeline.size()).extracting(TimelineInterval::roundTrips)
+                .containsExactlyElementsOf(timeline.roundTrips());
+        assertThat(err.toString()).contains("[1/1] measured").doesNotContain("interval");
+        // the service's end closes: the worker's watch says so and gives up
+        assertThat(gone.getCount()).isOne();
+        service.close();
+        assertThat(gone.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(err.toString()).contains("the service that started this worker is gone");
+    }
+
+    @Test
+    void aRequestOfAnotherVersionOrNoneOrUnreadableIsRefusedWithStatusTwoAndWhy() {
+        assertThat(refusal(WorkerProtocol.line(new WorkerRequest(WorkerProtocol.VERSION + 1, SHORT))))
+                .contains("protocol version " + (WorkerProtocol.VERSION + 1) + ", this worker speaks "
+                        + WorkerProtocol.VERSION);
+        assertThat(refusal("")).contains("unreadable request");
+        assertThat(refusal(null)).contains("no request on stdin");
+        assertThat(refusal(WorkerProtocol.line(new WorkerRequest(WorkerProtocol.VERSION,
+                SHORT.toBuilder().clients(0).build())))).contains("invalid spec").contains("clients");
+    }
+
+    private static String refusal(String firstLine) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = WorkerMain.run(new BufferedReader(new StringReader(firstLine == null ? "" : firstLine + "\n")),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                () -> { });
+        assertThat(status).isEqualTo(2);
+        assertThat(out.size()).as("no event for a refused request").isZero();
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void eventsReadBackAsTheyWereWrittenAndALineOfAnythingElseIsNoEvent() throws IOException {
+        WorkerEvent phase = new WorkerEvent.Phase(1, "warmup", 10.0, 412);
+
+        assertThat(WorkerProtocol.line(phase)).startsWith("{\"event\":\"phase\"").doesNotContain("\n");
+        assertThat(WorkerProtocol.event(WorkerProtocol.line(phase))).isEqualTo(phase);
+        assertThat(WorkerProtocol.request(WorkerProtocol.line(new WorkerRequest(1, SHORT))).spec()).isEqualTo(SHORT);
+        assertThatThrownBy(() -> WorkerProtocol.event("[0.012s][warning][os] a JVM's own message"))
+                .isInstanceOf(RuntimeException.class);
+    }
+}
