@@ -52,7 +52,7 @@ class AgentsApiTest {
         try (Agent agent = Agent.join(ClusterTestSupport.agentSettings("api", PORT, ClusterTestSupport.SECRET,
                 false), "agent-a", () -> { })) {
             agent.state(AgentState.BUSY);
-            ClusterTestSupport.await(Duration.ofSeconds(5), "agent listed busy", () ->
+            ClusterTestSupport.await(Duration.ofSeconds(30), "agent listed busy", () ->
                     directory.view().agents().size() == 1
                             && directory.view().agents().getFirst().state() == AgentState.BUSY);
             mvc.perform(get("/api/agents"))
@@ -68,6 +68,6 @@ class AgentsApiTest {
                     .andExpect(jsonPath("$.agents[0].facts.javaVersion").value(System.getProperty("java.version")))
                     .andExpect(jsonPath("$.agents[0].facts.nettyVersion").value(matchesPattern("4\\..+")));
         }
-        ClusterTestSupport.await(Duration.ofSeconds(5), "agent gone", () -> directory.view().agents().isEmpty());
+        ClusterTestSupport.await(Duration.ofSeconds(30), "agent gone", () -> directory.view().agents().isEmpty());
     }
 }

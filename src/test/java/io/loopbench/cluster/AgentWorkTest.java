@@ -137,7 +137,7 @@ class AgentWorkTest {
                     .isLessThan(Duration.ofSeconds(2));
             assertThat(waiter.get(1, TimeUnit.SECONDS)).hasMessageContaining("the repetition ended");
             assertThat(work.busy()).isFalse();
-            ClusterTestSupport.await(Duration.ofSeconds(2), "no thread left: " + loopbenchThreads(),
+            ClusterTestSupport.await(Duration.ofSeconds(30), "no thread left: " + loopbenchThreads(),
                     () -> before.containsAll(loopbenchThreads()));
             assertThat(work.end()).as("nothing left to stop").isNull();
         } finally {

@@ -74,15 +74,15 @@ class ClusterMembershipTest {
             assertThat(one.coordinator()).contains(coordinator.address());
 
             one.state(AgentState.BUSY);
-            await(Duration.ofSeconds(5), "agent-1 busy", () -> coordinator.agents().getFirst().state()
+            await(Duration.ofSeconds(30), "agent-1 busy", () -> coordinator.agents().getFirst().state()
                     == AgentState.BUSY);
             assertThat(coordinator.agents().get(1).state()).isEqualTo(AgentState.IDLE);
             one.state(AgentState.IDLE);
-            await(Duration.ofSeconds(5), "agent-1 idle again", () -> coordinator.agents().getFirst().state()
+            await(Duration.ofSeconds(30), "agent-1 idle again", () -> coordinator.agents().getFirst().state()
                     == AgentState.IDLE);
 
             two.close();
-            Duration left = await(Duration.ofSeconds(5), "leaving agent dropped",
+            Duration left = await(Duration.ofSeconds(30), "leaving agent dropped",
                     () -> coordinator.agents().size() == 2);
             assertThat(left).isLessThan(Duration.ofSeconds(2));
             assertThat(coordinator.agents()).extracting(KnownAgent::member).containsExactly("agent-1", "agent-3");
@@ -111,7 +111,7 @@ class ClusterMembershipTest {
     void withEncryptionAMemberWithAnotherSecretCannotEvenBeReadAndNeverJoins() throws Exception {
         try (Coordinator coordinator = Coordinator.join(coordinatorSettings("encrypted", true), "coordinator");
              Agent good = Agent.join(agentSettings(coordinator, SECRET, true), "good", () -> { })) {
-            await(Duration.ofSeconds(5), "good agent idle", () -> !coordinator.agents().isEmpty()
+            await(Duration.ofSeconds(30), "good agent idle", () -> !coordinator.agents().isEmpty()
                     && coordinator.agents().getFirst().state() == AgentState.IDLE);
             // Its join requests are undecipherable to the coordinator, which drops them; after its attempts (two
             // here, ten for an agent) the joiner forms a cluster of its own, which the others can never merge with.

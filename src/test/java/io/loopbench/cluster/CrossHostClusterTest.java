@@ -198,7 +198,7 @@ class CrossHostClusterTest {
             assertThat(rep.agents().getFirst().messages()).as("the server's agent alone").isNull();
             ClusterTestSupport.assertStartTold(rep.start(), r, 2, "agent-b", "agent-c");
             ClusterTestSupport.assertMergedTimeline(r, 2);
-            await(Duration.ofSeconds(5), "agents idle again", () -> AGENTS.stream()
+            await(Duration.ofSeconds(30), "agents idle again", () -> AGENTS.stream()
                     .allMatch(a -> state(a) == AgentState.IDLE));
         }
 
@@ -215,7 +215,7 @@ class CrossHostClusterTest {
         assertThat(failed.result().error()).as(agentLogs())
                 .startsWith("agent agent-b failed sending its part: it was lost")
                 .contains("the start barrier released every client agent");
-        Duration stopped = await(Duration.ofSeconds(5), "agent-c stopped its clients",
+        Duration stopped = await(Duration.ofSeconds(30), "agent-c stopped its clients",
                 () -> state("agent-c") == AgentState.IDLE);
         assertThat(Duration.ofNanos(System.nanoTime() - failedAt)).isLessThan(Duration.ofSeconds(5));
         assertThat(stopped).isLessThan(Duration.ofSeconds(5));

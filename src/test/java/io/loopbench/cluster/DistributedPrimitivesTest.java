@@ -105,7 +105,7 @@ class DistributedPrimitivesTest {
             }
 
             behind.close();
-            await(Duration.ofSeconds(5), "agent-behind gone", () -> coordinator.agents().size() == 1);
+            await(Duration.ofSeconds(30), "agent-behind gone", () -> coordinator.agents().size() == 1);
             assertThatThrownBy(() -> coordinator.collect(List.of(a, b), LatencyMode.MESSAGE))
                     .isInstanceOf(AgentFailure.class)
                     .hasMessageStartingWith("agent agent-behind failed sending its part: it was lost");

@@ -92,7 +92,7 @@ class DistributedRunTest {
                 assertThat(live).extracting(TimelineInterval::startSeconds)
                         .containsExactlyElementsOf(r.timeline().startSeconds());
                 // the repetition's end stopped the server and the clients on both agents
-                await(Duration.ofSeconds(2), "agents idle again",
+                await(Duration.ofSeconds(30), "agents idle again",
                         () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
             }
 
@@ -109,7 +109,7 @@ class DistributedRunTest {
             assertThat(serverApart.start().starts()).extracting(AgentStart::member).containsExactly("agent-b");
             assertThat(serverApart.result().messages()).isEqualTo(serverApart.agents().get(1).messages());
             assertProcessFigures(serverApart);
-            await(Duration.ofSeconds(2), "agents idle again",
+            await(Duration.ofSeconds(30), "agents idle again",
                     () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
 
             // cancelled in its measured phase: the repetition ends at once and the agents' load with it
@@ -143,7 +143,7 @@ class DistributedRunTest {
                 assertThat(r.messages()).isPositive().isEqualTo(rep.agents().get(1).messages());
                 assertThat(r.tls()).as(protocol + ": the handshake's session").isNotNull();
                 assertThat(r.tls().protocol()).startsWith("TLSv1.");
-                await(Duration.ofSeconds(2), "agents idle again",
+                await(Duration.ofSeconds(30), "agents idle again",
                         () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
             }
         }
@@ -204,7 +204,7 @@ class DistributedRunTest {
             assertThat(b.state()).isEqualTo(AgentState.IDLE);
             assertThat(a.working()).as("agent-a's server and clients stopped").isFalse();
             assertThat(b.working()).as("agent-b's clients stopped").isFalse();
-            await(Duration.ofSeconds(2), "no client, server or prepare thread left: "
+            await(Duration.ofSeconds(30), "no client, server or prepare thread left: "
                     + AgentWorkTest.loopbenchThreads(), () -> before.containsAll(AgentWorkTest.loopbenchThreads()));
 
             // and the agents take the next repetition
@@ -235,9 +235,9 @@ class DistributedRunTest {
                     .startsWith("agent agent-b failed sending its part: it was lost")
                     .contains("the start barrier released every client agent");
             // no load moved: the other agents were told to stop theirs
-            await(Duration.ofSeconds(5), "agent-a and agent-c stopped",
+            await(Duration.ofSeconds(30), "agent-a and agent-c stopped",
                     () -> a.state() == AgentState.IDLE && c.state() == AgentState.IDLE);
-            await(Duration.ofSeconds(5), "agent-b gone", () -> coordinator.agents().size() == 2);
+            await(Duration.ofSeconds(30), "agent-b gone", () -> coordinator.agents().size() == 2);
 
             DistributedRepetition next = DistributedRun.repetition(coordinator, placement("agent-a", "agent-c"),
                     quick(Protocol.TCP, 0.4).build(), 2);
