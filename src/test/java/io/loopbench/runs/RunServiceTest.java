@@ -178,11 +178,12 @@ class RunServiceTest {
         RunRecord queued = s.submit(quick().repetitions(3).warmupSeconds(0.0).seconds(3.0).build(),
                 Isolation.FORKED);
         await(s, queued.id(), r -> r.repetitions().size() == 1, Duration.ofSeconds(30));
-        Instant asked = Instant.now();
 
-        RunRecord cancelled = s.cancel(queued.id());
+        // cancel answers within its own 5 s with the record as it then stands; how soon the worker's end is recorded
+        // depends on the machine's load
+        assertThat(s.cancel(queued.id()).status()).isIn(RunStatus.RUNNING, RunStatus.CANCELLED);
+        RunRecord cancelled = await(s, queued.id(), r -> r.status().isFinished(), Duration.ofSeconds(30));
 
-        assertThat(Duration.between(asked, Instant.now())).isLessThan(Duration.ofSeconds(5));
         assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(cancelled.repetitions()).hasSize(1)
                 .allSatisfy(r -> EngineTestSupport.assertValidatedByEveryClient(r, 2));
@@ -225,7 +226,9 @@ class RunServiceTest {
         assertThatThrownBy(() -> s.delete(waiting.id())).isInstanceOf(RunExceptions.Conflict.class);
 
         assertThat(s.cancel(waiting.id()).status()).isEqualTo(RunStatus.CANCELLED);
-        assertThat(s.cancel(running.id()).status()).isEqualTo(RunStatus.CANCELLED);
+        s.cancel(running.id()); // answers within its own 5 s; the run's end is recorded when its phase stops
+        assertThat(await(s, running.id(), r -> r.status().isFinished(), Duration.ofSeconds(30)).status())
+                .isEqualTo(RunStatus.CANCELLED);
         s.delete(waiting.id());
         assertThat(s.store().find(waiting.id())).isEmpty();
     }
