@@ -119,7 +119,7 @@ class SelfChecksTest {
     void aFairRunPassesWithJainsIndexNearOne() {
         RepetitionResult r = EngineTestSupport.measure(quick().clients(4).window(4).build()).run().repetitions().getFirst();
 
-        assertThat(r.ok()).as(r.error()).isTrue();
+        EngineTestSupport.assertValidatedByEveryClient(r, 4);
         assertThat(r.fairness().jainIndex()).isGreaterThan(0.9);
         assertThat(r.fairness().minMessages()).isPositive();
         assertThat(r.warmup().stoppedBecause()).isEqualTo(WarmupResult.TIME);
@@ -207,7 +207,7 @@ class SelfChecksTest {
         RepetitionResult r = Measurement.of(spec).serverFault(compileMidPhase).progress(progress).run()
                 .repetitions().getFirst();
 
-        assertThat(r.ok()).as(r.error()).isTrue();
+        EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
         JvmEvents.get().awaitEvents();
         List<JvmEvents.Event> ours = JvmEvents.get().eventsIn(measuredAt.get(), measuredAt.get().plusMillis(1300))
                 .stream().filter(e -> e.measuredPath() && e.optimized()
@@ -235,7 +235,7 @@ class SelfChecksTest {
 
         RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
-        assertThat(r.ok()).as(r.error()).isTrue();
+        EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
         OpenLoad o = r.openLoad();
         // the schedule: 4,000 a second for 1 s, split over 4 clients
         assertThat(o.intendedMessages()).isBetween(3996L, 4004L);

@@ -88,7 +88,7 @@ class TargetRunTest {
 
             RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
-            assertThat(r.ok()).as(r.error()).isTrue();
+            EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
             assertThat(r.remote()).isTrue();
             assertThat(r.serverAddress()).endsWith(server.target(protocol).substring("127.0.0.1".length()));
             assertThat(r.serverChannel()).isNull();

@@ -43,7 +43,7 @@ class TimelineTest {
 
         RepetitionResult r = EngineTestSupport.measure(spec).progress(progress).run().repetitions().getFirst();
 
-        assertThat(r.ok()).as(r.error()).isTrue();
+        EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
         Timeline t = r.timeline();
         int w = t.warmupIntervals();
         assertThat(t.intervalMillis()).isEqualTo(100);
@@ -94,7 +94,7 @@ class TimelineTest {
         RepetitionResult r = EngineTestSupport.measure(spec).serverFault(stallOnce).progress(progress).run().repetitions()
                 .getFirst();
 
-        assertThat(r.ok()).as(r.error()).isTrue();
+        EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
         Timeline t = r.timeline();
         int w = t.warmupIntervals();
         int first = w + (int) ((stalledAt.get() - measuredFrom.get()) / 100_000_000L);

@@ -84,7 +84,7 @@ class WarmupTest {
 
         RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
 
-        assertThat(r.ok()).as(r.error()).isTrue();
+        EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
         WarmupResult w = r.warmup();
         assertThat(w.mode()).isEqualTo(WarmupMode.AUTO);
         assertThat(w.stoppedBecause()).isEqualTo(WarmupResult.CAP);
@@ -125,7 +125,7 @@ class WarmupTest {
     void aFixedWarmupRunsItsTimeInRounds() {
         RepetitionResult r = EngineTestSupport.measure(quick().warmupSeconds(0.5).build()).run().repetitions().getFirst();
 
-        assertThat(r.ok()).as(r.error()).isTrue();
+        EngineTestSupport.assertValidatedByEveryClient(r, quick().build().clients());
         assertThat(r.warmup().mode()).isEqualTo(WarmupMode.FIXED);
         assertThat(r.warmup().stoppedBecause()).isEqualTo(WarmupResult.TIME);
         assertThat(r.warmup().elapsedSeconds()).isBetween(0.5, 1.0);
