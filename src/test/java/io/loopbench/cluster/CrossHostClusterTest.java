@@ -92,7 +92,7 @@ class CrossHostClusterTest {
         for (int i = 0; i < AGENTS.size(); i++) {
             processes.put(AGENTS.get(i), agent(i, port));
             long idle = i + 1;
-            await(Duration.ofSeconds(40), idle + " idle agents in their namespaces", () -> coordinator.agents()
+            await(Duration.ofSeconds(60), idle + " idle agents in their namespaces", () -> coordinator.agents()
                     .stream().filter(a -> a.state() == AgentState.IDLE).count() == idle);
         }
         assertThat(coordinator.members()).hasSize(AGENTS.size() + 1);
@@ -205,7 +205,7 @@ class CrossHostClusterTest {
         CompletableFuture<DistributedRepetition> running = CompletableFuture.supplyAsync(() ->
                 DistributedRun.repetition(coordinator, placement("agent-a", "agent-b", "agent-c"),
                         spec(Protocol.TCP, 5), 1), r -> Thread.ofPlatform().start(r));
-        await(Duration.ofSeconds(10), "agent-b preparing", () -> state("agent-b") == AgentState.BUSY);
+        await(Duration.ofSeconds(60), "agent-b preparing", () -> state("agent-b") == AgentState.BUSY);
         // set-up, 1 s of warm-up, the clock probes and the 0.2 s lead take well under 2.5 s: mid-phase
         Thread.sleep(2_500);
         processes.get("agent-b").destroyForcibly(); // SIGKILL
@@ -219,7 +219,7 @@ class CrossHostClusterTest {
                 () -> state("agent-c") == AgentState.IDLE);
         assertThat(Duration.ofNanos(System.nanoTime() - failedAt)).isLessThan(Duration.ofSeconds(5));
         assertThat(stopped).isLessThan(Duration.ofSeconds(5));
-        await(Duration.ofSeconds(10), "agent-b gone", () -> state("agent-b") == null);
+        await(Duration.ofSeconds(60), "agent-b gone", () -> state("agent-b") == null);
 
         DistributedRepetition next = DistributedRun.repetition(coordinator, placement("agent-a", "agent-c"),
                 spec(Protocol.TCP, 2), 2);

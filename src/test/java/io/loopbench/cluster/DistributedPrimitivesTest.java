@@ -40,7 +40,7 @@ class DistributedPrimitivesTest {
                      () -> System.nanoTime() + AHEAD);
              Agent behind = Agent.join(agentSettings(coordinator, SECRET, false), "agent-behind", () -> { },
                      () -> System.nanoTime() + BEHIND)) {
-            await(Duration.ofSeconds(10), "two agents", () -> coordinator.agents().size() == 2);
+            await(Duration.ofSeconds(60), "two agents", () -> coordinator.agents().size() == 2);
             Address a = coordinator.member("agent-ahead").orElseThrow();
             Address b = coordinator.member("agent-behind").orElseThrow();
 

@@ -58,7 +58,7 @@ class DistributedRunTest {
         try (Coordinator coordinator = Coordinator.join(coordinatorSettings("distributed-run", false), "coordinator");
              Agent a = Agent.join(agentSettings(coordinator, SECRET, false), "agent-a", () -> { });
              Agent b = Agent.join(agentSettings(coordinator, SECRET, false), "agent-b", () -> { })) {
-            await(Duration.ofSeconds(10), "two idle agents", () -> coordinator.agents().size() == 2
+            await(Duration.ofSeconds(60), "two idle agents", () -> coordinator.agents().size() == 2
                     && coordinator.agents().stream().allMatch(k -> k.state() == AgentState.IDLE));
             for (Protocol protocol : List.of(Protocol.TCP, Protocol.UDP)) {
                 List<TimelineInterval> live = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -117,7 +117,7 @@ class DistributedRunTest {
             CompletableFuture<DistributedRepetition> running = CompletableFuture.supplyAsync(() ->
                     DistributedRun.repetition(coordinator, placement("agent-a", "agent-a", "agent-b"),
                             quick(Protocol.TCP, 20).build(), 1, control), r -> Thread.ofPlatform().start(r));
-            await(Duration.ofSeconds(10), "agent-b preparing", () -> b.state() == AgentState.BUSY);
+            await(Duration.ofSeconds(60), "agent-b preparing", () -> b.state() == AgentState.BUSY);
             Thread.sleep(1_000);
             cancelWithin(control, running, Duration.ofSeconds(5));
             assertThat(a.state()).isEqualTo(AgentState.IDLE);
@@ -131,7 +131,7 @@ class DistributedRunTest {
         try (Coordinator coordinator = Coordinator.join(coordinatorSettings("distributed-tls", false), "coordinator");
              Agent a = Agent.join(agentSettings(coordinator, SECRET, false), "agent-a", () -> { });
              Agent b = Agent.join(agentSettings(coordinator, SECRET, false), "agent-b", () -> { })) {
-            await(Duration.ofSeconds(10), "two idle agents", () -> coordinator.agents().size() == 2
+            await(Duration.ofSeconds(60), "two idle agents", () -> coordinator.agents().size() == 2
                     && coordinator.agents().stream().allMatch(k -> k.state() == AgentState.IDLE));
             for (Protocol protocol : List.of(Protocol.TCPS, Protocol.WSS, Protocol.HTTPS)) {
                 DistributedRepetition rep = DistributedRun.repetition(coordinator, placement("agent-a", "agent-b"),
@@ -184,7 +184,7 @@ class DistributedRunTest {
                 "coordinator");
              Agent a = Agent.join(agentSettings(coordinator, SECRET, false), "agent-a", () -> { });
              Agent b = Agent.join(agentSettings(coordinator, SECRET, false), "agent-b", () -> { })) {
-            await(Duration.ofSeconds(10), "two idle agents", () -> coordinator.agents().size() == 2
+            await(Duration.ofSeconds(60), "two idle agents", () -> coordinator.agents().size() == 2
                     && coordinator.agents().stream().allMatch(k -> k.state() == AgentState.IDLE));
             Set<Thread> before = AgentWorkTest.loopbenchThreads();
             RunControl control = new RunControl();
@@ -193,7 +193,7 @@ class DistributedRunTest {
                     DistributedRun.repetition(coordinator, placement("agent-a", "agent-a", "agent-b"),
                             quick(Protocol.TCP, 1).warmupSeconds(30.0).build(), 1, control),
                     r -> Thread.ofPlatform().start(r));
-            await(Duration.ofSeconds(10), "both agents preparing",
+            await(Duration.ofSeconds(60), "both agents preparing",
                     () -> a.state() == AgentState.BUSY && b.state() == AgentState.BUSY);
             Thread.sleep(1_500); // connected and well into the warm-up
             assertThat(running).isNotDone();
@@ -220,11 +220,11 @@ class DistributedRunTest {
              Agent a = Agent.join(agentSettings(coordinator, SECRET, false), "agent-a", () -> { });
              Agent b = Agent.join(agentSettings(coordinator, SECRET, false), "agent-b", () -> { });
              Agent c = Agent.join(agentSettings(coordinator, SECRET, false), "agent-c", () -> { })) {
-            await(Duration.ofSeconds(10), "three agents", () -> coordinator.agents().size() == 3);
+            await(Duration.ofSeconds(60), "three agents", () -> coordinator.agents().size() == 3);
             CompletableFuture<DistributedRepetition> running = CompletableFuture.supplyAsync(() ->
                     DistributedRun.repetition(coordinator, placement("agent-a", "agent-b", "agent-c"),
                             quick(Protocol.TCP, 2.5).build(), 1), r -> Thread.ofPlatform().start(r));
-            await(Duration.ofSeconds(10), "agent-b preparing", () -> b.state() == AgentState.BUSY);
+            await(Duration.ofSeconds(60), "agent-b preparing", () -> b.state() == AgentState.BUSY);
             // set-up, 0.2 s of warm-up, the clock probes and the 0.2 s lead take well under 1.5 s: mid-phase
             Thread.sleep(1_500);
             ClusterTestSupport.kill(b);
@@ -253,14 +253,14 @@ class DistributedRunTest {
         CompletableFuture<DistributedRepetition> running = null;
         try (Agent a = Agent.join(agentSettings(coordinator, SECRET, false), "agent-a", () -> { });
              Agent b = Agent.join(agentSettings(coordinator, SECRET, false), "agent-b", () -> { })) {
-            await(Duration.ofSeconds(10), "two agents", () -> coordinator.agents().size() == 2);
+            await(Duration.ofSeconds(60), "two agents", () -> coordinator.agents().size() == 2);
             running = CompletableFuture.supplyAsync(() -> DistributedRun.repetition(coordinator,
                     placement("agent-a", "agent-b"), quick(Protocol.TCP, 10).build(), 1, control),
                     r -> Thread.ofPlatform().start(r));
-            await(Duration.ofSeconds(10), "agent-b preparing", () -> b.state() == AgentState.BUSY);
+            await(Duration.ofSeconds(60), "agent-b preparing", () -> b.state() == AgentState.BUSY);
             Thread.sleep(1_000);
             ClusterTestSupport.kill(coordinator);
-            Duration stopped = await(Duration.ofSeconds(8), "both agents stopped their load",
+            Duration stopped = await(Duration.ofSeconds(60), "both agents stopped their load",
                     () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
             assertThat(stopped).isLessThan(Duration.ofSeconds(5));
         } finally {

@@ -32,7 +32,7 @@ class MeasuredPhaseGateTest {
                 });
         CompletableFuture<RepetitionResult> run = CompletableFuture.supplyAsync(() -> m.runRepetition(1),
                 r -> Thread.ofPlatform().start(r));
-        assertThat(gate.awaitArrival(Duration.ofSeconds(10))).isTrue();
+        assertThat(gate.awaitArrival(Duration.ofSeconds(60))).isTrue();
         assertThat(warmupAt.get()).isPositive();
         Thread.sleep(300);
         assertThat(measuredAt.get()).as("held, not measuring").isZero();
@@ -52,7 +52,7 @@ class MeasuredPhaseGateTest {
         Measurement cancelled = EngineTestSupport.measure(quick().build()).control(control.holdMeasuredPhase(gate));
         CompletableFuture<RepetitionResult> run = CompletableFuture.supplyAsync(() -> cancelled.runRepetition(1),
                 r -> Thread.ofPlatform().start(r));
-        assertThat(gate.awaitArrival(Duration.ofSeconds(10))).isTrue();
+        assertThat(gate.awaitArrival(Duration.ofSeconds(60))).isTrue();
         control.cancel();
         assertThatThrownBy(() -> run.get(2, TimeUnit.SECONDS)).hasCauseInstanceOf(CancellationException.class);
 

@@ -85,7 +85,7 @@ class MatrixAcrossHostsTest {
             for (String name : List.of("agent-a", "agent-b", "agent-c", "agent-d")) {
                 agents.add(Agent.join(agentSettings(coordinator, SECRET, false), name, () -> { }));
             }
-            ClusterTestSupport.await(Duration.ofSeconds(15), "four idle agents", () -> coordinator.agents().size() == 4
+            ClusterTestSupport.await(Duration.ofSeconds(60), "four idle agents", () -> coordinator.agents().size() == 4
                     && coordinator.agents().stream().allMatch(k -> k.state() == AgentState.IDLE));
             RunService runs = new RunService(new RunStore(dir, JSON), p, JSON, List.of(), jobs,
                     InetAddress::getAllByName, new LiveTimelines(), coordinator);
@@ -174,7 +174,7 @@ class MatrixAcrossHostsTest {
                         longer.profiles(), longer.ioModels(), longer.ioThreads(), null, null, null,
                         longer.executions(), 20.0, 0.3, 1, true, null, null, null, WarmupMode.FIXED, null, null, null,
                         null, longer.agentGroups()));
-                ClusterTestSupport.await(Duration.ofSeconds(20), "both groups busy", () -> coordinator.agents()
+                ClusterTestSupport.await(Duration.ofSeconds(60), "both groups busy", () -> coordinator.agents()
                         .stream().filter(k -> k.state() == AgentState.BUSY).count() == 4);
                 assertThat(matrices.cancel(running.id()).status()).isIn(RunStatus.RUNNING, RunStatus.CANCELLED);
                 ClusterTestSupport.await(Duration.ofSeconds(60), "the matrix cancelled",

@@ -67,7 +67,7 @@ class PlacedRunTest {
         try (Coordinator coordinator = Coordinator.join(coordinatorSettings("placed-run", false), "coordinator");
              Agent a = Agent.join(agentSettings(coordinator, SECRET, false), "agent-a", () -> { });
              Agent b = Agent.join(agentSettings(coordinator, SECRET, false), "agent-b", () -> { })) {
-            ClusterTestSupport.await(Duration.ofSeconds(10), "two idle agents", () -> coordinator.agents().size() == 2
+            ClusterTestSupport.await(Duration.ofSeconds(60), "two idle agents", () -> coordinator.agents().size() == 2
                     && coordinator.agents().stream().allMatch(k -> k.state() == AgentState.IDLE));
             RunService s = service(jobs, coordinator, InetAddress::getAllByName);
             try {

@@ -178,7 +178,7 @@ class RunHardeningTest {
         RunService after = start(jobs, List.of(), host -> {
             throw new AssertionError("a queued run's target must not be resolved again");
         }, List.of());
-        RunRecord refused = await(after, queued.id(), r -> r.status().isFinished(), Duration.ofSeconds(10));
+        RunRecord refused = await(after, queued.id(), r -> r.status().isFinished(), Duration.ofSeconds(30));
 
         assertThat(refused.status()).isEqualTo(RunStatus.FAILED);
         assertThat(refused.error()).contains("bench.test:7 (192.0.2.7:7) is no longer allowed")

@@ -39,7 +39,7 @@ class RunServiceRestartTest {
             longRun = runs.submit(spec.warmupSeconds(0.0).seconds(30.0).build(), Isolation.IN_PROCESS).id();
             queuedRun = runs.submit(RunServiceTest.quick().build(), Isolation.IN_PROCESS).id();
             await(runs, longRun, r -> r.progress() != null && "measured".equals(r.progress().phase()),
-                    Duration.ofSeconds(10));
+                    Duration.ofSeconds(25));
         }
         List<RunRecord> onDisk = readAll();
         assertThat(onDisk).extracting(RunRecord::id).containsExactlyInAnyOrder(longRun, queuedRun);

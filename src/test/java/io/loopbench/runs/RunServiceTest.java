@@ -200,7 +200,7 @@ class RunServiceTest {
         long socketsBefore = io.loopbench.engine.EngineTestSupport.openSockets();
         RunRecord queued = s.submit(quick().warmupSeconds(0.0).seconds(20.0).build(), Isolation.IN_PROCESS);
         await(s, queued.id(), r -> r.progress() != null && "measured".equals(r.progress().phase()),
-                Duration.ofSeconds(10));
+                Duration.ofSeconds(30));
 
         RunRecord cancelled = s.cancel(queued.id());
 
@@ -216,7 +216,7 @@ class RunServiceTest {
     void aFullQueueRefusesWithRetryAfterAndAQueuedRunCanBeCancelledOrNotDeleted() {
         RunService s = start(1);
         RunRecord running = s.submit(quick().warmupSeconds(0.0).seconds(20.0).build(), Isolation.IN_PROCESS);
-        await(s, running.id(), r -> r.status() == RunStatus.RUNNING, Duration.ofSeconds(10));
+        await(s, running.id(), r -> r.status() == RunStatus.RUNNING, Duration.ofSeconds(30));
         RunRecord waiting = s.submit(quick().build(), Isolation.IN_PROCESS);
 
         assertThatThrownBy(() -> s.submit(quick().build(), Isolation.IN_PROCESS))
