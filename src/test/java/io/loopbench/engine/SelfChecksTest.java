@@ -163,7 +163,8 @@ class SelfChecksTest {
         // this test's code is the harness's, not the measured path's: it counts in the JVM's figures, not the path's,
         // and quiet is what the rule says of the path's events (the span's CPU time is not given, so no share)
         assertThat(a.pathCompilations()).isLessThanOrEqualTo(a.compilations() - ours.size());
-        assertThat(a.quiet()).isEqualTo(a.pathOptimizations() == 0 && a.pathDeoptimizations() == 0);
+        assertThat(a.quiet()).isEqualTo(
+                a.pathOptimizations() + a.pathDeoptimizations() <= JitActivity.PATH_CHANGES_ALLOWED);
         List<String> named = jit.eventsIn(from, to).stream().map(JvmEvents.Event::description).toList();
         assertThat(a.examples()).isNotEmpty().allSatisfy(e -> assertThat(named).contains(e));
         // a span of the same length just before: ColdCode had not run yet, so none of its compilations is in it
