@@ -53,6 +53,8 @@ public final class Coordinator extends ClusterMember {
     private static final System.Logger LOG = System.getLogger(Coordinator.class.getName());
     /** How long a joining member has to answer the status request before it is asked again at the next view. */
     static final long STATUS_TIMEOUT_MILLIS = 5_000;
+    /** How long after an unanswered status request the member is asked again. */
+    static final long STATUS_RETRY_MILLIS = 1_000;
     static final long PROBE_TIMEOUT_MILLIS = 2_000;
     /** How long past the start instant an agent has to say it started. */
     static final long START_TIMEOUT_MILLIS = 5_000;
@@ -366,8 +368,12 @@ public final class Coordinator extends ClusterMember {
         }
     }
 
-    /** Asks a member for its status without holding up the view's delivery; a member that fails to answer is asked
-     *  again at the next view. */
+    /**
+     * Asks a member for its status without holding up the view's delivery. A member that fails to answer (a loaded
+     * host may take longer than {@link #STATUS_TIMEOUT_MILLIS}) is asked again a second later for as long as it stays
+     * in the view without a status: waiting for the next view would leave it listed as joining while no member
+     * joins or leaves.
+     */
     private void askStatus(Address member) {
         try {
             dispatcher.<byte[]>sendMessageWithFuture(
@@ -379,6 +385,8 @@ public final class Coordinator extends ClusterMember {
                             asked.remove(member);
                             LOG.log(System.Logger.Level.WARNING, "no status from cluster member {0}: {1}",
                                     name(member), failure.toString());
+                            CompletableFuture.delayedExecutor(STATUS_RETRY_MILLIS, TimeUnit.MILLISECONDS)
+                                    .execute(() -> askAgain(member));
                         } else {
                             record(member, Wire.reply(reply, AgentStatus.class));
                         }
@@ -387,6 +395,13 @@ public final class Coordinator extends ClusterMember {
             asked.remove(member);
             LOG.log(System.Logger.Level.WARNING, "cannot ask cluster member {0} for its status: {1}", name(member),
                     e.toString());
+        }
+    }
+
+    /** Asks a member that has not answered yet, if it is still in the view and nobody is asking it already. */
+    private void askAgain(Address member) {
+        if (members().contains(member) && !statuses.containsKey(member) && asked.add(member)) {
+            askStatus(member);
         }
     }
 
