@@ -14,6 +14,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * The forked worker: reads one {@link WorkerRequest} from stdin's first line, measures it, writes a
@@ -111,7 +112,8 @@ public final class WorkerMain {
         public void phaseStarted(int repetition, String phase, double seconds) {
             long uptime = ManagementFactory.getRuntimeMXBean().getUptime();
             emit(new WorkerEvent.Phase(repetition, phase, seconds, uptime));
-            err.printf("[%d/%d] %s %.3g s (JVM up %d ms)%n", repetition, repetitions, phase, seconds, uptime);
+            err.printf(Locale.ROOT, "[%d/%d] %s %.3g s (JVM up %d ms)%n", repetition, repetitions, phase, seconds,
+                    uptime);
         }
 
         @Override
@@ -123,7 +125,7 @@ public final class WorkerMain {
         public void repetitionFinished(RepetitionResult r) {
             err.printf("[%d/%d] %s%n", r.repetition(), repetitions, r.roundTripsPerSecond() == null
                     ? "failed: " + r.error()
-                    : String.format(java.util.Locale.ROOT, "%,.0f round trips/s, p99 %.1f us%s%s", r.roundTripsPerSecond(),
+                    : String.format(Locale.ROOT, "%,.0f round trips/s, p99 %.1f us%s%s", r.roundTripsPerSecond(),
                             r.latency().p99Us(), r.ok() ? "" : " (FAILED: " + r.error() + ")",
                             r.warnings().isEmpty() ? "" : " (WARNING: " + String.join("; ", r.warnings()) + ")"));
         }
