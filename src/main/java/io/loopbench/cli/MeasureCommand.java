@@ -10,12 +10,12 @@ import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
-import io.loopbench.engine.process.Startup;
 import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.WindowMode;
+import io.loopbench.worker.ProgressLines;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,9 +32,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.lang.management.ManagementFactory;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -258,33 +256,13 @@ public final class MeasureCommand implements Callable<Integer> {
 
         @Override
         public void phaseStarted(int repetition, String phase, double seconds) {
-            err.printf(Locale.ROOT, "[%d/%d] %s %s%.3g s (JVM up %d ms)%n", repetition, repetitions, phase,
-                    phase.equals("warmup") && auto ? "at most " : "", seconds,
-                    ManagementFactory.getRuntimeMXBean().getUptime());
+            err.println(ProgressLines.phase(repetition, repetitions, phase, seconds, auto));
             err.flush();
-        }
-
-        /** The first repetition's line says when this process echoed first (see {@link Startup}). */
-        private static String firstEcho(int repetition) {
-            Long ms = repetition == 1 ? Startup.current().firstEchoMillis() : null;
-            return ms == null ? "" : ", first echo " + ms + " ms after process start";
         }
 
         @Override
         public void repetitionFinished(RepetitionResult r) {
-            if (r.roundTripsPerSecond() == null) {
-                err.printf(Locale.ROOT, "[%d/%d] failed: %s%n", r.repetition(), repetitions, r.error());
-            } else {
-                err.printf(Locale.ROOT, "[%d/%d] %s: %,.0f round trips/s, p50 %.1f us, p99 %.1f us, CPU %.0f %%%s%s%s%s%s%n",
-                        r.repetition(), repetitions, r.transport().label(), r.roundTripsPerSecond(),
-                        r.latency().p50Us(), r.latency().p99Us(), r.cpu().percent(),
-                        r.warmup() == null ? "" : String.format(Locale.ROOT, ", warm-up %.1f s (%s)",
-                                r.warmup().elapsedSeconds(), r.warmup().stoppedBecause()),
-                        firstEcho(r.repetition()),
-                        r.ok() ? "" : " (FAILED: " + r.error() + ")",
-                        r.warnings().isEmpty() ? "" : " (WARNING: " + String.join("; ", r.warnings()) + ")",
-                        r.notes().isEmpty() ? "" : " (note: " + String.join("; ", r.notes()) + ")");
-            }
+            err.println(ProgressLines.finished(r, repetitions));
             err.flush();
         }
     }

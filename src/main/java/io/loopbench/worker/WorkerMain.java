@@ -1,6 +1,7 @@
 package io.loopbench.worker;
 
 import io.loopbench.engine.spec.InvalidSpecException;
+import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.ProgressListener;
@@ -14,7 +15,6 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 
 /**
  * The forked worker: reads one {@link WorkerRequest} from stdin's first line, measures it, writes a
@@ -35,7 +35,8 @@ public final class WorkerMain {
         MeasuringJvm.prepare();
         PrintStream events = System.out;
         System.setOut(System.err); // a library's print must not break the event stream
-        // Halt, not exit: nothing of a measurement whose result nobody will read is worth a shutdown hook that might hang
+        // Halt, not exit: nothing of a measurement whose result nobody will read is worth a shutdown hook that might
+        // hang
         System.exit(run(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), events,
                 System.err, () -> Runtime.getRuntime().halt(3)));
     }
@@ -72,7 +73,8 @@ public final class WorkerMain {
             err.println("loopbench worker: invalid spec: " + e.violations());
             return 2;
         }
-        Events out = new Events(events, err, request.spec().repetitions());
+        Events out = new Events(events, err, request.spec().repetitions(),
+                request.spec().warmupMode() == WarmupMode.AUTO);
         MeasurementResult result = measurement.progress(out).run();
         out.emit(new WorkerEvent.Result(result));
         if (!result.ok()) {
@@ -98,7 +100,8 @@ public final class WorkerMain {
     }
 
     /** The engine's progress as events on stdout and as lines for people on stderr. */
-    private record Events(PrintStream events, PrintStream err, int repetitions) implements ProgressListener {
+    private record Events(PrintStream events, PrintStream err, int repetitions, boolean auto)
+            implements ProgressListener {
 
         void emit(WorkerEvent event) {
             String line = WorkerProtocol.line(event);
@@ -110,10 +113,8 @@ public final class WorkerMain {
 
         @Override
         public void phaseStarted(int repetition, String phase, double seconds) {
-            long uptime = ManagementFactory.getRuntimeMXBean().getUptime();
-            emit(new WorkerEvent.Phase(repetition, phase, seconds, uptime));
-            err.printf(Locale.ROOT, "[%d/%d] %s %.3g s (JVM up %d ms)%n", repetition, repetitions, phase, seconds,
-                    uptime);
+            emit(new WorkerEvent.Phase(repetition, phase, seconds, ManagementFactory.getRuntimeMXBean().getUptime()));
+            err.println(ProgressLines.phase(repetition, repetitions, phase, seconds, auto));
         }
 
         @Override
@@ -123,11 +124,7 @@ public final class WorkerMain {
 
         @Override
         public void repetitionFinished(RepetitionResult r) {
-            err.printf("[%d/%d] %s%n", r.repetition(), repetitions, r.roundTripsPerSecond() == null
-                    ? "failed: " + r.error()
-                    : String.format(Locale.ROOT, "%,.0f round trips/s, p99 %.1f us%s%s", r.roundTripsPerSecond(),
-                            r.latency().p99Us(), r.ok() ? "" : " (FAILED: " + r.error() + ")",
-                            r.warnings().isEmpty() ? "" : " (WARNING: " + String.join("; ", r.warnings()) + ")"));
+            err.println(ProgressLines.finished(r, repetitions));
         }
     }
 }
