@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.loopbench.IpCommand.ip;
+import static io.loopbench.IpCommand.removeLeftoversOfDeadTestJvms;
 import static io.loopbench.cluster.ClusterTestSupport.SECRET;
 import static io.loopbench.cluster.ClusterTestSupport.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -67,6 +68,7 @@ class CrossHostClusterTest {
             Assumptions.abort("skipped: this machine does not let the tests create a network namespace (" + e
                     .getMessage().strip() + ")");
         }
+        removeLeftoversOfDeadTestJvms();
         ip("link", "add", BRIDGE, "type", "bridge");
         ip("addr", "add", NET + "1/24", "dev", BRIDGE);
         ip("link", "set", BRIDGE, "up");

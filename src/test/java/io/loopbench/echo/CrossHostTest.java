@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static io.loopbench.IpCommand.ip;
+import static io.loopbench.IpCommand.removeLeftoversOfDeadTestJvms;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -49,6 +50,7 @@ class CrossHostTest extends ServiceHttpTest {
             Assumptions.abort("skipped: this machine does not let the tests create a network namespace (" + e
                     .getMessage().strip() + ")");
         }
+        removeLeftoversOfDeadTestJvms();
         ip("link", "add", HERE, "type", "veth", "peer", "name", THERE);
         ip("link", "set", THERE, "netns", NAMESPACE);
         ip("addr", "add", NET + "1/30", "dev", HERE);
