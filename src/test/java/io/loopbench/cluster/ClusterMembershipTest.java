@@ -84,7 +84,8 @@ class ClusterMembershipTest {
             two.close();
             Duration left = await(Duration.ofSeconds(30), "leaving agent dropped",
                     () -> coordinator.agents().size() == 2);
-            assertThat(left).isLessThan(Duration.ofSeconds(2));
+            // a leave announced, not a silence noticed
+            assertThat(left).isLessThan(Duration.ofMillis(ClusterStack.HEARTBEAT_TIMEOUT_MILLIS));
             assertThat(coordinator.agents()).extracting(KnownAgent::member).containsExactly("agent-1", "agent-3");
 
             ClusterTestSupport.kill(three);
@@ -96,8 +97,10 @@ class ClusterMembershipTest {
 
             ClusterTestSupport.kill(coordinator);
             long start = System.nanoTime();
-            assertThat(lost.await(10, TimeUnit.SECONDS)).as("coordinator-lost hook ran").isTrue();
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+            assertThat(lost.await(60, TimeUnit.SECONDS)).as("coordinator-lost hook ran").isTrue();
+            // its closed socket again, not the heartbeats' timeout
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .isLessThan(Duration.ofMillis(ClusterStack.HEARTBEAT_TIMEOUT_MILLIS));
             assertThat(one.coordinator()).isEmpty();
             assertThat(one.members()).doesNotContain(coordinator.address());
             Thread.sleep(300);
