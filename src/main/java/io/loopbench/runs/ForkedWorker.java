@@ -112,27 +112,32 @@ public final class ForkedWorker {
             terminate(process); // not stored: a restart could not find it, so it must not run
             throw e;
         }
-        Thread errReader = Thread.ofVirtual().start(() -> readLines(process.getErrorStream(), stderr::add));
+        // Platform threads: a virtual thread blocked reading a pipe holds its carrier, and where the virtual threads'
+        // carriers are capped (-Djdk.virtualThreadScheduler.maxPoolSize, as for in-process virtual-threads runs) two
+        // readers would stop every other virtual thread of the service until the worker exits.
+        Thread errReader = Thread.ofPlatform().daemon().name("loopbench-worker-stderr")
+                .start(() -> readLines(process.getErrorStream(), stderr::add));
         AtomicReference<MeasurementResult> result = new AtomicReference<>();
         AtomicReference<String> unread = new AtomicReference<>(); // why a result line could not be taken
-        Thread outReader = Thread.ofVirtual().start(() -> readLines(process.getInputStream(), line -> {
-            if (line.length() > RESULT_LIMIT) {
-                unread.set("the worker's result was larger than " + RESULT_LIMIT + " characters");
-                return;
-            }
-            WorkerEvent event;
-            try {
-                event = WorkerProtocol.event(line);
-            } catch (RuntimeException e) { // not an event: whatever printed it, it belongs with the log
-                stderr.add("[stdout] " + line);
-                return;
-            }
-            if (event instanceof WorkerEvent.Result r) {
-                result.set(r.result());
-            } else {
-                events.accept(event);
-            }
-        }));
+        Thread outReader = Thread.ofPlatform().daemon().name("loopbench-worker-stdout")
+                .start(() -> readLines(process.getInputStream(), line -> {
+                if (line.length() > RESULT_LIMIT) {
+                    unread.set("the worker's result was larger than " + RESULT_LIMIT + " characters");
+                    return;
+                }
+                WorkerEvent event;
+                try {
+                    event = WorkerProtocol.event(line);
+                } catch (RuntimeException e) { // not an event: whatever printed it, it belongs with the log
+                    stderr.add("[stdout] " + line);
+                    return;
+                }
+                if (event instanceof WorkerEvent.Result r) {
+                    result.set(r.result());
+                } else {
+                    events.accept(event);
+                }
+            }));
         long deadline = System.nanoTime() + limit.toNanos();
         String killedBecause = null;
         try {

@@ -101,6 +101,38 @@ class ForkedWorkerTest {
         assertThat(process.get().find()).as("the worker killed").isEmpty();
     }
 
+    /**
+     * While a worker measures, the service's other virtual threads run: the worker's pipes are read on platform
+     * threads. A virtual thread blocked reading a pipe holds its carrier, and this JVM caps the carriers at 2 (as a
+     * service sized for in-process virtual-threads runs does): two such readers stopped every other virtual thread,
+     * the cluster's among them, until the worker exited. Told here by the intervals the worker had sent when a
+     * virtual thread started at its measured phase's beginning first ran: all of them, had it waited.
+     */
+    @Test
+    void theServicesOtherVirtualThreadsRunWhileAWorkerMeasures() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                Integer.getInteger("jdk.virtualThreadScheduler.maxPoolSize", Integer.MAX_VALUE) <= 2,
+                "skipped: the carriers are not capped at 2 in this JVM, so two blocked readers could not hold them all");
+        ForkedWorker worker = new ForkedWorker(List.of(), 30, NO_CACHE);
+        RunSpec spec = RunSpec.builder().clients(1).window(1).warmupMode(WarmupMode.FIXED).warmupSeconds(0.0)
+                .seconds(2.0).repetitions(1).build();
+        java.util.concurrent.atomic.AtomicInteger intervals = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.CompletableFuture<Integer> ranAfter = new java.util.concurrent.CompletableFuture<>();
+        ForkedWorker.Outcome o = worker.run(spec, 1, Transport.NIO, event -> {
+            if (event instanceof WorkerEvent.Phase p && p.phase().equals("measured")) {
+                Thread.ofVirtual().start(() -> ranAfter.complete(intervals.get()));
+            } else if (event instanceof WorkerEvent.Interval) {
+                intervals.incrementAndGet();
+            }
+        }, w -> { }, () -> false);
+
+        assertThat(o.repetition().messages()).as(o.repetition().error()).isPositive();
+        int total = o.repetition().timeline().roundTrips().size();
+        assertThat(total).isGreaterThan(10);
+        assertThat(ranAfter.get(60, java.util.concurrent.TimeUnit.SECONDS))
+                .as("intervals sent before the virtual thread ran, of " + total).isLessThan(total);
+    }
+
     @Test
     void theWorkerIsToldToItsCallerWhileItRunsAndExitsWhenItsParentsPipeCloses() throws Exception {
         ForkedWorker worker = new ForkedWorker(List.of(), 30, NO_CACHE);
