@@ -65,6 +65,10 @@ public final class ClusterStack {
         tcp.setBindPort(settings.bindPort());
         // The configured port or none: a member on another port than the others' host lists name is never found.
         tcp.setPortRange(0);
+        // Platform threads, not JGroups' default virtual ones: an agent's virtual-threads execution sizes the JVM's
+        // carriers to its ioThreads, and the cluster must neither take the measured ends' carriers nor wait behind
+        // them (a carrier held by a blocking read or a busy echo end would stop its heartbeats and answers).
+        tcp.useVirtualThreads(false);
         stack.add(tcp);
         stack.add(discovery(settings));
         // Partitions found and merged within seconds: an agent started before its coordinator forms a cluster of its

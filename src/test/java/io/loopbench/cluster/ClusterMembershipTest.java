@@ -110,6 +110,57 @@ class ClusterMembershipTest {
         }
     }
 
+    /**
+     * The cluster runs on platform threads: with every carrier of the JVM's virtual threads held (capped at 2 here,
+     * as an agent's virtual-threads execution caps them to its ioThreads; held by virtual threads blocked reading
+     * pipes), an agent still joins and is listed idle. On JGroups' default virtual threads it waited until the
+     * carriers came free.
+     */
+    @Test
+    void aClusterFormsWhileEveryVirtualThreadCarrierIsHeld() throws Exception {
+        int carriers = Integer.getInteger("jdk.virtualThreadScheduler.maxPoolSize", Integer.MAX_VALUE);
+        org.junit.jupiter.api.Assumptions.assumeTrue(carriers <= 2,
+                "skipped: the carriers are not capped at 2 in this JVM, so this test cannot hold them all");
+        List<Process> holders = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < carriers; i++) {
+                Process p = new ProcessBuilder("sleep", "600").start();
+                holders.add(p);
+                Thread.ofVirtual().start(() -> {
+                    try {
+                        p.getInputStream().readAllBytes(); // blocks, holding its carrier, until p ends
+                    } catch (java.io.IOException e) {
+                        // p destroyed
+                    }
+                });
+            }
+            java.util.concurrent.CompletableFuture<Void> probe = new java.util.concurrent.CompletableFuture<>();
+            Thread.ofVirtual().start(() -> probe.complete(null));
+            org.junit.jupiter.api.Assumptions.assumeFalse(probeRan(probe),
+                    "skipped: a virtual thread still ran, so the carriers were not all held");
+            try (Coordinator coordinator = Coordinator.join(coordinatorSettings("carriers-held", false), "coordinator");
+                 Agent agent = Agent.join(agentSettings(coordinator, SECRET, false), "agent-1", () -> { })) {
+                await(Duration.ofSeconds(60), "agent-1 idle", () -> coordinator.agents().size() == 1
+                        && coordinator.agents().getFirst().state() == AgentState.IDLE,
+                        () -> ClusterTestSupport.seen(coordinator));
+                assertThat(agent.coordinator()).contains(coordinator.address());
+            }
+            assertThat(probe).as("the carriers were held throughout").isNotDone();
+        } finally {
+            holders.forEach(Process::destroyForcibly);
+        }
+    }
+
+    /** Whether the probe ran within a second: the carriers were not all held. */
+    private static boolean probeRan(java.util.concurrent.CompletableFuture<Void> probe) throws InterruptedException {
+        try {
+            probe.get(1, TimeUnit.SECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            return false;
+        }
+    }
+
     @Test
     void withEncryptionAMemberWithAnotherSecretCannotEvenBeReadAndNeverJoins() throws Exception {
         try (Coordinator coordinator = Coordinator.join(coordinatorSettings("encrypted", true), "coordinator");

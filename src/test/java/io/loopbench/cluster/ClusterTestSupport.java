@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Random;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -79,14 +80,26 @@ public final class ClusterTestSupport {
 
     /** Waits until the condition holds; how long it took, or an AssertionError after {@code limit}. */
     public static Duration await(Duration limit, String what, BooleanSupplier condition) throws InterruptedException {
+        return await(limit, what, condition, () -> "");
+    }
+
+    /** As {@link #await(Duration, String, BooleanSupplier)}, the error telling {@code state} as it was at the end. */
+    public static Duration await(Duration limit, String what, BooleanSupplier condition, Supplier<?> state)
+            throws InterruptedException {
         long start = System.nanoTime();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - start > limit.toNanos()) {
-                throw new AssertionError("not within " + limit + ": " + what);
+                throw new AssertionError("not within " + limit + ": " + what + " " + state.get());
             }
             Thread.sleep(20);
         }
         return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    /** What a coordinator sees of its cluster: its agents with their states, and its view's members. */
+    public static String seen(Coordinator coordinator) {
+        return "(agents " + coordinator.agents().stream().map(a -> a.member() + " " + a.state().label()).toList()
+                + ", view " + coordinator.members() + ")";
     }
 
     /**

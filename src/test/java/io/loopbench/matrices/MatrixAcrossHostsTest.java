@@ -86,7 +86,9 @@ class MatrixAcrossHostsTest {
                 agents.add(Agent.join(agentSettings(coordinator, SECRET, false), name, () -> { }));
             }
             ClusterTestSupport.await(Duration.ofSeconds(60), "four idle agents", () -> coordinator.agents().size() == 4
-                    && coordinator.agents().stream().allMatch(k -> k.state() == AgentState.IDLE));
+                    && coordinator.agents().stream().allMatch(k -> k.state() == AgentState.IDLE),
+                    () -> ClusterTestSupport.seen(coordinator) + " agents' views " + agents.stream()
+                            .map(a -> a.members().toString()).toList());
             RunService runs = new RunService(new RunStore(dir, JSON), p, JSON, List.of(), jobs,
                     InetAddress::getAllByName, new LiveTimelines(), coordinator);
             runs.start();
