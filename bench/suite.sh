@@ -5,7 +5,8 @@
 # loop where it is missing). Per run: its wall time, its exit status, the tests run, failed, errored and skipped by
 # both tiers (surefire's and failsafe's reports), whether Maven listed any flake, and the closing line of its output;
 # the time to the end of the first tier, ./mvnw test's part (compilation included), read off the log's stamped lines.
-# The logs go to bench/results/suite-<UTC time>/, the table to stdout and its table.md.
+# The logs go to bench/results/suite-<UTC time>/ (with a failed run's test reports), the table to stdout and its
+# table.md.
 #
 #   bench/suite.sh [--idle N (3)] [--loaded N (2)]
 #
@@ -82,6 +83,11 @@ EOF
   printf '| %d | %s | %dm%02ds | %dm%02ds | %d | %s | %s | %s | %s | %s | %s |\n' "$n" "$load" $((wall / 60)) \
     $((wall % 60)) $((tier / 60)) $((tier % 60)) "$status" "$tests" "$failures" "$errors" "$skipped" "$flakes" \
     "$last" >> "$table"
+  if [ "$status" -ne 0 ]; then
+    # a failure's evidence outlives its clone: the reports of both tiers, each test's own output among them
+    mkdir -p "$out/run-$n-reports"
+    cp -r "$clone"/target/*-reports "$out/run-$n-reports/" 2>/dev/null || true
+  fi
   rm -rf "$clone"
 done
 cat "$table"
