@@ -10,6 +10,7 @@ import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.SpecField;
 import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.Violation;
@@ -32,9 +33,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
 /**
  * {@code measure}: runs one measurement and prints its result as JSON on stdout, one progress line per phase on
@@ -42,26 +44,9 @@ import java.util.concurrent.Callable;
  * ({@code --payload}, {@code --warmup}, {@code --io-model}, …); an omitted flag takes the spec's default.
  */
 @Command(name = "measure", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Run one echo measurement and print its result as JSON.")
+        description = "Run one echo measurement and print its result as JSON.",
+        resourceBundle = "io.loopbench.cli.SpecFieldHelp")
 public final class MeasureCommand implements Callable<Integer> {
-
-    /** The flag that sets each spec field whose flag name differs from it. */
-    private static final Map<String, String> FLAGS = Map.ofEntries(
-            Map.entry("payloadBytes", "--payload"),
-            Map.entry("warmupSeconds", "--warmup"),
-            Map.entry("lossTimeoutMillis", "--loss-timeout-ms"),
-            Map.entry("ioThreads", "--io-threads"),
-            Map.entry("windowMode", "--window-mode"),
-            Map.entry("ioModel", "--io-model"),
-            Map.entry("addressFamily", "--address-family"),
-            Map.entry("clients×window×payloadBytes", "--clients × --window × --payload"),
-            Map.entry("window×payloadBytes", "--window × --payload"),
-            Map.entry("warmupMode", "--warmup-mode"),
-            Map.entry("warmupMaxSeconds", "--warmup-max"),
-            Map.entry("datagramsPerRead", "--datagrams-per-read"),
-            Map.entry("certsDirectory", "--certs"),
-            Map.entry("tlsProvider", "--tls-provider"),
-            Map.entry("timelineIntervalMillis", "--timeline-interval-ms"));
 
     /** The result's writer; in a holder so that Jackson loads when the result is written, not before the first echo. */
     static final class Json {
@@ -71,69 +56,45 @@ public final class MeasureCommand implements Callable<Integer> {
         }
     }
 
-    @Option(names = "--protocol", paramLabel = "tcp|udp|tcps|websocket|wss|http|https",
-            description = "Protocol; tcps is TLS over TCP, with TCP's framing; websocket is one binary frame per "
-                    + "message after an upgrade on /echo (netty and reactive executions), wss the same over TLS; http "
-                    + "is one POST /echo per message on one keep-alive connection per client: up to window "
-                    + "pipelined on the netty execution (RTT includes pipeline queueing), one at a time (window 1) on "
-                    + "reactive, Reactor Netty's HttpServer and HttpClient; https the same over TLS (default tcp).")
+    @Option(names = "--protocol", paramLabel = "tcp|udp|tcps|websocket|wss|http|https", descriptionKey = "protocol")
     Protocol protocol;
-    @Option(names = "--payload", paramLabel = "BYTES", description = "Bytes per message, 16 … 65507 (default 1024).")
+    @Option(names = "--payload", paramLabel = "BYTES", descriptionKey = "payloadBytes")
     Integer payload;
-    @Option(names = "--clients", description = "Client connections or sockets, 1 … 1024 (default 16).")
+    @Option(names = "--clients", descriptionKey = "clients")
     Integer clients;
-    @Option(names = "--window", description = "Messages in flight per client, 1 … 1024 (default 16).")
+    @Option(names = "--window", descriptionKey = "window")
     Integer window;
-    @Option(names = "--window-mode", paramLabel = "sliding|batch",
-            description = "sliding: RTT per message; batch: RTT per window (default sliding).")
+    @Option(names = "--window-mode", paramLabel = "sliding|batch", descriptionKey = "windowMode")
     WindowMode windowMode;
-    @Option(names = "--io-model", paramLabel = "shared|sharded",
-            description = "Event-loop layout (default shared).")
+    @Option(names = "--io-model", paramLabel = "shared|sharded", descriptionKey = "ioModel")
     IoModel ioModel;
-    @Option(names = "--io-threads",
-            description = "Event-loop threads (virtual-threads: carrier threads), 1 … 64 (default 1).")
+    @Option(names = "--io-threads", descriptionKey = "ioThreads")
     Integer ioThreads;
-    @Option(names = "--transport", paramLabel = "auto|nio|epoll|io_uring|jdk",
-            description = "Netty transport, or jdk with --execution virtual-threads (default auto).")
+    @Option(names = "--transport", paramLabel = "auto|nio|epoll|io_uring|jdk", descriptionKey = "transport")
     Transport transport;
-    @Option(names = "--work", paramLabel = "ITERATIONS",
-            description = "Server xorshift iterations per echo, 0 … 10000000 (default 0).")
+    @Option(names = "--work", paramLabel = "ITERATIONS", descriptionKey = "work")
     Integer work;
-    @Option(names = "--warmup", paramLabel = "SECONDS",
-            description = "Warm-up seconds, 0 … 3600; with --warmup-mode auto the least (default 1).")
+    @Option(names = "--warmup", paramLabel = "SECONDS", descriptionKey = "warmupSeconds")
     Double warmup;
-    @Option(names = "--warmup-mode", paramLabel = "auto|fixed",
-            description = "auto: warm up until throughput is stable and the JIT quiet, at least --warmup and at most "
-                    + "--warmup-max seconds; fixed: exactly --warmup seconds (default auto).")
+    @Option(names = "--warmup-mode", paramLabel = "auto|fixed", descriptionKey = "warmupMode")
     WarmupMode warmupMode;
-    @Option(names = "--warmup-max", paramLabel = "SECONDS",
-            description = "Auto warm-up's cap, --warmup … 3600 (default the larger of 10 and --warmup).")
+    @Option(names = "--warmup-max", paramLabel = "SECONDS", descriptionKey = "warmupMaxSeconds")
     Double warmupMax;
-    @Option(names = "--seconds", description = "Measured seconds, more than 0, at most 3600 (default 3).")
+    @Option(names = "--seconds", descriptionKey = "seconds")
     Double seconds;
-    @Option(names = "--repetitions", description = "Repetitions, 1 … 100 (default 3).")
+    @Option(names = "--repetitions", descriptionKey = "repetitions")
     Integer repetitions;
-    @Option(names = "--address-family", paramLabel = "ipv4|ipv6",
-            description = "Loopback address family (default ipv4).")
+    @Option(names = "--address-family", paramLabel = "ipv4|ipv6", descriptionKey = "addressFamily")
     AddressFamily addressFamily;
-    @Option(names = "--loss-timeout-ms", paramLabel = "MILLIS",
-            description = "UDP: wait before a datagram counts as lost, 1 … 60000 (default 1000).")
+    @Option(names = "--loss-timeout-ms", paramLabel = "MILLIS", descriptionKey = "lossTimeoutMillis")
     Integer lossTimeoutMillis;
-    @Option(names = "--datagrams-per-read", paramLabel = "N",
-            description = "UDP: datagrams one read may take, 1 … 64; more than 1 reads batches with recvmmsg "
-                    + "(epoll transport; default 1, one per call as arknet).")
+    @Option(names = "--datagrams-per-read", paramLabel = "N", descriptionKey = "datagramsPerRead")
     Integer datagramsPerRead;
-    @Option(names = "--certs", paramLabel = "DIR",
-            description = "tcps, wss, https: a directory with server.pem, server-key.pem (PKCS#8) and ca.pem (default: "
-                    + "a throw-away CA and a certificate for 127.0.0.1 and ::1, made at start).")
+    @Option(names = "--certs", paramLabel = "DIR", descriptionKey = "certsDirectory")
     String certsDirectory;
-    @Option(names = "--tls-provider", paramLabel = "auto|jdk|openssl",
-            description = "tcps, wss, https: Netty's rule (auto, the default: OpenSSL where it loads, else the JDK's), "
-                    + "the JDK's TLS or Netty's OpenSSL (BoringSSL) provider on Netty's ends.")
+    @Option(names = "--tls-provider", paramLabel = "auto|jdk|openssl", descriptionKey = "tlsProvider")
     TlsProvider tlsProvider;
-    @Option(names = "--timeline-interval-ms", paramLabel = "MILLIS",
-            description = "The timeline's interval, 10 … 10000 ms, at least the longest phase ÷ 10,000 (default 100, "
-                    + "or that least length).")
+    @Option(names = "--timeline-interval-ms", paramLabel = "MILLIS", descriptionKey = "timelineIntervalMillis")
     Integer timelineIntervalMillis;
     /** The flag that adds each repetition's timeline to the JSON (the service's workers always give it). */
     @Option(names = "--timeline", description = "Add each repetition's timeline (warm-up and measured phase in "
@@ -143,18 +104,13 @@ public final class MeasureCommand implements Callable<Integer> {
             + "FILE in HdrHistogram's interval log format (nanoseconds; warm-up intervals tagged warmup), readable by "
             + "HdrHistogram's HistogramLogReader and HistogramLogProcessor.")
     Path histogramLog;
-    @Option(names = "--load", paramLabel = "closed|open",
-            description = "closed: a new message when one returns; open: messages at --rate (default closed).")
+    @Option(names = "--load", paramLabel = "closed|open", descriptionKey = "load")
     LoadModel load;
-    @Option(names = "--rate", paramLabel = "MESSAGES_PER_S",
-            description = "Open load: messages per second, all clients together.")
+    @Option(names = "--rate", paramLabel = "MESSAGES_PER_S", descriptionKey = "rate")
     Double rate;
-    @Option(names = "--execution", paramLabel = "netty|reactive|virtual-threads",
-            description = "netty handlers, Reactor Netty pipelines per message, or blocking sockets on virtual "
-                    + "threads over --io-threads carriers (default netty).")
+    @Option(names = "--execution", paramLabel = "netty|reactive|virtual-threads", descriptionKey = "execution")
     Execution execution;
-    @Option(names = "--target", paramLabel = "HOST:PORT",
-            description = "Run only the client side against this echo server (default: a loopback pair here).")
+    @Option(names = "--target", paramLabel = "HOST:PORT", descriptionKey = "target")
     String target;
 
     /** The spec a parsed command line describes; omitted flags take their defaults. */
@@ -162,6 +118,13 @@ public final class MeasureCommand implements Callable<Integer> {
         return new RunSpec(protocol, payload, clients, window, windowMode, ioModel, ioThreads, transport, work,
                 warmup, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
                 execution, warmupMode, warmupMax, datagramsPerRead, certsDirectory, tlsProvider, timelineIntervalMillis);
+    }
+
+    /** The flags that set a violation's field, or each of its fields ({@code clients×window×payloadBytes}). */
+    static String flags(String field) {
+        return Arrays.stream(field.split("×")).map(f -> Arrays.stream(SpecField.values())
+                .filter(s -> s.field().equals(f)).findFirst().map(SpecField::flag).orElse("--" + f))
+                .collect(Collectors.joining(" × "));
     }
 
     @CommandLine.Spec
@@ -177,7 +140,7 @@ public final class MeasureCommand implements Callable<Integer> {
             measurement = Measurement.of(spec);
         } catch (InvalidSpecException e) {
             for (Violation v : e.violations()) {
-                err.println("loopbench: " + FLAGS.getOrDefault(v.field(), "--" + v.field()) + ": " + v.message());
+                err.println("loopbench: " + flags(v.field()) + ": " + v.message());
             }
             err.flush();
             return 2;

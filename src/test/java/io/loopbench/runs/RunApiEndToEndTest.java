@@ -1,6 +1,7 @@
 package io.loopbench.runs;
 
 import io.loopbench.ServiceHttpTest;
+import io.loopbench.engine.spec.SpecField;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -127,5 +128,43 @@ class RunApiEndToEndTest extends ServiceHttpTest {
                 .contains("JIT-quiet");
 
         assertThat(send(at("/swagger-ui/index.html")).statusCode()).isEqualTo(200);
+    }
+
+    /**
+     * The API describes every spec field as its declaration does, in the request and in the spec every result
+     * echoes: range (an excluded minimum as OpenAPI's version writes it), default, values and help.
+     */
+    @Test
+    void theApiSchemaOfEverySpecFieldIsItsDeclaration() throws Exception {
+        JsonNode api = json.readTree(send(at("/v3/api-docs")).body());
+        boolean openApi31 = api.get("openapi").asString().startsWith("3.1");
+        for (String schema : List.of("RunRequest", "RunSpec")) {
+            for (SpecField f : SpecField.values()) {
+                JsonNode p = api.at("/components/schemas/" + schema + "/properties/" + f.field());
+                assertThat(p.isMissingNode()).as(schema + "." + f.field()).isFalse();
+                assertThat(p.get("description").asString()).as(f.field()).contains(f.help());
+                if (f.range() != null) {
+                    assertThat(p.get("maximum").asDouble()).as(f.field()).isEqualTo(f.range().max());
+                    if (f.range().minExcluded() && openApi31) {
+                        assertThat(p.get("exclusiveMinimum").asDouble()).as(f.field()).isEqualTo(f.range().min());
+                    } else {
+                        assertThat(p.get("minimum").asDouble()).as(f.field()).isEqualTo(f.range().min());
+                        assertThat(p.path("exclusiveMinimum").asBoolean(false)).isEqualTo(f.range().minExcluded());
+                    }
+                }
+                Object value = f.defaultValue();
+                if (value instanceof Number n) {
+                    assertThat(p.get("default").asDouble()).as(f.field()).isEqualTo(n.doubleValue());
+                } else if (value != null) {
+                    assertThat(p.get("default").asString()).as(f.field()).isEqualTo(f.defaultText());
+                } else {
+                    assertThat(p.has("default")).as(f.field()).isFalse();
+                    assertThat(p.get("description").asString()).contains("Default: " + f.defaultText());
+                }
+                List<String> values = new ArrayList<>();
+                p.path("enum").forEach(v -> values.add(v.asString()));
+                assertThat(values).as(f.field()).isEqualTo(f.labels());
+            }
+        }
     }
 }

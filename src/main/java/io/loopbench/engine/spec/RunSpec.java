@@ -9,48 +9,8 @@ import java.util.List;
  * holds the effective value, so a stored or printed spec is always complete. Ranges are checked by
  * {@link #violations()}, not by the constructor, so that all broken rules can be reported at once.
  *
- * @param protocol          {@code tcp}, {@code udp}, {@code tcps} (TLS over TCP, TCP's framing), {@code websocket},
- *                          {@code wss}, {@code http} or {@code https} (see {@link Protocol})
- * @param payloadBytes      bytes per message, 16-byte header included (16 … 65507)
- * @param clients           client connections (UDP: client sockets), 1 … 1024
- * @param window            messages in flight per client, 1 … 1024
- * @param windowMode        {@code sliding} or {@code batch}
- * @param ioModel           {@code shared} or {@code sharded}
- * @param ioThreads         event-loop threads, 1 … 64
- * @param transport         {@code auto}, {@code nio}, {@code epoll} or {@code io_uring}; {@code jdk} (the JDK's
- *                          sockets) with virtual-threads execution, where {@code auto} means it
- * @param work              xorshift iterations the server runs per echoed message, 0 … 10,000,000
- * @param warmupSeconds     warm-up phase before each measured phase, 0 … 3600 (0 skips it); with {@code auto} warm-up
- *                          its least length
- * @param seconds           measured phase, more than 0 and at most 3600
- * @param repetitions       independent repetitions, 1 … 100
- * @param addressFamily     {@code ipv4} (127.0.0.1) or {@code ipv6} (::1)
- * @param lossTimeoutMillis UDP only: how long a message may go unanswered before it is counted lost and its window
- *                          slot is reused, 1 … 60000
- * @param target            null: a loopback echo pair in this process; {@code host:port}: only the client side, against
- *                          the echo server there (which must echo bytes verbatim)
- * @param load              {@code closed} (default) or {@code open}: messages sent at {@code rate} whatever the replies
- * @param rate              open load only: messages per second, all clients together, more than 0, at most 10,000,000
- * @param execution         {@code netty} (default), {@code reactive} or {@code virtual-threads}: how both ends are
- *                          programmed
- * @param warmupMode        {@code auto} (default): warm up for at least warmupSeconds, then until throughput is stable
- *                          and the JIT quiet, at most warmupMaxSeconds; {@code fixed}: exactly warmupSeconds
- * @param warmupMaxSeconds  auto warm-up's cap, warmupSeconds … 3600; default the larger of 10 and warmupSeconds
- * @param datagramsPerRead  UDP only: datagrams one socket read may take, 1 … 64; 1 (default) reads one per system call
- *                          as arknet does, more reads a batch with {@code recvmmsg} (epoll transport, netty or
- *                          reactive execution)
- * @param certsDirectory    tcps, wss and https only: a directory holding the server's {@code server.pem}
- *                          (certificate chain), {@code server-key.pem} (its PKCS#8 key) and the client's
- *                          {@code ca.pem}; null (default): a throw-away CA and a certificate for 127.0.0.1 and ::1,
- *                          made once per JVM
- * @param tlsProvider       tcps, wss and https only: {@code auto} (default: Netty's rule, OpenSSL where it loads, else
- *                          the JDK's), {@code jdk} or {@code openssl} (Netty's BoringSSL provider) for the netty and
- *                          reactive executions' ends; virtual threads' sockets are always the JDK's. Each repetition's
- *                          {@code tls} names the provider used, the environment's {@code tlsProviders} why
- * @param timelineIntervalMillis the timeline's interval, ms, 10 … 10000, and long enough that a phase has at most
- *                          {@value #MAX_TIMELINE_INTERVALS} intervals; default 100, or that least length for longer
- *                          phases. One longer than the warm-up leaves the change of interval to the measured phase,
- *                          where its first compilation may then show
+ * <p>Each field's meaning, range, default and where it applies are declared once, in {@link SpecField}, from which
+ * the range checks, the API's schema and the command line's help are made.
  */
 public record RunSpec(
         Protocol protocol,
@@ -129,7 +89,6 @@ public record RunSpec(
                         seconds)));
     }
 
-    /** The specification with every field at its default. */
     /**
      * The violations of a protocol's TLS settings, as a run's: certificates and a provider only for tcps, wss and https,
      * a certificates directory that loads, a provider that loads (and none but the JDK's for virtual threads).
@@ -139,6 +98,7 @@ public record RunSpec(
         return SpecRules.tlsViolations(protocol, certsDirectory, provider, execution);
     }
 
+    /** The specification with every field at its default. */
     public static RunSpec defaults() {
         return builder().build();
     }

@@ -6,7 +6,6 @@ import io.loopbench.engine.protocol.tls.TlsMaterial;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The rules a {@link RunSpec} keeps: each field's range, and those between fields — a target, open load, the
@@ -20,32 +19,33 @@ final class SpecRules {
     /** Every rule the spec breaks, in field order; empty when it is valid. */
     static List<Violation> violations(RunSpec s) {
         List<Violation> v = new ArrayList<>();
-        range(v, "payloadBytes", s.payloadBytes(), RunSpec.MIN_PAYLOAD, RunSpec.MAX_PAYLOAD);
-        range(v, "clients", s.clients(), 1, RunSpec.MAX_CLIENTS);
-        range(v, "window", s.window(), 1, RunSpec.MAX_WINDOW);
-        range(v, "ioThreads", s.ioThreads(), 1, RunSpec.MAX_IO_THREADS);
-        range(v, "work", s.work(), 0, RunSpec.MAX_WORK);
-        if (!(s.warmupSeconds() >= 0 && s.warmupSeconds() <= RunSpec.MAX_SECONDS)) {
-            v.add(new Violation("warmupSeconds", String.valueOf(s.warmupSeconds()), "0 … 3600"));
+        range(v, SpecField.PAYLOAD_BYTES, s.payloadBytes());
+        range(v, SpecField.CLIENTS, s.clients());
+        range(v, SpecField.WINDOW, s.window());
+        range(v, SpecField.IO_THREADS, s.ioThreads());
+        range(v, SpecField.WORK, s.work());
+        range(v, SpecField.WARMUP_SECONDS, s.warmupSeconds());
+        if (s.warmupMode() == WarmupMode.AUTO) {
+            range(v, SpecField.WARMUP_MAX_SECONDS, s.warmupMaxSeconds());
+            if (SpecField.WARMUP_MAX_SECONDS.range().contains(s.warmupMaxSeconds())
+                    && s.warmupMaxSeconds() < s.warmupSeconds()) {
+                v.add(new Violation("warmupMaxSeconds", String.valueOf(s.warmupMaxSeconds()),
+                        "warmupSeconds (" + s.warmupSeconds() + ") … " + SpecField.Range.number(RunSpec.MAX_SECONDS)
+                                + " with auto warm-up"));
+            }
         }
-        if (s.warmupMode() == WarmupMode.AUTO
-                && !(s.warmupMaxSeconds() >= s.warmupSeconds() && s.warmupMaxSeconds() <= RunSpec.MAX_SECONDS)) {
-            v.add(new Violation("warmupMaxSeconds", String.valueOf(s.warmupMaxSeconds()),
-                    "warmupSeconds (" + s.warmupSeconds() + ") … 3600 with auto warm-up"));
-        }
-        if (!(s.seconds() > 0 && s.seconds() <= RunSpec.MAX_SECONDS)) {
-            v.add(new Violation("seconds", String.valueOf(s.seconds()), "more than 0 and at most 3600"));
-        }
-        range(v, "repetitions", s.repetitions(), 1, RunSpec.MAX_REPETITIONS);
-        range(v, "lossTimeoutMillis", s.lossTimeoutMillis(), 1, RunSpec.MAX_LOSS_TIMEOUT_MILLIS);
+        range(v, SpecField.SECONDS, s.seconds());
+        range(v, SpecField.REPETITIONS, s.repetitions());
+        range(v, SpecField.LOSS_TIMEOUT_MILLIS, s.lossTimeoutMillis());
         int leastInterval = Math.max(RunSpec.MIN_TIMELINE_INTERVAL_MILLIS,
                 RunSpec.leastTimelineIntervalMillis(s.warmupLimitSeconds(), s.seconds()));
         if (!(s.timelineIntervalMillis() >= leastInterval
                 && s.timelineIntervalMillis() <= RunSpec.MAX_TIMELINE_INTERVAL_MILLIS)) {
             v.add(new Violation("timelineIntervalMillis", String.valueOf(s.timelineIntervalMillis()),
-                    leastInterval + " … " + RunSpec.MAX_TIMELINE_INTERVAL_MILLIS + (leastInterval
+                    SpecField.Range.number(leastInterval) + " … "
+                            + SpecField.Range.number(RunSpec.MAX_TIMELINE_INTERVAL_MILLIS) + (leastInterval
                             > RunSpec.MIN_TIMELINE_INTERVAL_MILLIS ? " (a phase has at most "
-                            + RunSpec.MAX_TIMELINE_INTERVALS + " intervals)" : "")));
+                            + SpecField.Range.number(RunSpec.MAX_TIMELINE_INTERVALS) + " intervals)" : "")));
         }
         datagramRules(s, v);
         tlsRules(s, v);
@@ -61,9 +61,9 @@ final class SpecRules {
             }
         }
         if (s.load() == LoadModel.OPEN) {
-            if (s.rate() == null || !(s.rate() > 0 && s.rate() <= RunSpec.MAX_RATE)) {
-                v.add(new Violation("rate", String.valueOf(s.rate()), "more than 0 and at most 10,000,000 messages/s "
-                        + "with open load"));
+            if (s.rate() == null || !SpecField.RATE.range().contains(s.rate())) {
+                v.add(new Violation("rate", String.valueOf(s.rate()), SpecField.RATE.range().text()
+                        + " messages/s with open load"));
             }
             if (s.windowMode() == WindowMode.BATCH) {
                 v.add(new Violation("windowMode", s.windowMode().label(), "sliding with open load"));
@@ -175,7 +175,7 @@ final class SpecRules {
 
     /** Batched reads are epoll's recvmmsg on a Netty datagram channel. */
     private static void datagramRules(RunSpec s, List<Violation> v) {
-        range(v, "datagramsPerRead", s.datagramsPerRead(), 1, RunSpec.MAX_DATAGRAMS_PER_READ);
+        range(v, SpecField.DATAGRAMS_PER_READ, s.datagramsPerRead());
         if (s.datagramsPerRead() > 1) {
             String value = String.valueOf(s.datagramsPerRead());
             if (s.protocol() != Protocol.UDP) {
@@ -191,9 +191,9 @@ final class SpecRules {
         }
     }
 
-    private static void range(List<Violation> v, String field, int value, int min, int max) {
-        if (value < min || value > max) {
-            v.add(new Violation(field, String.valueOf(value), String.format(Locale.ROOT, "%,d … %,d", min, max)));
+    private static void range(List<Violation> v, SpecField field, Number value) {
+        if (!field.range().contains(value.doubleValue())) {
+            v.add(new Violation(field.field(), String.valueOf(value), field.range().text()));
         }
     }
 }

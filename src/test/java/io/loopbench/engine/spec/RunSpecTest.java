@@ -42,7 +42,7 @@ class RunSpecTest {
                 "lossTimeoutMillis");
         assertThat(s.violations().getFirst()).isEqualTo(new Violation("payloadBytes", "15", "16 … 65,507"));
         assertThat(s.violations()).filteredOn(v -> v.field().equals("seconds"))
-                .extracting(Violation::allowed).containsExactly("more than 0 and at most 3600");
+                .extracting(Violation::allowed).containsExactly("more than 0 and at most 3,600");
         assertThatThrownBy(s::validated).isInstanceOf(InvalidSpecException.class)
                 .hasMessageContaining("payloadBytes = 15").hasMessageContaining("repetitions = 101");
     }
@@ -119,12 +119,12 @@ class RunSpecTest {
         assertThat(RunSpec.builder().seconds(3600.0).build().violations()).isEmpty();
 
         assertThat(RunSpec.builder().timelineIntervalMillis(9).build().violations())
-                .containsExactly(new Violation("timelineIntervalMillis", "9", "10 … 10000"));
+                .containsExactly(new Violation("timelineIntervalMillis", "9", "10 … 10,000"));
         assertThat(RunSpec.builder().timelineIntervalMillis(10_001).build().violations())
-                .containsExactly(new Violation("timelineIntervalMillis", "10001", "10 … 10000"));
+                .containsExactly(new Violation("timelineIntervalMillis", "10001", "10 … 10,000"));
         assertThat(RunSpec.builder().seconds(3600.0).timelineIntervalMillis(100).build().violations())
                 .containsExactly(new Violation("timelineIntervalMillis", "100",
-                        "360 … 10000 (a phase has at most 10000 intervals)"));
+                        "360 … 10,000 (a phase has at most 10,000 intervals)"));
         assertThat(RunSpec.builder().timelineIntervalMillis(10).build().violations()).isEmpty();
     }
 }
