@@ -88,6 +88,8 @@ class ClusterMembershipTest {
             assertThat(left).isLessThan(Duration.ofMillis(ClusterStack.HEARTBEAT_TIMEOUT_MILLIS));
             assertThat(coordinator.agents()).extracting(KnownAgent::member).containsExactly("agent-1", "agent-3");
 
+            await(Duration.ofSeconds(30), "agent-3 watched by a neighbour's socket",
+                    () -> ClusterTestSupport.watched(three, List.of(one, coordinator)));
             ClusterTestSupport.kill(three);
             Duration died = await(Duration.ofSeconds(60), "killed agent dropped",
                     () -> coordinator.agents().size() == 1);
@@ -95,6 +97,8 @@ class ClusterMembershipTest {
             assertThat(died).isLessThan(Duration.ofMillis(ClusterStack.HEARTBEAT_TIMEOUT_MILLIS));
             assertThat(hookRuns).as("agent-1 still has its coordinator").hasValue(0);
 
+            await(Duration.ofSeconds(30), "the coordinator watched by agent-1's socket",
+                    () -> ClusterTestSupport.watched(coordinator, List.of(one)));
             ClusterTestSupport.kill(coordinator);
             long start = System.nanoTime();
             assertThat(lost.await(60, TimeUnit.SECONDS)).as("coordinator-lost hook ran").isTrue();

@@ -78,6 +78,17 @@ public final class ClusterTestSupport {
         member.channel.getProtocolStack().<GMS>findProtocol(GMS.class).setLeaveTimeout(1);
     }
 
+    /**
+     * Whether one of {@code others} watches {@code member} through its failure-detection socket: its kill is then
+     * noticed by that socket closing, at once. After each view change the ring of watching sockets is built anew, and
+     * a member killed before it is watched again is found only by the heartbeats' timeout.
+     */
+    public static boolean watched(ClusterMember member, List<? extends ClusterMember> others) {
+        String name = String.valueOf(member.address());
+        return others.stream().map(o -> o.channel.getProtocolStack().<FD_SOCK2>findProtocol(FD_SOCK2.class))
+                .anyMatch(fd -> fd.getClientState().equals("CONNECTED") && fd.getPingDest().startsWith(name + " "));
+    }
+
     /** Waits until the condition holds; how long it took, or an AssertionError after {@code limit}. */
     public static Duration await(Duration limit, String what, BooleanSupplier condition) throws InterruptedException {
         return await(limit, what, condition, () -> "");
