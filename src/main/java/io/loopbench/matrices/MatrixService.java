@@ -92,7 +92,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         List<RunSpec> cases = violations.isEmpty() ? spec.cases() : List.of();
         Set<Violation> caseViolations = new LinkedHashSet<>();
         for (RunSpec c : cases) {
-            for (Violation v : runs.violations(c, spec.isolation())) {
+            for (Violation v : runs.policy().violations(c, spec.isolation())) {
                 caseViolations.add(v);
             }
         }
@@ -144,7 +144,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 fields.putIfAbsent(group.clientAgents().get(i), "agentGroups[" + g + "].clientAgents[" + i + "]");
             }
         }
-        List<Violation> v = new ArrayList<>(runs.agentViolations(fields, true));
+        List<Violation> v = new ArrayList<>(runs.policy().agentViolations(fields, true));
         if (spec.certsDirectory() == null) {
             cases.stream().map(RunSpec::protocol).filter(Protocol::secure).findFirst().ifPresent(p -> v.add(
                     new Violation("certsDirectory", "none", "with " + p.label() + " cases across hosts, a directory "
@@ -153,7 +153,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         }
         if (v.isEmpty() && spec.agentGroups().size() > 1) {
             Map<String, String> hardware = new HashMap<>();
-            runs.cluster().orElseThrow().agents().forEach(a -> hardware.put(a.member(), a.facts() == null ? "unknown"
+            runs.policy().cluster().orElseThrow().agents().forEach(a -> hardware.put(a.member(), a.facts() == null ? "unknown"
                     : a.facts().hardware()));
             sameHardware(v, spec, hardware, true);
             sameHardware(v, spec, hardware, false);
@@ -284,7 +284,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
 
     private void runGroup(String id, MatrixRecord m, int group, List<int[]> steps, int allSteps,
                           AtomicInteger started, AtomicReference<String> failure, RunControl control) {
-        Coordinator cluster = runs.cluster().orElseThrow();
+        Coordinator cluster = runs.policy().cluster().orElseThrow();
         int groups = m.spec().agentGroups().size();
         try {
             for (int[] step : steps) {
@@ -299,7 +299,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                         .onGroup(group, groups, started.incrementAndGet(), caseIndex + 1, repetition)));
                 Map<String, String> fields = new LinkedHashMap<>();
                 c.placement().agents().forEach(a -> fields.put(a, "agentGroups[" + c.agentGroup() + "]"));
-                List<Violation> now = runs.agentViolations(fields, false);
+                List<Violation> now = runs.policy().agentViolations(fields, false);
                 DistributedRepetition done = now.isEmpty()
                         ? DistributedRun.repetition(cluster, c.placement(), c.spec(), repetition, control)
                         : DistributedRun.failed(repetition, c.spec(), "the agent group no longer holds: "
