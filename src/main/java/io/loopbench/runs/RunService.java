@@ -1,19 +1,13 @@
 package io.loopbench.runs;
 
 import io.loopbench.cluster.Coordinator;
-import io.loopbench.cluster.DistributedRepetition;
-import io.loopbench.cluster.DistributedRun;
 import io.loopbench.cluster.Placement;
 import io.loopbench.jobs.RunExceptions;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.engine.timeline.TimelineInterval;
-import org.HdrHistogram.AbstractHistogram;
-import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.spec.InvalidSpecException;
-import io.loopbench.engine.ProgressListener;
-import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunControl;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
@@ -21,7 +15,6 @@ import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.WorkerProcess;
-import io.loopbench.worker.WorkerEvent;
 import io.loopbench.worker.WorkerTraining;
 import io.loopbench.jobs.QueuedService;
 import io.loopbench.system.SystemInfo;
@@ -35,7 +28,6 @@ import java.util.stream.Collectors;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CancellationException;
 
 /**
  * Accepts runs and queues them on the {@link JobQueue}, whose one runner thread executes every measurement in
@@ -171,6 +163,12 @@ public class RunService extends QueuedService<RunRecord> {
                 INTERRUPTED + r.repetitions().size() + " repetition(s) had finished");
     }
 
+    /**
+     * Each repetition in turn, where the run says ({@link RepetitionExecutor}). Across hosts, an agent that left,
+     * turned busy or moved outside the allow-list since the run was accepted fails the run before its next
+     * repetition; a cancellation stops the repetition in its measured phase, or before or after it (not while the
+     * agents warm up), and the agents' load with it. An unfinished repetition is not kept.
+     */
     @Override
     protected void execute(String id) {
         RunControl control = new RunControl();
@@ -178,26 +176,51 @@ public class RunService extends QueuedService<RunRecord> {
         if (r == null) {
             return;
         }
-        if (r.placement() != null) {
-            executeAcrossHosts(id, r, control);
-            return;
-        }
         Optional<String> refused = policy.targetRefused(r.spec().target(), r.targetAddress());
         if (refused.isPresent()) {
             end(id, x -> x.finished(RunStatus.FAILED, Instant.now(), null, refused.get()));
             return;
         }
+        RepetitionExecutor executor = r.placement() != null
+                ? RepetitionExecutor.acrossHosts(cluster, r.placement(), control)
+                : r.isolation() == Isolation.FORKED ? RepetitionExecutor.forked(worker, this::stopRequested)
+                : RepetitionExecutor.inProcess(control);
         String failure = null;
         try {
             for (int i = 1; i <= r.spec().repetitions() && !stopRequested(); i++) {
+                if (r.placement() != null) {
+                    // not whether idle: the agents' word that the last repetition's end made them idle may still
+                    // be on its way, and this run is what made them busy
+                    List<Violation> now = policy.placementViolations(r.spec(), r.placement(), false);
+                    if (!now.isEmpty()) {
+                        failure = "the placement no longer holds: " + now.stream().map(Violation::message)
+                                .collect(Collectors.joining("; "));
+                        break;
+                    }
+                }
+                int repetition = i;
                 live.started(id, i);
-                progress(id, i, "starting");
-                ForkedWorker.Outcome done = r.isolation() == Isolation.FORKED
-                        ? forked(r, i) : inProcess(r, i, control);
+                progress(id, i, r.placement() != null ? "across hosts" : "starting");
+                RepetitionOutcome done = executor.run(r.executedSpec(), i, new RepetitionExecutor.StepListener() {
+                    @Override
+                    public void phase(String phase) {
+                        progress(id, repetition, phase);
+                    }
+
+                    @Override
+                    public void interval(TimelineInterval interval) {
+                        live.add(id, repetition, interval);
+                    }
+
+                    @Override
+                    public void worker(WorkerProcess process) {
+                        update(id, x -> x.withWorker(process));
+                    }
+                });
                 if (done == null || stopRequested()) {
                     break; // cancelled or stopping: an unfinished repetition is not kept
                 }
-                update(id, x -> x.withRepetition(done.repetition(), done.environment(), done.stderr()));
+                update(id, x -> x.withRepetition(done));
             }
         } catch (RuntimeException e) {
             log.error("Run {} failed unexpectedly", id, e);
@@ -207,76 +230,6 @@ public class RunService extends QueuedService<RunRecord> {
         }
         String stoppedEarly = failure;
         end(id, x -> judge(x, stoppedEarly));
-    }
-
-    /**
-     * A run across hosts: each repetition on the placement's agents ({@link DistributedRun}), one after another; an
-     * agent that left, turned busy or moved outside the allow-list since the run was accepted fails the run before
-     * its next repetition. A cancellation stops the repetition in its measured phase, or before or after it (not
-     * while the agents warm up), and the agents' load with it; the unfinished repetition is not kept.
-     */
-    private void executeAcrossHosts(String id, RunRecord r, RunControl control) {
-        String failure = null;
-        try {
-            for (int i = 1; i <= r.spec().repetitions() && !stopRequested(); i++) {
-                // not whether idle: the agents' word that the last repetition's end made them idle may still be
-                // on its way, and this run is what made them busy
-                List<Violation> now = policy.placementViolations(r.spec(), r.placement(), false);
-                if (!now.isEmpty()) {
-                    failure = "the placement no longer holds: " + now.stream().map(Violation::message)
-                            .collect(Collectors.joining("; "));
-                    break;
-                }
-                progress(id, i, "across hosts");
-                live.started(id, i);
-                int repetition = i;
-                DistributedRepetition done = DistributedRun.repetition(cluster, r.placement(), r.spec(), i, control,
-                        interval -> live.add(id, repetition, interval));
-                if (stopRequested()) {
-                    break;
-                }
-                update(id, x -> x.withRepetitionAcrossHosts(done));
-            }
-        } catch (RuntimeException e) {
-            log.error("Run {} across hosts failed unexpectedly", id, e);
-            failure = "internal error: " + e;
-        } finally {
-            live.ended(id);
-        }
-        String stoppedEarly = failure;
-        end(id, x -> judge(x, stoppedEarly));
-    }
-
-    private ForkedWorker.Outcome forked(RunRecord r, int index) {
-        return worker.run(r.executedSpec(), index, r.transport(),
-                event -> {
-                    switch (event) {
-                        case WorkerEvent.Phase p -> progress(r.id(), index, p.phase());
-                        case WorkerEvent.Interval i -> live.add(r.id(), index, i.interval());
-                        case WorkerEvent.Result ignored -> { } // the outcome's
-                    }
-                },
-                w -> update(r.id(), x -> x.withWorker(w)), this::stopRequested);
-    }
-
-    /** Runs one repetition in this JVM; null when it was cancelled. */
-    private ForkedWorker.Outcome inProcess(RunRecord r, int index, RunControl control) {
-        try {
-            RepetitionResult result = Measurement.of(r.executedSpec()).control(control).progress(new ProgressListener() {
-                @Override
-                public void phaseStarted(int repetition, String phase, double seconds) {
-                    progress(r.id(), index, phase);
-                }
-
-                @Override
-                public void intervalRecorded(int repetition, TimelineInterval interval, AbstractHistogram rtt) {
-                    live.add(r.id(), index, interval);
-                }
-            }).runRepetition(index);
-            return new ForkedWorker.Outcome(result, Environment.current(), null);
-        } catch (CancellationException e) {
-            return null;
-        }
     }
 
     /** The run's outcome; {@code failure} is an error that stopped it early, if any. */
