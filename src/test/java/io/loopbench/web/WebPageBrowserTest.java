@@ -422,15 +422,19 @@ class WebPageBrowserTest {
             return s != null && FINISHED.contains(s) ? s : null;
         });
         assertThat(status).as("run %s; page says: %s", id, errorText(browser)).isEqualTo("succeeded");
-        // that the page showed the live timeline more than once, growing within a repetition
+        // that the page showed the timeline live: part of a repetition's intervals while it ran. Not that it grew
+        // within one: how often a browser on a busy machine redraws is not the subject (a loaded suite run saw one
+        // redraw per repetition, [12, 10] of 18 intervals each).
         List<Integer> shown = ((List<?>) js(browser).executeScript("return window.intervalsShown")).stream()
                 .map(n -> ((Number) n).intValue()).toList();
         assertThat(counts).as("the live timeline seen by this poll").isNotEmpty();
-        assertThat(java.util.stream.IntStream.range(1, shown.size()).anyMatch(i -> shown.get(i) > shown.get(i - 1)))
-                .as("intervals shown: %s", shown).isTrue();
+        JsonNode reps = json.readTree(get("/api/runs/" + id)).get("repetitions");
+        int fewestIntervals = Math.min(reps.get(0).at("/timeline/roundTrips").size(),
+                reps.get(1).at("/timeline/roundTrips").size());
+        assertThat(shown).as("intervals shown, of at least %d a repetition", fewestIntervals).isNotEmpty()
+                .anySatisfy(n -> assertThat(n).isLessThan(fewestIntervals));
 
         // finished: a chooser of repetitions, the median by throughput first, each one's timeline drawn
-        JsonNode reps = json.readTree(get("/api/runs/" + id)).get("repetitions");
         int median = reps.get(0).get("roundTripsPerSecond").asDouble() <= reps.get(1).get("roundTripsPerSecond")
                 .asDouble() ? 1 : 2;
         Select chooser = new Select(wait(browser, UI).until(d -> d.findElement(By.id("run-timeline-repetition"))));
