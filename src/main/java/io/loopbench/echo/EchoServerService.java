@@ -8,6 +8,7 @@ import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.jobs.RunExceptions;
+import io.loopbench.runs.RunPolicy;
 import io.loopbench.runs.RunService;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Service;
@@ -96,7 +97,7 @@ public class EchoServerService implements DisposableBean {
         if (r.transport() == Transport.JDK || !Transports.isAvailable(r.transport())) {
             v.add(new Violation("transport", r.transport().label(), "a Netty transport that loads here"));
         }
-        RunService.AddressCheck bind = runs.checkAddress("bindAddress", r.bindAddress(), r.bindAddress());
+        RunPolicy.AddressCheck bind = runs.policy().checkAddress("bindAddress", r.bindAddress(), r.bindAddress());
         if (bind.violation() != null) {
             v.add(bind.violation());
         }

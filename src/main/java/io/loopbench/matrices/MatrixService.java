@@ -2,9 +2,7 @@ package io.loopbench.matrices;
 
 import io.loopbench.cluster.AgentGroup;
 import io.loopbench.cluster.Coordinator;
-import io.loopbench.cluster.DistributedRepetition;
 import io.loopbench.cluster.DistributedRun;
-import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.runs.HostsRepetition;
 import io.loopbench.engine.spec.InvalidSpecException;
@@ -14,13 +12,14 @@ import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunControl;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Summary;
-import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.QueuedService;
 import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.runs.ForkedWorker;
 import io.loopbench.runs.Isolation;
+import io.loopbench.runs.RepetitionExecutor;
+import io.loopbench.runs.RepetitionOutcome;
 import io.loopbench.runs.RunService;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.runs.RunsProperties;
@@ -44,7 +43,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CancellationException;
 
 /**
  * Accepts matrices, validates every case before anything runs, and executes them on the shared {@link JobQueue}
@@ -92,7 +90,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         List<RunSpec> cases = violations.isEmpty() ? spec.cases() : List.of();
         Set<Violation> caseViolations = new LinkedHashSet<>();
         for (RunSpec c : cases) {
-            for (Violation v : runs.violations(c, spec.isolation())) {
+            for (Violation v : runs.policy().violations(c, spec.isolation())) {
                 caseViolations.add(v);
             }
         }
@@ -144,7 +142,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 fields.putIfAbsent(group.clientAgents().get(i), "agentGroups[" + g + "].clientAgents[" + i + "]");
             }
         }
-        List<Violation> v = new ArrayList<>(runs.agentViolations(fields, true));
+        List<Violation> v = new ArrayList<>(runs.policy().agentViolations(fields, true));
         if (spec.certsDirectory() == null) {
             cases.stream().map(RunSpec::protocol).filter(Protocol::secure).findFirst().ifPresent(p -> v.add(
                     new Violation("certsDirectory", "none", "with " + p.label() + " cases across hosts, a directory "
@@ -153,7 +151,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         }
         if (v.isEmpty() && spec.agentGroups().size() > 1) {
             Map<String, String> hardware = new HashMap<>();
-            runs.cluster().orElseThrow().agents().forEach(a -> hardware.put(a.member(), a.facts() == null ? "unknown"
+            runs.policy().cluster().orElseThrow().agents().forEach(a -> hardware.put(a.member(), a.facts() == null ? "unknown"
                     : a.facts().hardware()));
             sameHardware(v, spec, hardware, true);
             sameHardware(v, spec, hardware, false);
@@ -223,6 +221,8 @@ public class MatrixService extends QueuedService<MatrixRecord> {
             executeAcrossHosts(id, m, control);
             return;
         }
+        RepetitionExecutor executor = m.spec().isolation() == Isolation.FORKED
+                ? RepetitionExecutor.forked(worker, this::stopRequested) : RepetitionExecutor.inProcess(control);
         String failure = null;
         try {
             int n = m.cases().size();
@@ -234,15 +234,17 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 MatrixRecord.Progress p = new MatrixRecord.Progress(s + 1, steps.size(), caseIndex + 1, n, repetition,
                         0, 0, null);
                 update(id, x -> x.withProgress(p));
-                RunSpec spec = m.cases().get(caseIndex).spec();
-                ForkedWorker.Outcome o = m.spec().isolation() == Isolation.FORKED
-                        ? worker.run(spec, repetition, Transports.resolve(spec), event -> { },
-                        w -> update(id, x -> x.withWorker(w)), this::stopRequested)
-                        : inProcess(spec, repetition, control);
+                RepetitionOutcome o = executor.run(m.cases().get(caseIndex).spec(), repetition,
+                        new RepetitionExecutor.StepListener() {
+                            @Override
+                            public void worker(WorkerProcess process) {
+                                update(id, x -> x.withWorker(process));
+                            }
+                        });
                 if (o == null || stopRequested()) {
                     break;
                 }
-                MatrixRecord after = update(id, x -> record(x, caseIndex, o, List.of()).withWorker(null));
+                MatrixRecord after = update(id, x -> record(x, caseIndex, o).withWorker(null));
                 if (!o.repetition().ok() && !after.spec().keepGoing()) {
                     failure = "case " + (caseIndex + 1) + " repetition " + repetition + " failed: "
                             + o.repetition().error() + " (keepGoing is false)";
@@ -284,7 +286,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
 
     private void runGroup(String id, MatrixRecord m, int group, List<int[]> steps, int allSteps,
                           AtomicInteger started, AtomicReference<String> failure, RunControl control) {
-        Coordinator cluster = runs.cluster().orElseThrow();
+        Coordinator cluster = runs.policy().cluster().orElseThrow();
         int groups = m.spec().agentGroups().size();
         try {
             for (int[] step : steps) {
@@ -299,18 +301,20 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                         .onGroup(group, groups, started.incrementAndGet(), caseIndex + 1, repetition)));
                 Map<String, String> fields = new LinkedHashMap<>();
                 c.placement().agents().forEach(a -> fields.put(a, "agentGroups[" + c.agentGroup() + "]"));
-                List<Violation> now = runs.agentViolations(fields, false);
-                DistributedRepetition done = now.isEmpty()
-                        ? DistributedRun.repetition(cluster, c.placement(), c.spec(), repetition, control)
-                        : DistributedRun.failed(repetition, c.spec(), "the agent group no longer holds: "
-                        + now.stream().map(Violation::message).collect(Collectors.joining("; ")));
+                List<Violation> now = runs.policy().agentViolations(fields, false);
+                RepetitionOutcome done = now.isEmpty()
+                        ? RepetitionExecutor.acrossHosts(cluster, c.placement(), control)
+                                .run(c.spec(), repetition, RepetitionExecutor.SILENT)
+                        : new RepetitionOutcome(DistributedRun.failed(repetition, c.spec(), "the agent group no "
+                                + "longer holds: " + now.stream().map(Violation::message)
+                                .collect(Collectors.joining("; "))).result(), null, null, null);
                 if (stopRequested()) {
                     return;
                 }
-                update(id, x -> recordAcrossHosts(x, caseIndex, done));
-                if (!done.result().ok() && !m.spec().keepGoing()) {
+                update(id, x -> record(x, caseIndex, done));
+                if (!done.repetition().ok() && !m.spec().keepGoing()) {
                     failure.compareAndSet(null, "case " + (caseIndex + 1) + " repetition " + repetition
-                            + " failed: " + done.result().error() + " (keepGoing is false)");
+                            + " failed: " + done.repetition().error() + " (keepGoing is false)");
                 }
             }
         } catch (RuntimeException e) {
@@ -327,28 +331,15 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         return m.progress() != null ? m.progress() : new MatrixRecord.Progress(0, steps, 0, cases, 0, 0, 0, null);
     }
 
-    private static MatrixRecord recordAcrossHosts(MatrixRecord m, int caseIndex, DistributedRepetition done) {
-        MatrixRecord.Case c = m.cases().get(caseIndex);
-        List<HostsRepetition> hosts = new ArrayList<>(c.acrossHosts());
-        hosts.add(new HostsRepetition(done.result().repetition(), done.agents(), done.start()));
-        hosts.sort(Comparator.comparingInt(HostsRepetition::repetition));
-        return record(m, caseIndex, new ForkedWorker.Outcome(done.result(), null, null), hosts);
-    }
-
-    private ForkedWorker.Outcome inProcess(RunSpec spec, int repetition, RunControl control) {
-        try {
-            RepetitionResult r = Measurement.of(spec).control(control).runRepetition(repetition);
-            return new ForkedWorker.Outcome(r, Environment.current(), null);
-        } catch (CancellationException e) {
-            return null;
-        }
-    }
-
     /** Adds a finished step to its case; once the case has all its repetitions, summarises it. */
-    private static MatrixRecord record(MatrixRecord m, int caseIndex, ForkedWorker.Outcome o,
-                                       List<HostsRepetition> acrossHosts) {
+    private static MatrixRecord record(MatrixRecord m, int caseIndex, RepetitionOutcome o) {
         List<MatrixRecord.Case> cases = new ArrayList<>(m.cases());
         MatrixRecord.Case c = cases.get(caseIndex);
+        List<HostsRepetition> acrossHosts = new ArrayList<>(c.acrossHosts());
+        if (o.acrossHosts() != null) {
+            acrossHosts.add(o.acrossHosts());
+            acrossHosts.sort(Comparator.comparingInt(HostsRepetition::repetition));
+        }
         List<RepetitionResult> reps = new ArrayList<>(c.repetitions());
         reps.add(o.repetition());
         reps.sort(Comparator.comparingInt(RepetitionResult::repetition));

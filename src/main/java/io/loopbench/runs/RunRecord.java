@@ -1,6 +1,5 @@
 package io.loopbench.runs;
 
-import io.loopbench.cluster.DistributedRepetition;
 import io.loopbench.cluster.Placement;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.engine.process.Environment;
@@ -105,17 +104,22 @@ public record RunRecord(
                 acrossHosts);
     }
 
-    RunRecord withRepetition(RepetitionResult r, Environment environment, String workerLog) {
+    /** This run with one more repetition: its result, the JVM that measured it, its worker's log, its agents. */
+    RunRecord withRepetition(RepetitionOutcome o) {
         List<RepetitionResult> reps = new ArrayList<>(repetitions);
-        reps.add(r);
+        reps.add(o.repetition());
         List<String> logs = new ArrayList<>(workerLogs);
-        if (workerLog != null) {
-            logs.add(workerLog);
+        if (o.workerLog() != null) {
+            logs.add(o.workerLog());
+        }
+        List<HostsRepetition> hosts = new ArrayList<>(acrossHosts);
+        if (o.acrossHosts() != null) {
+            hosts.add(o.acrossHosts());
         }
         return new RunRecord(schemaVersion, id, status, isolation, spec, targetAddress,
                 estimatedSeconds, createdAt, startedAt,
                 finishedAt, progress, transport, reps, summary, ok, error, system,
-                environment != null ? environment : workerEnvironment, logs, null, placement, acrossHosts);
+                o.environment() != null ? o.environment() : workerEnvironment, logs, null, placement, hosts);
     }
 
     RunRecord withWorker(WorkerProcess w) {
@@ -145,15 +149,5 @@ public record RunRecord(
                 estimatedSeconds, createdAt, startedAt, now,
                 null, transport, repetitions, summary, outcome == RunStatus.SUCCEEDED, error, system,
                 workerEnvironment, workerLogs, null, placement, acrossHosts);
-    }
-
-    /** A repetition across hosts finished: its merged result, and what each agent did. */
-    RunRecord withRepetitionAcrossHosts(DistributedRepetition r) {
-        List<HostsRepetition> hosts = new ArrayList<>(acrossHosts);
-        hosts.add(new HostsRepetition(r.result().repetition(), r.agents(), r.start()));
-        RunRecord withHosts = new RunRecord(schemaVersion, id, status, isolation, spec, targetAddress,
-                estimatedSeconds, createdAt, startedAt, finishedAt, progress, transport, repetitions, summary, ok,
-                error, system, workerEnvironment, workerLogs, worker, placement, hosts);
-        return withHosts.withRepetition(r.result(), null, null);
     }
 }

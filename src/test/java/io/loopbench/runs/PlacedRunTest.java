@@ -45,7 +45,7 @@ class PlacedRunTest {
 
     private final LiveTimelines live = new LiveTimelines();
 
-    private RunService service(JobQueue jobs, Coordinator cluster, RunService.Resolver resolver) {
+    private RunService service(JobQueue jobs, Coordinator cluster, RunPolicy.Resolver resolver) {
         RunService s = new RunService(new RunStore(dir, JSON), RunServiceTest.properties(dir, 10), JSON, List.of(),
                 jobs, resolver, live, cluster);
         s.start();

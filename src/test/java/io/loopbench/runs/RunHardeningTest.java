@@ -38,7 +38,7 @@ class RunHardeningTest {
     private final List<JobQueue> queues = new ArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
-    private RunService start(JobQueue jobs, List<String> allowedCidrs, RunService.Resolver resolver,
+    private RunService start(JobQueue jobs, List<String> allowedCidrs, RunPolicy.Resolver resolver,
                              List<RunListener> listeners) {
         RunsProperties p = RunServiceTest.properties(dir, 10);
         p = new RunsProperties(dir, 10, p.limits(), p.worker(), new RunsProperties.Network(allowedCidrs));
@@ -146,7 +146,7 @@ class RunHardeningTest {
         closeables.add(echo::close);
         AtomicInteger lookups = new AtomicInteger();
         // a rebinding name: loopback when checked, a documentation address (not allowed) ever after
-        RunService.Resolver rebinding = host -> new InetAddress[] {lookups.getAndIncrement() == 0
+        RunPolicy.Resolver rebinding = host -> new InetAddress[] {lookups.getAndIncrement() == 0
                 ? InetAddress.getLoopbackAddress() : InetAddress.getByName("198.51.100.7")};
         JobQueue jobs = running(new JobQueue(10));
         queues.add(jobs);
@@ -165,7 +165,7 @@ class RunHardeningTest {
 
     @Test
     void aQueuedRunWhoseTargetIsNoLongerAllowedWhenItStartsFailsWithoutSendingAnything() {
-        RunService.Resolver docs = host -> new InetAddress[] {InetAddress.getByName("192.0.2.7")};
+        RunPolicy.Resolver docs = host -> new InetAddress[] {InetAddress.getByName("192.0.2.7")};
         RunService before = start(new JobQueue(10), List.of("192.0.2.0/24"), docs, List.of());
         RunRecord queued = before.submit(quick().target("bench.test:7").build(),
                 io.loopbench.runs.Isolation.IN_PROCESS);

@@ -255,11 +255,11 @@ class RunServiceTest {
     void targetsOutsideLoopbackAndTheAllowedRangesAreRefused() {
         RunService s = start(10);
         // only validated, never run: 192.0.2.0/24 and 198.51.100.0/24 are documentation ranges (RFC 5737)
-        assertThat(s.violations(quick().target("127.0.0.1:7").build(), Isolation.IN_PROCESS)).isEmpty();
-        assertThat(s.violations(quick().target("[::1]:7").build(), Isolation.IN_PROCESS)).isEmpty();
-        assertThat(s.violations(quick().target("192.0.2.10:7").build(), Isolation.IN_PROCESS)).isEmpty();
+        assertThat(s.policy().violations(quick().target("127.0.0.1:7").build(), Isolation.IN_PROCESS)).isEmpty();
+        assertThat(s.policy().violations(quick().target("[::1]:7").build(), Isolation.IN_PROCESS)).isEmpty();
+        assertThat(s.policy().violations(quick().target("192.0.2.10:7").build(), Isolation.IN_PROCESS)).isEmpty();
         RunSpec outside = quick().target("198.51.100.1:7").build();
-        assertThat(s.violations(outside, Isolation.IN_PROCESS)).singleElement().satisfies(v -> {
+        assertThat(s.policy().violations(outside, Isolation.IN_PROCESS)).singleElement().satisfies(v -> {
             assertThat(v.field()).isEqualTo("target");
             assertThat(v.allowed()).contains("loopbench.network.allowed-cidrs [192.0.2.0/24]")
                     .contains("198.51.100.1");
