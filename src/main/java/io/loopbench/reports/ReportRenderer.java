@@ -1,7 +1,5 @@
 package io.loopbench.reports;
 
-import io.loopbench.cluster.AgentShare;
-import io.loopbench.cluster.StartReport;
 import io.loopbench.engine.Fairness;
 import io.loopbench.engine.OpenLoad;
 import io.loopbench.engine.RepetitionResult;
@@ -12,9 +10,7 @@ import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
-import io.loopbench.runs.HostsRepetition;
 import io.loopbench.system.SystemInfo;
-import io.loopbench.verdicts.Difference;
 import io.loopbench.verdicts.VerdictRule;
 import org.commonmark.Extension;
 import org.commonmark.ext.gfm.tables.TablesExtension;
@@ -221,8 +217,8 @@ public final class ReportRenderer {
         }
 
         md.append("Verdicts: ").append(verdictRule(rule)).append("\n\n");
-        executionsMatched(md, s, rule);
-        protocolCosts(md, s, rule);
+        ComparisonSections.executionsMatched(md, s, rule);
+        ComparisonSections.protocolCosts(md, s, rule);
 
         md.append("## Charts\n\n");
         md.append("Bars are medians over repetitions; whiskers are min and max, not confidence intervals.\n\n");
@@ -310,7 +306,7 @@ public final class ReportRenderer {
             }
         }
 
-        acrossHosts(md, s);
+        AcrossHostsSection.write(md, s);
 
         md.append("""
                 ## Choosing an IO model
@@ -353,141 +349,6 @@ public final class ReportRenderer {
                 .replace("{warmupPathChangesAllowed}", String.valueOf(JitActivity.WARMUP_PATH_CHANGES_ALLOWED)));
         md.append("## Raw data\n\n- [All measured values (JSON)](").append(s.rawDataUrl()).append(")\n");
         return md.toString();
-    }
-
-    /**
-     * Runs across hosts: per case (a matrix's, with its agent group) and repetition, what each agent did and how
-     * simultaneous the measured start was.
-     */
-    private static void acrossHosts(StringBuilder md, ReportSource s) {
-        if (s.acrossHosts().isEmpty()) {
-            return;
-        }
-        md.append("## Across hosts\n\n");
-        md.append("Each repetition ran on agents: one ran the echo server, the others (or it too) ran clients, "
-                + "warmed up apart and released into the measured phase at one instant. The repetition's figures "
-                + "above merge every agent's counters and RTT histogram exactly; each RTT was timed on its own "
-                + "client's clock. \"Start late\" is when an agent's clients began their measured phase, after the "
-                + "instant, on the coordinator's timeline through its clock offset; the skews are the spread of those "
-                + "starts and of the phases' stops. CPU is the agent's process's over its measured phase (the "
-                + "server's agent alone: from the start instant to the parts' collection); peak RSS its process's "
-                + "so far.\n\n");
-        boolean matrix = s.kind().equals("matrix");
-        for (CaseHosts c : s.acrossHosts()) {
-            if (matrix) {
-                md.append("### Case ").append(c.caseNumber()).append(" — agent group ").append(c.agentGroup())
-                        .append(": server ").append(Format.text(c.placement().server())).append(", clients ")
-                        .append(Format.text(c.placement().clients().stream()
-                                .map(a -> a.agent() + " × " + a.clients()).collect(Collectors.joining(", "))))
-                        .append("\n\n");
-                if (c.repetitions().isEmpty()) {
-                    md.append("No repetition finished.\n\n");
-                }
-            }
-            for (HostsRepetition h : c.repetitions()) {
-                agentTable(md, h, matrix ? "#### " : "### ");
-            }
-        }
-    }
-
-    /** One repetition's per-agent table under a heading of that level. */
-    private static void agentTable(StringBuilder md, HostsRepetition h, String heading) {
-        md.append(heading).append("Repetition ").append(h.repetition()).append("\n\n");
-        StartReport s = h.start();
-        if (s != null) {
-            // results stored before the agents sent their phases' spans have the barrier's releases only
-            md.append(s.fromPhases() ? "Measured start skew: " : "Start barrier skew: ")
-                    .append(Format.micros(s.skewNanos() / 1e3)).append(" µs (± ")
-                    .append(Format.micros(s.skewUncertaintyNanos() / 1e3)).append(" µs)");
-            if (s.fromPhases()) {
-                md.append("; stop skew ").append(Format.micros(s.stopSkewNanos() / 1e3)).append(" µs; every client "
-                        + "agent in its measured phase together for ")
-                        .append(String.format(Locale.ROOT, "%.3f s", s.overlapNanos() / 1e9));
-            }
-            md.append(".\n\n");
-        }
-        if (h.agents().isEmpty()) {
-            md.append("Failed before its measured phase; see the repetition's error.\n\n");
-            return;
-        }
-        md.append("| Agent | Role | Clients | Messages | Round trips/s | p99 / µs | Start late / µs | Error "
-                + "| CPU / % | Peak RSS / MiB |\n");
-        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-        for (AgentShare a : h.agents()) {
-            md.append("| ").append(Format.text(a.member())).append(" | ")
-                    .append(a.server() ? (a.clients() > 0 ? "server, clients" : "server") : "clients")
-                    .append(" | ").append(a.clients()).append(" | ")
-                    .append(a.messages() == null ? "" : Format.count(a.messages())).append(" | ")
-                    .append(a.roundTripsPerSecond() == null ? "" : Format.count(a.roundTripsPerSecond()))
-                    .append(" | ").append(a.p99Us() == null ? "" : Format.micros(a.p99Us())).append(" | ")
-                    .append(a.startLateNanos() == null ? "" : Format.micros(a.startLateNanos() / 1e3))
-                    .append(" | ").append(a.error() == null ? "" : Format.text(a.error())).append(" | ")
-                    .append(a.cpuPercent() == null ? "" : Format.oneDecimal(a.cpuPercent())).append(" | ")
-                    .append(a.peakRssBytes() == null ? "" : Format.mib(a.peakRssBytes())).append(" |\n");
-        }
-        md.append('\n');
-    }
-
-    /** The matched comparison of executions, when the source has cases that differ only by execution. */
-    private static void executionsMatched(StringBuilder md, ReportSource s, VerdictRule rule) {
-        List<ExecutionComparisons.ExecutionRatios> rows = ExecutionComparisons.of(s.cases(), s.executions(), rule);
-        if (rows.isEmpty()) {
-            return;
-        }
-        md.append("## Executions, matched\n\n");
-        md.append("Each ratio is an execution's figure ÷ the baseline execution's (the first listed) in the same "
-                + "repetition, the two having run back to back in an order that alternated between repetitions, "
-                + "over the repetitions both passed: the estimate, its 95 % interval and the verdict (the three "
-                + "ratios of a row are one family); pairs with a repetition that carries warnings are counted beside "
-                + "the pairs.\n\n");
-        md.append("| Case | Execution vs baseline | Pairs | Throughput ratio | CPU ratio | CPU/round-trip ratio |\n");
-        md.append("| --- | --- | --- | --- | --- | --- |\n");
-        for (ExecutionComparisons.ExecutionRatios r : rows) {
-            md.append("| ").append(Format.text(r.caseTitle())).append(" | ").append(r.execution().label())
-                    .append(" vs ").append(r.baseline().label()).append(" | ").append(r.pairs()).append(" of ")
-                    .append(r.repetitions()).append(r.pairsWithWarnings() == 0 ? ""
-                            : " (" + r.pairsWithWarnings() + " with warnings)")
-                    .append(" | ").append(ratio(r.throughput())).append(" | ")
-                    .append(ratio(r.cpu())).append(" | ").append(ratio(r.cpuPerRoundTrip())).append(" |\n");
-        }
-        md.append('\n');
-    }
-
-    /** Each protocol against TCP and each TLS protocol against its plaintext, when the source has both sides. */
-    private static void protocolCosts(StringBuilder md, ReportSource s, VerdictRule rule) {
-        List<ProtocolCosts.ProtocolCost> rows = ProtocolCosts.of(s.cases(), rule);
-        if (rows.isEmpty()) {
-            return;
-        }
-        md.append("## Protocol cost\n\n");
-        md.append("Each protocol against TCP, and each TLS protocol against the same protocol without TLS (the TLS "
-                + "cost), in cases that differ only by protocol: protocol ÷ baseline, matched repetition by "
-                + "repetition, with the 95 % interval and the verdict (one profile's costs are one family). For "
-                + "reference, arknet published at "
-                + "1024 B / 16 clients × window 16 / 1 context, 1 thread (Standalone Asio): websocket 0.70, tcps "
-                + "0.57, wss 0.42, http 0.53, https 0.41 of TCP's round trips/s; TLS cost tcps ÷ tcp 0.57, wss ÷ "
-                + "websocket 0.60, https ÷ http 0.78.\n\n");
-        md.append("| Case | Protocol | Against | Round trips/s ratio | p99 ratio | Notes |\n");
-        md.append("| --- | --- | --- | --- | --- | --- |\n");
-        for (ProtocolCosts.ProtocolCost r : rows) {
-            md.append("| ").append(Format.text(r.profile())).append(" | ").append(Format.text(r.protocol()))
-                    .append(" | ").append(r.baseline()).append(r.tlsCost() ? " (TLS cost)" : "").append(" |");
-            Comparisons.CaseComparison c = r.comparison();
-            if (c == null) {
-                md.append(" | | ").append(Format.text(r.failure())).append(" |\n");
-                continue;
-            }
-            md.append(' ').append(Format.text(c.throughput().words())).append(" | ")
-                    .append(Format.text(c.p99().words())).append(" | ")
-                    .append(c.warnings().isEmpty() ? "" : c.warnings().size()
-                            + (c.warnings().size() == 1 ? " warning" : " warnings") + " on its figures")
-                    .append(" |\n");
-        }
-        md.append('\n');
-    }
-
-    private static String ratio(Difference r) {
-        return r == null ? "no pair" : Format.text(r.words());
     }
 
     /**
