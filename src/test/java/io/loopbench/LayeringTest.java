@@ -15,14 +15,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The packages keep their layering, checked on the compiled main classes: the measurement engine and the verdicts'
  * statistics use nothing of the service (Spring, the web, storage or any feature), the shared infrastructure
- * ({@code jobs}, {@code storage}) uses no feature, the service and the CLI meet only in the worker's protocol, and no
+ * ({@code jobs}, {@code storage}, {@code events}) uses no feature, the service and the CLI meet only in the worker's protocol, and no
  * two top-level packages depend on each other in a cycle.
  */
 class LayeringTest {
 
     private static final String[] SERVICE = {"io.loopbench.runs..", "io.loopbench.matrices..",
             "io.loopbench.reports..", "io.loopbench.echo..", "io.loopbench.agents..", "io.loopbench.web..",
-            "io.loopbench.system..", "io.loopbench.jobs..", "io.loopbench.storage..", "io.loopbench.cli.."};
+            "io.loopbench.system..", "io.loopbench.jobs..", "io.loopbench.storage..", "io.loopbench.events..",
+            "io.loopbench.cli.."};
 
     private static JavaClasses classes;
 
@@ -41,8 +42,9 @@ class LayeringTest {
     }
 
     @Test
-    void jobsAndStorageUseNoFeature() {
-        noClasses().that().resideInAnyPackage("io.loopbench.jobs..", "io.loopbench.storage..")
+    void jobsStorageAndEventsUseNoFeature() {
+        noClasses().that().resideInAnyPackage("io.loopbench.jobs..", "io.loopbench.storage..",
+                        "io.loopbench.events..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.loopbench.runs..", "io.loopbench.matrices..",
                         "io.loopbench.reports..", "io.loopbench.echo..", "io.loopbench.agents..",
                         "io.loopbench.cli..")

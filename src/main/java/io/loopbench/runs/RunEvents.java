@@ -1,8 +1,8 @@
 package io.loopbench.runs;
 
 import io.loopbench.jobs.RunStatus;
-import io.loopbench.storage.EventStreams;
-import io.loopbench.storage.EventStreamsProperties;
+import io.loopbench.events.EventStreams;
+import io.loopbench.events.EventStreamsProperties;
 
 import java.util.Optional;
 import java.util.function.Function;

@@ -2,7 +2,7 @@ package io.loopbench.web;
 
 import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.jobs.RunExceptions;
-import io.loopbench.storage.EventStreams;
+import io.loopbench.events.EventStreams;
 import io.loopbench.storage.StorageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

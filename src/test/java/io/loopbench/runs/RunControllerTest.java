@@ -4,7 +4,7 @@ import io.loopbench.jobs.RunExceptions;
 import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Violation;
-import io.loopbench.storage.EventStreams;
+import io.loopbench.events.EventStreams;
 import io.loopbench.system.SystemInfo;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;

@@ -1,4 +1,4 @@
-package io.loopbench.storage;
+package io.loopbench.events;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;

@@ -1,4 +1,4 @@
-package io.loopbench.storage;
+package io.loopbench.events;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package io.loopbench.storage;
+package io.loopbench.events;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
