@@ -60,9 +60,31 @@ final class Chromium implements BeforeEachCallback, AfterTestExecutionCallback, 
         return driver;
     }
 
+    /**
+     * Stops the drivers, and their browsers, that a killed test JVM left behind: a chromedriver whose parent is gone
+     * (reparented to init). A running test's driver is its JVM's child and is kept. {@code @AfterEach} does not run in
+     * a killed JVM, and nothing else would stop them.
+     *
+     * @return the pids of the drivers stopped
+     */
+    static List<Long> stopOrphans() {
+        String driver = DRIVER.toAbsolutePath().toString();
+        List<Long> stopped = new ArrayList<>();
+        ProcessHandle.allProcesses()
+                .filter(p -> p.info().command().map(driver::equals).orElse(false))
+                .filter(p -> p.parent().map(ProcessHandle::pid).orElse(1L) == 1L)
+                .forEach(p -> {
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly();
+                    stopped.add(p.pid());
+                });
+        return stopped;
+    }
+
     @Override
     public void beforeEach(ExtensionContext context) throws IOException {
         assumeInstalled();
+        stopOrphans();
         profile = Files.createTempDirectory("loopbench-chromium-");
         service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(DRIVER.toFile())
