@@ -122,8 +122,7 @@ public final class MeasureCommand implements Callable<Integer> {
 
     /** The flags that set a violation's field, or each of its fields ({@code clients×window×payloadBytes}). */
     static String flags(String field) {
-        return Arrays.stream(field.split("×")).map(f -> Arrays.stream(SpecField.values())
-                .filter(s -> s.field().equals(f)).findFirst().map(SpecField::flag).orElse("--" + f))
+        return Arrays.stream(field.split("×")).map(f -> SpecField.find(f).map(SpecField::flag).orElse("--" + f))
                 .collect(Collectors.joining(" × "));
     }
 

@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Each field of a {@link RunSpec}, declared once: its name (the record component's, the JSON property's), the command
@@ -152,10 +153,9 @@ public enum SpecField {
                 + " Default: " + defaultText() + ".";
     }
 
-    /** The field by its name. */
-    public static SpecField named(String field) {
-        return Arrays.stream(values()).filter(f -> f.field().equals(field)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no spec field " + field));
+    /** The field of this name, if the spec has one. */
+    public static Optional<SpecField> find(String field) {
+        return Arrays.stream(values()).filter(f -> f.field().equals(field)).findFirst();
     }
 
     static String text(Object value) {

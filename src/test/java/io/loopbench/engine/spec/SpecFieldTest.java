@@ -26,7 +26,7 @@ class SpecFieldTest {
             assertThat(f.range() == null).as(f + " has a range exactly when it is a number")
                     .isEqualTo(!Number.class.isAssignableFrom(f.type()));
             assertThat(f.defaultText()).isNotBlank();
-            assertThat(SpecField.named(f.field())).isSameAs(f);
+            assertThat(SpecField.find(f.field())).containsSame(f);
         }
         assertThat(SpecField.PAYLOAD_BYTES.defaultValue()).isEqualTo(1024);
         assertThat(SpecField.WARMUP_SECONDS.defaultText()).isEqualTo("1");
