@@ -221,8 +221,8 @@ public class MatrixService extends QueuedService<MatrixRecord> {
             executeAcrossHosts(id, m, control);
             return;
         }
-        RepetitionExecutor executor = m.spec().isolation() == Isolation.FORKED
-                ? RepetitionExecutor.forked(worker, this::stopRequested) : RepetitionExecutor.inProcess(control);
+        RepetitionExecutor executor = RepetitionExecutor.on(m.spec().isolation(), worker, control,
+                this::stopRequested);
         String failure = null;
         try {
             int n = m.cases().size();

@@ -53,8 +53,17 @@ public interface RepetitionExecutor {
     StepListener SILENT = new StepListener() {
     };
 
+    /**
+     * On this host, as {@code isolation} says: in a fresh worker JVM ({@code cancelled} looked at while it runs) or
+     * in this JVM ({@code control} cancelling it).
+     */
+    static RepetitionExecutor on(Isolation isolation, ForkedWorker worker, RunControl control,
+                                 BooleanSupplier cancelled) {
+        return isolation == Isolation.FORKED ? forked(worker, cancelled) : inProcess(control);
+    }
+
     /** Each repetition in a fresh worker JVM; {@code cancelled} is looked at while it runs. */
-    static RepetitionExecutor forked(ForkedWorker worker, BooleanSupplier cancelled) {
+    private static RepetitionExecutor forked(ForkedWorker worker, BooleanSupplier cancelled) {
         return (spec, repetition, listener) -> {
             ForkedWorker.Outcome o = worker.run(spec, repetition, Transports.resolve(spec), event -> {
                 switch (event) {
@@ -68,7 +77,7 @@ public interface RepetitionExecutor {
     }
 
     /** Each repetition in this JVM, cancelled through {@code control}. */
-    static RepetitionExecutor inProcess(RunControl control) {
+    private static RepetitionExecutor inProcess(RunControl control) {
         return (spec, repetition, listener) -> {
             try {
                 RepetitionResult r = Measurement.of(spec).control(control).progress(new ProgressListener() {

@@ -49,7 +49,6 @@ public class RunService extends QueuedService<RunRecord> {
     private final SystemInfo system = SystemInfo.current();
     private final RunPolicy policy;
     private final LiveTimelines live;
-    private final Coordinator cluster;
 
     public RunService(RunStore store, RunsProperties properties, ObjectMapper json, List<RunListener> listeners,
                       JobQueue jobs) {
@@ -80,7 +79,6 @@ public class RunService extends QueuedService<RunRecord> {
                         WorkerTraining.DEFAULT_SECONDS)
                 : WorkerAotCache.off("loopbench.worker.aot-cache is false"));
         this.live = live;
-        this.cluster = cluster;
         this.policy = new RunPolicy(properties, resolver, cluster);
     }
 
@@ -182,9 +180,8 @@ public class RunService extends QueuedService<RunRecord> {
             return;
         }
         RepetitionExecutor executor = r.placement() != null
-                ? RepetitionExecutor.acrossHosts(cluster, r.placement(), control)
-                : r.isolation() == Isolation.FORKED ? RepetitionExecutor.forked(worker, this::stopRequested)
-                : RepetitionExecutor.inProcess(control);
+                ? RepetitionExecutor.acrossHosts(policy.cluster().orElseThrow(), r.placement(), control)
+                : RepetitionExecutor.on(r.isolation(), worker, control, this::stopRequested);
         String failure = null;
         try {
             for (int i = 1; i <= r.spec().repetitions() && !stopRequested(); i++) {
