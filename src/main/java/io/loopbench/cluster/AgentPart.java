@@ -1,5 +1,6 @@
 package io.loopbench.cluster;
 
+import io.loopbench.engine.Failure;
 import io.loopbench.engine.Fairness;
 import io.loopbench.engine.StampGap;
 import io.loopbench.engine.client.PhaseCounts;
@@ -23,7 +24,7 @@ import java.util.List;
  * @param counts           its clients' counters, summed
  * @param latencyHistogram its clients' RTTs, each on its own client's monotonic clock, as one HdrHistogram in
  *                         {@code LatencyHistograms.encode}'s form
- * @param error            why its repetition failed there (validation, warm-up, fairness, set-up), or null
+ * @param failure          why its repetition failed there (validation, warm-up, fairness, set-up), or null
  * @param cpu              its process's CPU over its measured phase; null when it had no figures
  * @param gc               its garbage collections over its measured phase; null when it had no figures
  * @param memory           its process's resident memory at the phase's end; null when it had no figures
@@ -43,7 +44,7 @@ import java.util.List;
  *                         without clients or figures
  */
 public record AgentPart(String member, int clients, double elapsedSeconds, PhaseCounts counts,
-                        String latencyHistogram, String error, CpuUsage cpu, GcActivity gc, MemoryUsage memory,
+                        String latencyHistogram, Failure failure, CpuUsage cpu, GcActivity gc, MemoryUsage memory,
                         JitActivity jit, Fairness fairness, List<String> warnings, List<String> notes,
                         TlsSession tls,
                         Timeline timeline, List<String> intervalRtts, PhaseSpan phase,

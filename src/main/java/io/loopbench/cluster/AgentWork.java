@@ -299,8 +299,8 @@ final class AgentWork {
         String histogram = r.latencyHistogram() != null ? r.latencyHistogram()
                 : LatencyHistograms.encode(LatencyHistograms.create());
         return new AgentPart(member, clients, r.elapsedSeconds() == null ? 0 : r.elapsedSeconds(), counts, histogram,
-                r.ok() ? null : r.error(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings(), r.notes(),
-                r.tls(),
+                r.ok() ? null : r.failure(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings(),
+                r.notes(), r.tls(),
                 r.timeline(), r.timeline() == null ? List.of() : intervalRtts, span, r.stampGap());
     }
 

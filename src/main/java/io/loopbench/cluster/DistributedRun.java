@@ -1,6 +1,7 @@
 package io.loopbench.cluster;
 
 import io.loopbench.engine.ErrorCounts;
+import io.loopbench.engine.Failure;
 import io.loopbench.engine.Fairness;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.StampGap;
@@ -93,7 +94,7 @@ public final class DistributedRun {
         for (String name : placement.agents()) {
             Optional<Address> a = coordinator.member(name);
             if (a.isEmpty()) {
-                return failed(index, spec, "agent " + name + " is not in the cluster");
+                return failed(index, spec, new Failure.Cluster("agent " + name + " is not in the cluster"));
             }
             members.put(name, a.get());
         }
@@ -114,11 +115,11 @@ public final class DistributedRun {
                         .clients(share.clients()).repetitions(1).build());
             }
             if (control.isCancelled()) {
-                return failed(index, spec, CANCELLED);
+                return failed(index, spec, new Failure.Cancelled(CANCELLED));
             }
             // a cancellation here returns at once; the end in finally stops the agents' warm-up
             if (!coordinator.prepare(clients, control::isCancelled) || control.isCancelled()) {
-                return failed(index, spec, CANCELLED);
+                return failed(index, spec, new Failure.Cancelled(CANCELLED));
             }
             done.add(placement.totalClients() + " clients on " + placement.clients().size()
                     + " agent(s) warmed up");
@@ -137,18 +138,18 @@ public final class DistributedRun {
             long end = System.nanoTime() + (long) (spec.seconds() * 1e9);
             for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
                 if (control.isCancelled()) {
-                    return failed(index, spec, CANCELLED);
+                    return failed(index, spec, new Failure.Cancelled(CANCELLED));
                 }
                 Thread.sleep(Duration.ofNanos(Math.min(left, POLL.toNanos())));
             }
             MergedParts merged = coordinator.collect(phase, mode(spec));
             return merged(index, spec, placement, server, merged, start);
         } catch (AgentFailure f) {
-            return failed(index, spec, f.getMessage() + (done.isEmpty() ? ""
-                    : "; done before: " + String.join(", ", done)));
+            return failed(index, spec, new Failure.Cluster(f.getMessage() + (done.isEmpty() ? ""
+                    : "; done before: " + String.join(", ", done))));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return failed(index, spec, "interrupted");
+            return failed(index, spec, new Failure.Cancelled("interrupted"));
         } finally {
             coordinator.end(members.values());
         }
@@ -158,10 +159,10 @@ public final class DistributedRun {
         return spec.windowMode() == WindowMode.BATCH && spec.window() > 1 ? LatencyMode.BATCH : LatencyMode.MESSAGE;
     }
 
-    /** Repetition {@code index} of {@code spec}, failed before its measured phase for {@code error}. */
-    public static DistributedRepetition failed(int index, RunSpec spec, String error) {
+    /** Repetition {@code index} of {@code spec}, failed before its measured phase. */
+    public static DistributedRepetition failed(int index, RunSpec spec, Failure failure) {
         return new DistributedRepetition(RepetitionResult.failed(index, Transports.resolve(spec), spec.ioThreads(),
-                error), List.of(), null);
+                failure), List.of(), null);
     }
 
     /**
@@ -179,7 +180,7 @@ public final class DistributedRun {
         List<AgentShare> rows = new ArrayList<>();
         double rate = 0;
         double elapsed = 0;
-        String error = null;
+        Failure failure = null;
         for (AgentPart p : merged.parts()) {
             // the server's agent alone has no messages, and its span is not a client's phase
             boolean withClients = p.clients() > 0;
@@ -195,23 +196,23 @@ public final class DistributedRun {
             rows.add(new AgentShare(p.member(), p.member().equals(placement.server()), p.clients(),
                     withClients ? p.counts().messages() : null, r, p99,
                     withClients && starts.containsKey(p.member()) ? startLate(starts.get(p.member())) : null,
-                    p.error(), p.cpu() == null ? null : p.cpu().percent(),
+                    p.failure() == null ? null : p.failure().message(), p.cpu() == null ? null : p.cpu().percent(),
                     p.memory() == null ? null : p.memory().peakRssBytes()));
-            if (error == null && p.error() != null) {
-                error = "agent " + p.member() + ": " + p.error();
+            if (failure == null && p.failure() != null) {
+                failure = new Failure.Agent(p.member(), p.failure());
             }
         }
         PhaseCounts c = merged.counts();
         ErrorCounts errors = new ErrorCounts(c.contentErrors(), c.orderErrors(), c.unexpectedMessages(),
                 c.disconnectErrors(), c.lostMessages(), c.unfinishedMessages(), c.sendFailures(), c.exceptions(), 0);
-        if (error == null && errors.total() > 0) {
-            error = "measured phase: " + errors.describeNonZero();
-        } else if (error == null && c.messages() == 0) {
-            error = "measured phase: no echo completed";
+        if (failure == null && errors.total() > 0) {
+            failure = new Failure.ErrorCounters("measured phase", errors.describeNonZero(), null);
+        } else if (failure == null && c.messages() == 0) {
+            failure = new Failure.NoEcho("measured phase");
         }
         Fairness fairness = fairness(merged.parts());
-        if (error == null && fairness != null) {
-            error = starvedAcrossAgents(merged.parts(), fairness);
+        if (failure == null && fairness != null) {
+            failure = starvedAcrossAgents(merged.parts(), fairness);
         }
         List<String> warnings = new ArrayList<>();
         merged.parts().forEach(p -> p.warnings().forEach(w -> warnings.add("agent " + p.member() + ": " + w)));
@@ -232,8 +233,8 @@ public final class DistributedRun {
         // every client agent negotiated with the same server under the same spec: the first one's session stands
         TlsSession tls = merged.parts().stream().map(AgentPart::tls).filter(Objects::nonNull).findFirst()
                 .orElse(null);
-        RepetitionResult result = new RepetitionResult(index, error == null, error, Transports.resolve(spec), null,
-                null, server.toString(), null, true, spec.ioThreads(), null, null, null, tls, elapsed,
+        RepetitionResult result = new RepetitionResult(index, failure == null, null, failure,
+                Transports.resolve(spec), null, null, server.toString(), null, true, spec.ioThreads(), null, null, null, tls, elapsed,
                 c.messagesSent(), c.messages(), rate, 2.0 * spec.payloadBytes() * rate / (1 << 20), merged.latency(),
                 cpu(merged.parts(), elapsed), memory(merged.parts()), gc(merged.parts()), errors, null, null, null,
                 jit(merged.parts()), fairness, windowFill, stampGap(merged.parts()), warnings, notes,
@@ -286,16 +287,14 @@ public final class DistributedRun {
      * another's (a slower host, a worse link): the same rule over every client, a tenth of the mean, naming the
      * agent whose client completed fewest. Null when none starved.
      */
-    private static String starvedAcrossAgents(List<AgentPart> parts, Fairness all) {
+    private static Failure starvedAcrossAgents(List<AgentPart> parts, Fairness all) {
         double mean = (double) parts.stream().mapToLong(p -> p.counts().messages()).sum() / all.clients();
         if (all.minMessages() >= mean / 10) {
             return null;
         }
         AgentPart starved = parts.stream().filter(p -> p.fairness() != null && p.clients() > 0)
                 .min(Comparator.comparingLong(p -> p.fairness().minMessages())).orElseThrow();
-        return String.format(Locale.ROOT, "unfair across agents: a client of agent %s completed %,d validated "
-                + "echoes, under a tenth of the mean %,.1f over every agent's clients (Jain's index %.3f)",
-                starved.member(), all.minMessages(), mean, all.jainIndex());
+        return new Failure.Unfair(starved.member(), -1, all.minMessages(), mean, all.jainIndex());
     }
 
     /**

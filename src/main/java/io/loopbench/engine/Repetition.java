@@ -92,7 +92,7 @@ final class Repetition {
         } catch (CancellationException e) {
             throw e;
         } catch (Exception e) {
-            return RepetitionResult.setupFailed(index, transport, spec.ioThreads(), "set-up failed: " + withCauses(e));
+            return RepetitionResult.failed(index, transport, spec.ioThreads(), new Failure.SetUp(withCauses(e)));
         } finally {
             pair.close();
         }
@@ -141,7 +141,7 @@ final class Repetition {
         ErrorCounts errors = errors(m, MessageFormat.MEASURED_TAG, measured.drainTimedOut());
         double elapsed = measured.elapsedNanos() / 1e9;
         WarmupResult warmupResult = null;
-        String error = null;
+        Failure failure = null;
         List<String> warnings = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         if (warmup != null) {
@@ -152,19 +152,19 @@ final class Repetition {
                     jit == null ? null
                     : jit.activity(warmup.from(), warmup.to(), JitActivity.capacityNanos(warmup.elapsedNanos())));
             if (warmupErrors.total() > 0) {
-                error = "warmup: " + warmupErrors.describeNonZero() + firstError(w);
+                failure = new Failure.ErrorCounters("warmup", warmupErrors.describeNonZero(), firstError(w));
             } else if (w.messages() == 0) {
-                error = "warmup: no echo completed";
+                failure = new Failure.NoEcho("warmup");
             }
             if (warmupResult.capped()) {
                 // a JIT still busy is judged again by the measured phase's own rule below; a trend is not
                 (warmed.byJit() ? notes : warnings).add(warmupResult.capWords(spec.warmupMaxSeconds()));
             }
         }
-        if (error == null && errors.total() > 0) {
-            error = "measured phase: " + errors.describeNonZero() + firstError(m);
-        } else if (error == null && m.messages() == 0) {
-            error = "measured phase: no echo completed";
+        if (failure == null && errors.total() > 0) {
+            failure = new Failure.ErrorCounters("measured phase", errors.describeNonZero(), firstError(m));
+        } else if (failure == null && m.messages() == 0) {
+            failure = new Failure.NoEcho("measured phase");
         }
         boolean open = spec.load() == LoadModel.OPEN;
         boolean batchRtt = spec.windowMode() == WindowMode.BATCH && spec.window() > 1;
@@ -188,8 +188,8 @@ final class Repetition {
         Fairness fairness = Fairness.of(perClient).withPopulations(ClientPopulations.of(perClient, sameThread,
                 !open && !batchRtt ? spec.window() : null, elapsed, groupP99(measuredTimeline, true, batchRtt),
                 groupP99(measuredTimeline, false, batchRtt)));
-        if (error == null) {
-            error = unfairness(perClient, fairness, open ? uncorrectedLatency : latency);
+        if (failure == null) {
+            failure = unfairness(perClient, fairness, open ? uncorrectedLatency : latency);
         }
         String uneven = fairness.warning();
         if (uneven != null) {
@@ -218,7 +218,7 @@ final class Repetition {
             notes.add(JvmEvents.UNKNOWN_NOTE);
         }
         double cpuSeconds = measured.cpuNanos() / 1e9;
-        return new RepetitionResult(index, error == null, error, transport, pair.serverChannel(),
+        return new RepetitionResult(index, failure == null, null, failure, transport, pair.serverChannel(),
                 pair.clientChannel(), pair.serverAddresses(), pair.clientAddress(), spec.target() != null,
                 pair.threads(), pair.connectionsOnOneThread(), pair.tcpNoDelay(), pair.udpBuffers(),
                 protocol.tlsSession(), elapsed, m.messagesSent(), m.messages(), roundTripsPerSecond,
@@ -255,19 +255,17 @@ final class Repetition {
      * Why a repetition that validated every echo still cannot stand for its spec: a client starved (under a tenth of
      * the mean: "unfair"), or a message that waited over a quarter of the phase ("stalled"); null when neither.
      */
-    private String unfairness(long[] perClient, Fairness fairness, Latency latency) {
+    private Failure unfairness(long[] perClient, Fairness fairness, Latency latency) {
         double mean = (double) Arrays.stream(perClient).sum() / perClient.length;
         for (int i = 0; i < perClient.length; i++) {
             long done = perClient[i];
             if (done < mean / 10) {
-                return String.format(Locale.ROOT, "unfair: client %d completed %,d validated echoes, under a tenth "
-                        + "of the mean %,.1f (Jain's index %.3f)", i, done, mean, fairness.jainIndex());
+                return new Failure.Unfair(null, i, done, mean, fairness.jainIndex());
             }
         }
         double quarterUs = spec.seconds() * 1e6 / 4;
         if (latency.maxUs() > quarterUs) {
-            return String.format(Locale.ROOT, "stalled: one message took %,.0f µs, over a quarter of the %s s "
-                    + "measured phase", latency.maxUs(), spec.seconds());
+            return new Failure.Stalled(latency.maxUs(), spec.seconds());
         }
         return null;
     }
@@ -452,9 +450,9 @@ final class Repetition {
                 drainTimedOut ? 1 : 0);
     }
 
+    /** The first error a client met in the phase, else the servers' first; null when none. */
     private String firstError(PhaseCounts c) {
-        String first = c.firstError() != null ? c.firstError() : serverStats.firstError();
-        return first == null ? "" : " (first: " + first + ")";
+        return c.firstError() != null ? c.firstError() : serverStats.firstError();
     }
 
     /**

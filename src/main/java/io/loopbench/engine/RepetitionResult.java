@@ -20,7 +20,9 @@ import java.util.List;
  *
  * @param repetition            1-based index
  * @param ok                    true when every echo was validated and every error counter is zero
- * @param error                 why the repetition failed, or null
+ * @param error                 why the repetition failed, in words ({@code failure}'s), or null
+ * @param failure               why the repetition failed, as data; null when it passed (read from {@code error}'s
+ *                              words in records stored before failures were data)
  * @param transport             the concrete transport used
  * @param serverChannel         Netty channel class of the server side; null with a target
  * @param clientChannel         Netty channel class of the client side
@@ -72,6 +74,7 @@ public record RepetitionResult(
         int repetition,
         boolean ok,
         String error,
+        Failure failure,
         Transport transport,
         String serverChannel,
         String clientChannel,
@@ -106,13 +109,15 @@ public record RepetitionResult(
         Timeline timeline) {
 
     public RepetitionResult {
+        failure = failure == null && error != null ? new Failure.Recorded(error) : failure;
+        error = failure == null ? null : failure.message();
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
         notes = notes == null ? List.of() : List.copyOf(notes);
     }
 
     /** The same result under another index: a forked worker numbers its single repetition 1. */
     public RepetitionResult withRepetition(int index) {
-        return new RepetitionResult(index, ok, error, transport, serverChannel, clientChannel, serverAddress,
+        return new RepetitionResult(index, ok, error, failure, transport, serverChannel, clientChannel, serverAddress,
                 clientAddress, remote, eventLoops,
                 connectionsOnOneThread, tcpNoDelay, udpBuffers, tls, elapsedSeconds, messagesSent, messages,
                 roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup, uncorrectedLatency,
@@ -121,21 +126,17 @@ public record RepetitionResult(
 
     /** The same result without its timeline, for output that leaves it out. */
     public RepetitionResult withoutTimeline() {
-        return new RepetitionResult(repetition, ok, error, transport, serverChannel, clientChannel, serverAddress,
-                clientAddress, remote, eventLoops,
+        return new RepetitionResult(repetition, ok, error, failure, transport, serverChannel, clientChannel,
+                serverAddress, clientAddress, remote, eventLoops,
                 connectionsOnOneThread, tcpNoDelay, udpBuffers, tls, elapsedSeconds, messagesSent, messages,
                 roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup, uncorrectedLatency,
                 openLoad, jit, fairness, windowFill, stampGap, warnings, notes, latencyHistogram, null);
     }
 
     /** A repetition that produced no figures, e.g. a forked worker that died or was killed. */
-    public static RepetitionResult failed(int repetition, Transport transport, int eventLoops, String error) {
-        return setupFailed(repetition, transport, eventLoops, error);
-    }
-
-    static RepetitionResult setupFailed(int repetition, Transport transport, int eventLoops, String error) {
-        return new RepetitionResult(repetition, false, error, transport, null, null, null, null, false, eventLoops,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+    public static RepetitionResult failed(int repetition, Transport transport, int eventLoops, Failure failure) {
+        return new RepetitionResult(repetition, false, null, failure, transport, null, null, null, null, false,
+                eventLoops, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
                 null, null, null, null, null, List.of(), List.of(), null, null);
     }
 }

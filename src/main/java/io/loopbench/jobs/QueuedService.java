@@ -1,5 +1,6 @@
 package io.loopbench.jobs;
 
+import io.loopbench.engine.Failure;
 import io.loopbench.engine.RunControl;
 import io.loopbench.storage.JsonFileStore;
 import org.slf4j.Logger;
@@ -76,7 +77,7 @@ public abstract class QueuedService<T> implements SmartLifecycle {
     protected abstract WorkerProcess worker(T record);
 
     /** The record ended {@code failed} by an unexpected error of the service. */
-    protected abstract T failed(T record, String error);
+    protected abstract T failed(T record, Failure failure);
 
     /** Tells listeners (SSE, metrics) of a stored change. */
     protected abstract void announce(T record);
@@ -301,7 +302,7 @@ public abstract class QueuedService<T> implements SmartLifecycle {
             try {
                 T r = store.find(key).orElse(null);
                 if (r != null && !status.apply(r).isFinished()) {
-                    done = failed(r, "internal error: " + t);
+                    done = failed(r, Failure.Internal.of(t));
                     store.save(done);
                 }
             } catch (RuntimeException e) {

@@ -2,10 +2,10 @@ package io.loopbench.matrices;
 
 import io.loopbench.cluster.AgentGroup;
 import io.loopbench.cluster.Coordinator;
-import io.loopbench.cluster.DistributedRun;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.runs.HostsRepetition;
 import io.loopbench.engine.spec.InvalidSpecException;
+import io.loopbench.engine.Failure;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.RepetitionResult;
@@ -20,11 +20,10 @@ import io.loopbench.runs.ForkedWorker;
 import io.loopbench.runs.Isolation;
 import io.loopbench.runs.RepetitionExecutor;
 import io.loopbench.runs.RepetitionOutcome;
+import io.loopbench.runs.StepRunner;
 import io.loopbench.runs.RunService;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.runs.RunsProperties;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,7 +54,6 @@ import java.util.UUID;
  */
 public class MatrixService extends QueuedService<MatrixRecord> {
 
-    private static final Logger log = LoggerFactory.getLogger(MatrixService.class);
     private static final String INTERRUPTED =
             "the service stopped while this matrix was running; its finished steps are kept";
 
@@ -193,8 +191,8 @@ public class MatrixService extends QueuedService<MatrixRecord> {
     }
 
     @Override
-    protected MatrixRecord failed(MatrixRecord m, String error) {
-        return m.with(RunStatus.FAILED, m.startedAt(), Instant.now(), null, m.cases(), false, error,
+    protected MatrixRecord failed(MatrixRecord m, Failure failure) {
+        return m.with(RunStatus.FAILED, m.startedAt(), Instant.now(), null, m.cases(), false, failure.message(),
                 m.workerEnvironment());
     }
 
@@ -223,40 +221,40 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         }
         RepetitionExecutor executor = RepetitionExecutor.on(m.spec().isolation(), worker, control,
                 this::stopRequested);
-        String failure = null;
-        try {
-            int n = m.cases().size();
-            List<int[]> steps = MatrixSpec.steps(m.cases().stream().map(MatrixRecord.Case::spec).toList(),
-                    m.spec().repetitions());
-            for (int s = 0; s < steps.size() && !stopRequested(); s++) {
-                int caseIndex = steps.get(s)[0];
-                int repetition = steps.get(s)[1];
-                MatrixRecord.Progress p = new MatrixRecord.Progress(s + 1, steps.size(), caseIndex + 1, n, repetition,
-                        0, 0, null);
-                update(id, x -> x.withProgress(p));
-                RepetitionOutcome o = executor.run(m.cases().get(caseIndex).spec(), repetition,
-                        new RepetitionExecutor.StepListener() {
+        List<StepRunner.Step> steps = MatrixSpec.steps(m.cases().stream().map(MatrixRecord.Case::spec).toList(),
+                m.spec().repetitions());
+        Failure failure = StepRunner.run("Matrix " + id, steps, step -> executor, this::stopRequested,
+                new StepRunner.Sink() {
+                    @Override
+                    public Failure before(StepRunner.Step step, int number) {
+                        update(id, x -> x.withProgress(new MatrixRecord.Progress(number, steps.size(),
+                                step.caseIndex() + 1, x.cases().size(), step.repetition(), 0, 0, null)));
+                        return null;
+                    }
+
+                    @Override
+                    public RepetitionExecutor.StepListener listener(StepRunner.Step step) {
+                        return new RepetitionExecutor.StepListener() {
                             @Override
                             public void worker(WorkerProcess process) {
                                 update(id, x -> x.withWorker(process));
                             }
-                        });
-                if (o == null || stopRequested()) {
-                    break;
-                }
-                MatrixRecord after = update(id, x -> record(x, caseIndex, o).withWorker(null));
-                if (!o.repetition().ok() && !after.spec().keepGoing()) {
-                    failure = "case " + (caseIndex + 1) + " repetition " + repetition + " failed: "
-                            + o.repetition().error() + " (keepGoing is false)";
-                    break;
-                }
-            }
-        } catch (RuntimeException e) {
-            log.error("Matrix {} failed unexpectedly", id, e);
-            failure = "internal error: " + e;
-        }
-        String stoppedEarly = failure;
-        end(id, x -> judge(x, stoppedEarly));
+                        };
+                    }
+
+                    @Override
+                    public Failure finished(StepRunner.Step step, RepetitionOutcome done) {
+                        MatrixRecord after = update(id, x -> record(x, step.caseIndex(), done).withWorker(null));
+                        return stopAfter(after, step, done);
+                    }
+                });
+        end(id, x -> judge(x, failure));
+    }
+
+    /** Why the matrix stops after a step: it failed, and the matrix does not keep going; null to go on. */
+    private static Failure stopAfter(MatrixRecord m, StepRunner.Step step, RepetitionOutcome done) {
+        return done.repetition().ok() || m.spec().keepGoing() ? null
+                : new Failure.StepFailed(step.caseIndex() + 1, step.repetition(), done.repetition().failure());
     }
 
     /**
@@ -267,59 +265,57 @@ public class MatrixService extends QueuedService<MatrixRecord> {
      * measured phase, and the unfinished ones are not kept.
      */
     private void executeAcrossHosts(String id, MatrixRecord m, RunControl control) {
-        List<int[]> steps = MatrixSpec.steps(m.cases().stream().map(MatrixRecord.Case::spec).toList(),
+        List<StepRunner.Step> steps = MatrixSpec.steps(m.cases().stream().map(MatrixRecord.Case::spec).toList(),
                 m.spec().repetitions());
         int groups = m.spec().agentGroups().size();
         AtomicInteger started = new AtomicInteger();
-        AtomicReference<String> failure = new AtomicReference<>();
+        AtomicReference<Failure> failure = new AtomicReference<>();
         try (ExecutorService threads = Executors.newThreadPerTaskExecutor(
                 Thread.ofPlatform().name("matrix-group-", 0).factory())) {
             for (int g = 0; g < groups; g++) {
                 int group = g;
-                List<int[]> own = steps.stream()
-                        .filter(st -> m.cases().get(st[0]).agentGroup() == group).toList();
+                List<StepRunner.Step> own = steps.stream()
+                        .filter(st -> m.cases().get(st.caseIndex()).agentGroup() == group).toList();
                 threads.submit(() -> runGroup(id, m, group, own, steps.size(), started, failure, control));
             }
         }
         end(id, x -> judge(x, failure.get()));
     }
 
-    private void runGroup(String id, MatrixRecord m, int group, List<int[]> steps, int allSteps,
-                          AtomicInteger started, AtomicReference<String> failure, RunControl control) {
+    private void runGroup(String id, MatrixRecord m, int group, List<StepRunner.Step> steps, int allSteps,
+                          AtomicInteger started, AtomicReference<Failure> failure, RunControl control) {
         Coordinator cluster = runs.policy().cluster().orElseThrow();
         int groups = m.spec().agentGroups().size();
         try {
-            for (int[] step : steps) {
-                if (stopRequested() || failure.get() != null) {
-                    return;
-                }
-                int caseIndex = step[0];
-                int repetition = step[1];
-                MatrixRecord.Case c = m.cases().get(caseIndex);
-                // numbered under the record's lock, so that steps are announced in the order they are numbered
-                update(id, x -> x.withProgress(progress(x, m.cases().size(), allSteps)
-                        .onGroup(group, groups, started.incrementAndGet(), caseIndex + 1, repetition)));
+            Failure stopped = StepRunner.run("Matrix " + id + " agent group " + group, steps, step -> {
+                MatrixRecord.Case c = m.cases().get(step.caseIndex());
                 Map<String, String> fields = new LinkedHashMap<>();
                 c.placement().agents().forEach(a -> fields.put(a, "agentGroups[" + c.agentGroup() + "]"));
                 List<Violation> now = runs.policy().agentViolations(fields, false);
-                RepetitionOutcome done = now.isEmpty()
-                        ? RepetitionExecutor.acrossHosts(cluster, c.placement(), control)
-                                .run(c.spec(), repetition, RepetitionExecutor.SILENT)
-                        : new RepetitionOutcome(DistributedRun.failed(repetition, c.spec(), "the agent group no "
-                                + "longer holds: " + now.stream().map(Violation::message)
-                                .collect(Collectors.joining("; "))).result(), null, null, null);
-                if (stopRequested()) {
-                    return;
+                return now.isEmpty() ? RepetitionExecutor.acrossHosts(cluster, c.placement(), control)
+                        : RepetitionExecutor.failing(new Failure.PlacementLost("agent group",
+                                now.stream().map(Violation::message).collect(Collectors.joining("; "))));
+            }, this::stopRequested, new StepRunner.Sink() {
+                @Override
+                public Failure before(StepRunner.Step step, int number) {
+                    if (failure.get() != null) {
+                        return failure.get(); // another group's step failed: this one stops too
+                    }
+                    // numbered under the record's lock, so that steps are announced in the order they are numbered
+                    update(id, x -> x.withProgress(progress(x, m.cases().size(), allSteps)
+                            .onGroup(group, groups, started.incrementAndGet(), step.caseIndex() + 1,
+                                    step.repetition())));
+                    return null;
                 }
-                update(id, x -> record(x, caseIndex, done));
-                if (!done.repetition().ok() && !m.spec().keepGoing()) {
-                    failure.compareAndSet(null, "case " + (caseIndex + 1) + " repetition " + repetition
-                            + " failed: " + done.repetition().error() + " (keepGoing is false)");
+
+                @Override
+                public Failure finished(StepRunner.Step step, RepetitionOutcome done) {
+                    return stopAfter(update(id, x -> record(x, step.caseIndex(), done)), step, done);
                 }
+            });
+            if (stopped != null) {
+                failure.compareAndSet(null, stopped);
             }
-        } catch (RuntimeException e) {
-            log.error("Matrix {} failed unexpectedly on agent group {}", id, group, e);
-            failure.compareAndSet(null, "internal error: " + e);
         } finally {
             update(id, x -> x.withProgress(progress(x, m.cases().size(), allSteps)
                     .onGroup(group, groups, 0, null, null)));
@@ -357,7 +353,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
     }
 
     /** The matrix's outcome; {@code failure} is an error that stopped it early, if any. */
-    private MatrixRecord judge(MatrixRecord m, String failure) {
+    private MatrixRecord judge(MatrixRecord m, Failure failure) {
         long failed = m.cases().stream().filter(MatrixRecord.Case::failed).count();
         long complete = m.cases().stream().filter(c -> c.summary() != null).count();
         RunStatus status;
@@ -368,7 +364,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                     : "cancelled; " + complete + " of " + m.cases().size() + " cases had completed";
         } else if (failure != null) {
             status = RunStatus.FAILED;
-            error = failure;
+            error = failure.message();
         } else if (failed > 0) {
             status = RunStatus.FAILED;
             error = failed + " of " + m.cases().size() + " cases failed";

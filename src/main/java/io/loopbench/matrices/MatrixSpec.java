@@ -14,6 +14,7 @@ import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.WindowMode;
 import io.loopbench.engine.spec.Validatable;
 import io.loopbench.runs.Isolation;
+import io.loopbench.runs.StepRunner;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import java.util.ArrayList;
@@ -102,13 +103,13 @@ public record MatrixSpec(
         String certsDirectory,
         List<AgentGroup> agentGroups) implements Validatable {
 
-    /** The most values one list may hold. */
     /**
      * Repetitions by default: the fewest with which Wilcoxon's signed-rank test can establish the two differences of
      * a key result (throughput and p99, one Holm family) at 5 %: every pair one way gives p = 2 ÷ 2⁷ ≈ 0.016, under
      * 0.05 ÷ 2; six pairs (0.031) decide one comparison alone, three never do (io.loopbench.verdicts).
      */
     public static final int DEFAULT_REPETITIONS = 7;
+    /** The most values one list may hold. */
     public static final int MAX_LIST_VALUES = 64;
     /** The most (case, repetition) steps one matrix may have, counted from its lists before any case is built. */
     public static final long MAX_STEPS = 10_000;
@@ -191,13 +192,17 @@ public record MatrixSpec(
                 : List.of(new Profile(1, 1), new Profile(16, 16));
     }
 
+    /** One IO profile: an IO model with its thread count. */
+    private record IoProfile(IoModel model, int threads) {
+    }
+
     /** The IO profiles: every ioModel × ioThreads pair, sharded with 1 thread dropped (it is shared 1). */
-    List<int[]> ioProfiles() {
-        List<int[]> out = new ArrayList<>();
+    private List<IoProfile> ioProfiles() {
+        List<IoProfile> out = new ArrayList<>();
         for (IoModel m : ioModels) {
             for (int t : ioThreads) {
                 if (!(m == IoModel.SHARDED && t == 1 && ioModels.contains(IoModel.SHARED))) {
-                    out.add(new int[] {m.ordinal(), t});
+                    out.add(new IoProfile(m, t));
                 }
             }
         }
@@ -214,8 +219,7 @@ public record MatrixSpec(
      */
     public List<RunSpec> cases() {
         List<RunSpec> out = new ArrayList<>();
-        for (int[] io : ioProfiles()) {
-            IoModel model = IoModel.values()[io[0]];
+        for (IoProfile io : ioProfiles()) {
             for (int w : work) {
                 for (Transport t : transports) {
                     for (WindowMode mode : windowModes) {
@@ -227,14 +231,14 @@ public record MatrixSpec(
                                         List<RunSpec> variants = protocolCases(p, RunSpec.builder().protocol(p)
                                                 .payloadBytes(payload)
                                                 .clients(profile.clients()).window(profile.window())
-                                                .ioModel(model).ioThreads(io[1]).work(w)
+                                                .ioModel(io.model()).ioThreads(io.threads()).work(w)
                                                 .transport(t).windowMode(mode).seconds(seconds)
                                                 .warmupSeconds(warmupSeconds).repetitions(repetitions)
                                                 .load(rate == null ? null : LoadModel.OPEN).rate(rate)
                                                 .warmupMode(warmupMode).warmupMaxSeconds(warmupMaxSeconds));
                                         for (RunSpec variant : variants) {
                                             for (Execution e : executions) {
-                                                if ((e != Execution.VIRTUAL_THREADS || model != IoModel.SHARDED)
+                                                if ((e != Execution.VIRTUAL_THREADS || io.model() != IoModel.SHARDED)
                                                         && p.runsOn(e)
                                                         && (profile.window() == 1 || p.pipelinesOn(e))) {
                                                     out.add(variant.toBuilder().execution(e).build());
@@ -270,9 +274,9 @@ public record MatrixSpec(
      * blocks ÷ repetitions), so that no case always runs first or in the same position.
      *
      * @param cases the cases as {@link #cases()} orders them (executions innermost)
-     * @return pairs {case index, repetition (1-based)}
+     * @return the steps, each a case and a repetition
      */
-    public static List<int[]> steps(List<RunSpec> cases, int repetitions) {
+    public static List<StepRunner.Step> steps(List<RunSpec> cases, int repetitions) {
         List<List<Integer>> blocks = new ArrayList<>();
         RunSpec previous = null;
         for (int i = 0; i < cases.size(); i++) {
@@ -283,13 +287,14 @@ public record MatrixSpec(
             blocks.getLast().add(i);
             previous = besidesExecution;
         }
-        List<int[]> out = new ArrayList<>();
+        List<StepRunner.Step> out = new ArrayList<>();
         for (int r = 1; r <= repetitions; r++) {
             int offset = (int) ((long) (r - 1) * blocks.size() / repetitions);
             for (int k = 0; k < blocks.size(); k++) {
                 List<Integer> block = blocks.get((k + offset) % blocks.size());
                 for (int j = 0; j < block.size(); j++) {
-                    out.add(new int[] {block.get(r % 2 == 1 ? j : block.size() - 1 - j), r});
+                    int c = block.get(r % 2 == 1 ? j : block.size() - 1 - j);
+                    out.add(new StepRunner.Step(c, r, cases.get(c)));
                 }
             }
         }

@@ -74,9 +74,8 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
                 .map(r -> "repetition " + r.repetition() + ": " + r.error()).orElse(null);
     }
 
-    /** The engine words such a failure "unfair: …" or "stalled: …" (see docs/metrics.md, "Self-checks"). */
     private static boolean unfair(RepetitionResult r) {
-        return !r.ok() && r.error() != null && (r.error().startsWith("unfair:") || r.error().startsWith("stalled:"));
+        return !r.ok() && r.failure() != null && r.failure().unfair();
     }
 
     /**

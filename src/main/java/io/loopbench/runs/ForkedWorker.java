@@ -2,6 +2,7 @@ package io.loopbench.runs;
 
 import io.loopbench.engine.process.ClassSharing;
 import io.loopbench.engine.process.Environment;
+import io.loopbench.engine.Failure;
 import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.Execution;
@@ -94,7 +95,7 @@ public final class ForkedWorker {
             stderr.add(start.note());
         }
         if (cancelled.getAsBoolean()) {
-            return failed(index, transport, spec, "cancelled", stderr.toString());
+            return failed(index, transport, spec, new Failure.Cancelled("cancelled"), stderr.toString());
         }
         Process process;
         try {
@@ -104,7 +105,8 @@ public final class ForkedWorker {
                     + "\n").getBytes(StandardCharsets.UTF_8));
             process.getOutputStream().flush();
         } catch (IOException e) {
-            return failed(index, transport, spec, "could not start the worker JVM: " + e, stderr.toString());
+            return failed(index, transport, spec, new Failure.Worker("could not start the worker JVM: " + e),
+                    stderr.toString());
         }
         try {
             started.accept(WorkerProcess.of(process.toHandle()));
@@ -139,23 +141,23 @@ public final class ForkedWorker {
                 }
             }));
         long deadline = System.nanoTime() + limit.toNanos();
-        String killedBecause = null;
+        Failure killedBecause = null;
         try {
             while (!process.waitFor(50, TimeUnit.MILLISECONDS)) {
                 if (cancelled.getAsBoolean()) {
-                    killedBecause = "cancelled";
+                    killedBecause = new Failure.Cancelled("cancelled");
                     break;
                 }
                 if (System.nanoTime() - deadline > 0) {
-                    killedBecause = "the worker ran past its limit of " + limit.toSeconds()
+                    killedBecause = new Failure.Worker("the worker ran past its limit of " + limit.toSeconds()
                             + " s (warmupSeconds, or warmupMaxSeconds with auto warm-up, + seconds + " + graceSeconds
-                            + " s) and was killed";
+                            + " s) and was killed");
                     break;
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            killedBecause = "interrupted";
+            killedBecause = new Failure.Cancelled("interrupted");
         }
         if (killedBecause != null) {
             terminate(process);
@@ -169,11 +171,13 @@ public final class ForkedWorker {
             return failed(index, transport, spec, killedBecause, log);
         }
         if (m == null) {
-            return failed(index, transport, spec, unread.get() != null ? unread.get() : "the worker exited with code "
-                    + process.exitValue() + " without a result: " + lastLine(log), log);
+            return failed(index, transport, spec, new Failure.Worker(unread.get() != null ? unread.get()
+                    : "the worker exited with code " + process.exitValue() + " without a result: " + lastLine(log)),
+                    log);
         }
         if (m.repetitions().isEmpty()) {
-            return failed(index, transport, spec, "the worker reported no repetition: " + m.error(), log);
+            return failed(index, transport, spec, new Failure.Worker("the worker reported no repetition: "
+                    + m.error()), log);
         }
         if (start.aotCache() && m.environment().classSharing() == ClassSharing.AOT_CACHE_REFUSED) {
             aotCache.refused();
@@ -235,7 +239,7 @@ public final class ForkedWorker {
     }
 
     /** A repetition without figures; whatever the worker printed is kept with it. */
-    private static Outcome failed(int index, Transport transport, RunSpec spec, String reason, String stderr) {
+    private static Outcome failed(int index, Transport transport, RunSpec spec, Failure reason, String stderr) {
         return new Outcome(RepetitionResult.failed(index, transport, spec.ioThreads(), reason), null, stderr);
     }
 

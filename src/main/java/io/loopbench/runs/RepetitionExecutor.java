@@ -4,6 +4,7 @@ import io.loopbench.cluster.Coordinator;
 import io.loopbench.cluster.DistributedRepetition;
 import io.loopbench.cluster.DistributedRun;
 import io.loopbench.cluster.Placement;
+import io.loopbench.engine.Failure;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.ProgressListener;
 import io.loopbench.engine.RepetitionResult;
@@ -96,6 +97,12 @@ public interface RepetitionExecutor {
                 return null;
             }
         };
+    }
+
+    /** Each repetition failed before it began, for {@code failure}. */
+    static RepetitionExecutor failing(Failure failure) {
+        return (spec, repetition, listener) -> new RepetitionOutcome(RepetitionResult.failed(repetition,
+                Transports.resolve(spec), spec.ioThreads(), failure), null, null, null);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.loopbench.cluster.Placement;
 import io.loopbench.jobs.RunExceptions;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.engine.timeline.TimelineInterval;
+import io.loopbench.engine.Failure;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.spec.InvalidSpecException;
@@ -24,6 +25,7 @@ import tools.jackson.databind.ObjectMapper;
 
 import java.net.InetAddress;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.stream.Collectors;
 import java.util.List;
 import java.util.Optional;
@@ -151,8 +153,8 @@ public class RunService extends QueuedService<RunRecord> {
     }
 
     @Override
-    protected RunRecord failed(RunRecord r, String error) {
-        return r.finished(RunStatus.FAILED, Instant.now(), null, error);
+    protected RunRecord failed(RunRecord r, Failure failure) {
+        return r.finished(RunStatus.FAILED, Instant.now(), null, failure.message());
     }
 
     @Override
@@ -182,55 +184,64 @@ public class RunService extends QueuedService<RunRecord> {
         RepetitionExecutor executor = r.placement() != null
                 ? RepetitionExecutor.acrossHosts(policy.cluster().orElseThrow(), r.placement(), control)
                 : RepetitionExecutor.on(r.isolation(), worker, control, this::stopRequested);
-        String failure = null;
+        List<StepRunner.Step> steps = new ArrayList<>();
+        for (int i = 1; i <= r.spec().repetitions(); i++) {
+            steps.add(new StepRunner.Step(0, i, r.executedSpec()));
+        }
+        Failure failure;
         try {
-            for (int i = 1; i <= r.spec().repetitions() && !stopRequested(); i++) {
-                if (r.placement() != null) {
-                    // not whether idle: the agents' word that the last repetition's end made them idle may still
-                    // be on its way, and this run is what made them busy
-                    List<Violation> now = policy.placementViolations(r.spec(), r.placement(), false);
-                    if (!now.isEmpty()) {
-                        failure = "the placement no longer holds: " + now.stream().map(Violation::message)
-                                .collect(Collectors.joining("; "));
-                        break;
+            failure = StepRunner.run("Run " + id, steps, step -> executor, this::stopRequested, new StepRunner.Sink() {
+                @Override
+                public Failure before(StepRunner.Step step, int number) {
+                    if (r.placement() != null) {
+                        // not whether idle: the agents' word that the last repetition's end made them idle may still
+                        // be on its way, and this run is what made them busy
+                        List<Violation> now = policy.placementViolations(r.spec(), r.placement(), false);
+                        if (!now.isEmpty()) {
+                            return new Failure.PlacementLost("placement", now.stream().map(Violation::message)
+                                    .collect(Collectors.joining("; ")));
+                        }
                     }
+                    live.started(id, step.repetition());
+                    progress(id, step.repetition(), r.placement() != null ? "across hosts" : "starting");
+                    return null;
                 }
-                int repetition = i;
-                live.started(id, i);
-                progress(id, i, r.placement() != null ? "across hosts" : "starting");
-                RepetitionOutcome done = executor.run(r.executedSpec(), i, new RepetitionExecutor.StepListener() {
-                    @Override
-                    public void phase(String phase) {
-                        progress(id, repetition, phase);
-                    }
 
-                    @Override
-                    public void interval(TimelineInterval interval) {
-                        live.add(id, repetition, interval);
-                    }
+                @Override
+                public RepetitionExecutor.StepListener listener(StepRunner.Step step) {
+                    return new RepetitionExecutor.StepListener() {
+                        @Override
+                        public void phase(String phase) {
+                            progress(id, step.repetition(), phase);
+                        }
 
-                    @Override
-                    public void worker(WorkerProcess process) {
-                        update(id, x -> x.withWorker(process));
-                    }
-                });
-                if (done == null || stopRequested()) {
-                    break; // cancelled or stopping: an unfinished repetition is not kept
+                        @Override
+                        public void interval(TimelineInterval interval) {
+                            live.add(id, step.repetition(), interval);
+                        }
+
+                        @Override
+                        public void worker(WorkerProcess process) {
+                            update(id, x -> x.withWorker(process));
+                        }
+                    };
                 }
-                update(id, x -> x.withRepetition(done));
-            }
-        } catch (RuntimeException e) {
-            log.error("Run {} failed unexpectedly", id, e);
-            failure = "internal error: " + e;
+
+                @Override
+                public Failure finished(StepRunner.Step step, RepetitionOutcome done) {
+                    update(id, x -> x.withRepetition(done));
+                    return null;
+                }
+            });
         } finally {
             live.ended(id);
         }
-        String stoppedEarly = failure;
+        Failure stoppedEarly = failure;
         end(id, x -> judge(x, stoppedEarly));
     }
 
     /** The run's outcome; {@code failure} is an error that stopped it early, if any. */
-    private RunRecord judge(RunRecord r, String failure) {
+    private RunRecord judge(RunRecord r, Failure failure) {
         boolean stopped = stopRequested();
         MeasurementResult m = Measurement.result(r.spec(), r.transport(), r.repetitions(), stopped);
         if (stopped) {
@@ -239,7 +250,7 @@ public class RunService extends QueuedService<RunRecord> {
                     ? INTERRUPTED + r.repetitions().size() + " repetition(s) had finished" : m.error());
         }
         if (failure != null) {
-            return r.finished(RunStatus.FAILED, Instant.now(), null, failure);
+            return r.finished(RunStatus.FAILED, Instant.now(), null, failure.message());
         }
         return r.finished(m.ok() ? RunStatus.SUCCEEDED : RunStatus.FAILED, Instant.now(), m.summary(), m.error());
     }

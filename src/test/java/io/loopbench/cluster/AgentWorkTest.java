@@ -48,7 +48,7 @@ class AgentWorkTest {
                     .hasMessageContaining("did not finish within");
             work.beginPhase();
             AgentPart part = work.part(Duration.ofSeconds(10));
-            assertThat(part.error()).isNull();
+            assertThat(part.failure()).isNull();
             assertThat(part.member()).isEqualTo("agent-x");
             assertThat(part.clients()).isEqualTo(2);
             assertThat(part.counts().messages()).isPositive();
@@ -94,7 +94,7 @@ class AgentWorkTest {
             AgentPart part = work.part(Duration.ofSeconds(1));
             assertThat(part.clients()).isZero();
             assertThat(part.counts().messages()).isZero();
-            assertThat(part.error()).isNull();
+            assertThat(part.failure()).isNull();
             assertThat(part.elapsedSeconds()).isGreaterThanOrEqualTo(0.3);
             assertThat(part.cpu().intervalSeconds()).isEqualTo(part.elapsedSeconds());
             assertThat(part.cpu().seconds()).isPositive();

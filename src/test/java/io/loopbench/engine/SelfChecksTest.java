@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static io.loopbench.engine.EngineTestSupport.quick;
@@ -40,6 +39,11 @@ class SelfChecksTest {
         assertThat(r.errors().total()).as("every echo validated").isZero();
         assertThat(r.ok()).isFalse();
         assertThat(r.error()).startsWith("unfair: client 0 completed");
+        assertThat(r.failure()).isInstanceOfSatisfying(Failure.Unfair.class, u -> {
+            assertThat(u.client()).isZero();
+            assertThat(u.echoes()).isEqualTo(r.fairness().minMessages());
+            assertThat(u.unfair()).isTrue();
+        });
         assertThat(r.fairness().minMessages()).isLessThan(r.fairness().maxMessages() / 10);
         assertThat(r.fairness().jainIndex()).isLessThan(0.8);
     }
@@ -61,6 +65,8 @@ class SelfChecksTest {
         assertThat(r.ok()).isFalse();
         // a stall, named apart from a starved client
         assertThat(r.error()).startsWith("stalled: one message took ");
+        assertThat(r.failure()).isInstanceOfSatisfying(Failure.Stalled.class,
+                st -> assertThat(st.maxUs()).isEqualTo(r.latency().maxUs()));
         assertThat(r.latency().maxUs()).isGreaterThan(spec.seconds() * 1e6 / 4);
     }
 

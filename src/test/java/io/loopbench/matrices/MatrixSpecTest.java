@@ -1,5 +1,6 @@
 package io.loopbench.matrices;
 
+import io.loopbench.runs.StepRunner;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.Protocol;
@@ -119,19 +120,19 @@ class MatrixSpecTest {
 
     @Test
     void everyRepetitionRunsEveryCaseOnceStartingFromAnotherCase() {
-        List<int[]> steps = MatrixSpec.steps(empty().effective().cases().subList(0, 10), 3);
+        List<StepRunner.Step> steps = MatrixSpec.steps(empty().effective().cases().subList(0, 10), 3);
 
         assertThat(steps).hasSize(30);
         for (int r = 1; r <= 3; r++) {
             int rep = r;
             Set<Integer> cases = new HashSet<>();
-            steps.stream().filter(s -> s[1] == rep).forEach(s -> cases.add(s[0]));
+            steps.stream().filter(s -> s.repetition() == rep).forEach(s -> cases.add(s.caseIndex()));
             assertThat(cases).hasSize(10);
         }
-        assertThat(steps.stream().filter(s -> s[1] < 3).mapToInt(s -> s[1]).max()).hasValue(2);
-        assertThat(List.of(steps.get(0)[0], steps.get(10)[0], steps.get(20)[0])).containsExactly(0, 3, 6);
+        assertThat(steps.stream().filter(s -> s.repetition() < 3).mapToInt(s -> s.repetition()).max()).hasValue(2);
+        assertThat(List.of(steps.get(0).caseIndex(), steps.get(10).caseIndex(), steps.get(20).caseIndex())).containsExactly(0, 3, 6);
         // repetitions outermost: all of repetition 1 before any of repetition 2
-        assertThat(steps.subList(0, 10)).allMatch(s -> s[1] == 1);
+        assertThat(steps.subList(0, 10)).allMatch(s -> s.repetition() == 1);
     }
 
     private static MatrixSpec executions(List<Execution> executions, List<IoModel> ioModels) {
@@ -172,16 +173,16 @@ class MatrixSpecTest {
         List<RunSpec> cases = executions(List.of(Execution.NETTY, Execution.REACTIVE, Execution.VIRTUAL_THREADS),
                 List.of(IoModel.SHARED, IoModel.SHARDED)).cases();
 
-        List<int[]> steps = MatrixSpec.steps(cases, 3);
+        List<StepRunner.Step> steps = MatrixSpec.steps(cases, 3);
 
-        assertThat(steps).extracting(s -> s[1] + ":" + s[0]).containsExactly(
+        assertThat(steps).extracting(s -> s.repetition() + ":" + s.caseIndex()).containsExactly(
                 "1:0", "1:1", "1:2", "1:3", "1:4",
                 "2:2", "2:1", "2:0", "2:4", "2:3",
                 // the third repetition starts at the other block of cases, forward again
                 "3:3", "3:4", "3:0", "3:1", "3:2");
         // over many repetitions, each execution runs first as often as the other
-        List<int[]> many = MatrixSpec.steps(cases.subList(3, 5), 6);
-        assertThat(java.util.stream.IntStream.range(0, 6).map(r -> many.get(2 * r)[0]))
+        List<StepRunner.Step> many = MatrixSpec.steps(cases.subList(3, 5), 6);
+        assertThat(java.util.stream.IntStream.range(0, 6).map(r -> many.get(2 * r).caseIndex()))
                 .containsExactly(0, 1, 0, 1, 0, 1);
     }
 

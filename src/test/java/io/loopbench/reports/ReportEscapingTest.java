@@ -1,5 +1,6 @@
 package io.loopbench.reports;
 
+import io.loopbench.engine.Failure;
 import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.matrices.MatrixRecord;
 import org.commonmark.ext.gfm.tables.TableBlock;
@@ -85,7 +86,9 @@ class ReportEscapingTest {
         ((ObjectNode) remote.get("repetitions").get(0).get("warmup")).put("stoppedBecause", STOPPED);
         ObjectNode failed = (ObjectNode) m.get("cases").get(1);
         failed.put("error", CASE_ERROR);
-        ((ObjectNode) failed.get("repetitions").get(0)).put("error", REPETITION_ERROR);
+        // a worker's words (its stderr's last line) reach a failure's data
+        ((ObjectNode) failed.get("repetitions").get(0)).set("failure",
+                json.valueToTree(new Failure.Worker(REPETITION_ERROR)));
         return json.treeToValue(m, MatrixRecord.class);
     }
 

@@ -1,6 +1,7 @@
 package io.loopbench.reports;
 
 import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.Failure;
 import io.loopbench.engine.Fairness;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.process.JitActivity;
@@ -48,7 +49,7 @@ final class ReportFixtures {
     /** A passed, clean repetition of one measured second with this throughput and p99. */
     static RepetitionResult passed(int index, double roundTripsPerSecond, double p99Us) {
         long messages = Math.round(roundTripsPerSecond);
-        return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
+        return new RepetitionResult(index, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
                 null, null, 1.0, messages, messages, roundTripsPerSecond, null,
                 new Latency(LatencyMode.MESSAGE, messages, 1, 1, 1, p99Us, 1, 1, 1), new CpuUsage(1, 1.0, 100), null,
                 null, null, null, null, null, QUIET, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of(), null, null);
@@ -65,7 +66,7 @@ final class ReportFixtures {
         double[] p99s = {p99.median(), p99.min(), p99.max()};
         List<RepetitionResult> reps = new java.util.ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            reps.add(new RepetitionResult(i + 1, true, null, Transport.EPOLL, null, null, null, null, false, 1,
+            reps.add(new RepetitionResult(i + 1, true, null, null, Transport.EPOLL, null, null, null, null, false, 1,
                     null, null, null, null, 1.0, 100_000L, 100_000L, roundTrips.median(), null,
                     new Latency(LatencyMode.MESSAGE, 100_000, 1, 1, 1, p99s[i % 3] * (1 + i / 1000.0), 1, 1, 1), null, null, null, null,
                     null, null, load, QUIET, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of(),
@@ -95,7 +96,7 @@ final class ReportFixtures {
      */
     static RepetitionResult checked(int index, JitActivity jit, Fairness fairness, double windowFillRatio,
                                     double warmupSeconds, String stoppedBecause, String... warnings) {
-        return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null,
+        return new RepetitionResult(index, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, null, 1.0, 1000L, 1000L, 1000.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
                 new WarmupResult(WarmupMode.AUTO, warmupSeconds, 5000, null, stoppedBecause, WarmupResult.CAP.equals(
                         stoppedBecause) ? "throughput moved +12.0 % from one second to the next (at most ±10 %)" : null,
@@ -105,8 +106,12 @@ final class ReportFixtures {
 
     /** A repetition that validated every echo but failed as unfair, worded as the engine words it. */
     static RepetitionResult unfairRepetition(int index) {
-        return new RepetitionResult(index, false, "unfair: client 3 completed 12 validated echoes, under a tenth of "
-                + "the mean 1,000.0 (Jain's index 0.940)", Transport.EPOLL, null, null, null, null, false, 1, null,
+        return unfairRepetition(index, new Failure.Unfair(null, 3, 12, 1000, 0.94));
+    }
+
+    /** The same, failed as {@code failure} says. */
+    static RepetitionResult unfairRepetition(int index, Failure failure) {
+        return new RepetitionResult(index, false, null, failure, Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, null, 1.0, 16_012L, 16_012L, 16_012.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
                 null, null, null, QUIET, new Fairness(16, 12, 1100, 0.94), null, null, List.of(), List.of(), null, null);
     }
@@ -128,7 +133,7 @@ final class ReportFixtures {
 
     /** The same, with what its TLS handshake negotiated. */
     static RepetitionResult repetition(int index, long roundTrips, double cpuPercent, TlsSession tls) {
-        return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null,
+        return new RepetitionResult(index, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, tls, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
                 new CpuUsage(cpuPercent / 100, 1.0, cpuPercent), null, null, null, null, null, null, null, null, null,
                 null, List.of(), List.of(), null, null);
@@ -136,7 +141,8 @@ final class ReportFixtures {
 
     /** A repetition that failed, with figures that must not be used. */
     static RepetitionResult failedRepetition(int index) {
-        return new RepetitionResult(index, false, "measured phase: unfinishedMessages=2", Transport.EPOLL, null, null,
+        return new RepetitionResult(index, false, null,
+                new Failure.ErrorCounters("measured phase", "unfinishedMessages=2", null), Transport.EPOLL, null, null,
                 null, null, false, 1, null, null, null, null, 1.0, 10L, 8L, 8.0, null, null, new CpuUsage(5, 1.0, 500),
                 null, null, null, null, null, null, null, null, null, null, List.of(), List.of(), null, null);
     }
@@ -160,7 +166,7 @@ final class ReportFixtures {
         List<Integer> gc = java.util.stream.IntStream.range(0, n).map(i -> i == 6 ? 1 : 0).boxed().toList();
         var timeline = new io.loopbench.engine.timeline.Timeline(100, 2, start, tenth, perInterval, rate, rtt, rtt,
                 rtt, gc, gc.stream().map(Integer::doubleValue).toList(), none, tenth, none, null, null);
-        return new RepetitionResult(index, true, null, Transport.EPOLL, null, null, null, null, false, 1, null,
+        return new RepetitionResult(index, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, null, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
                 new CpuUsage(1, 1.0, 100), null, null, null, null, null, null, QUIET, null, null,
                 null, List.of(), List.of(), io.loopbench.engine.latency.LatencyHistograms.encode(h), timeline);

@@ -2,6 +2,7 @@ package io.loopbench.reports;
 
 import io.loopbench.verdicts.Decision;
 import io.loopbench.verdicts.VerdictRule;
+import io.loopbench.engine.Failure;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.ClientPopulations;
 import io.loopbench.engine.Fairness;
@@ -350,6 +351,22 @@ class ReportRulesTest {
         assertThat(c.failedCases()).singleElement().asString().endsWith(" (candidate failed as unfair: repetition 2: "
                 + "unfair: client 3 completed 12 validated echoes, under a tenth of the mean 1,000.0 (Jain's index "
                 + "0.940))");
+    }
+
+    @Test
+    void aClientStarvedOnAnotherAgentFailsItsCaseAsUnfairInTheComparisonToo() {
+        RunSpec spec = RunSpec.builder().build();
+        for (Failure f : List.of(new Failure.Unfair("agent-b", -1, 12, 1000, 0.94),
+                new Failure.Agent("agent-b", new Failure.Stalled(400_000, 1)))) {
+            CaseResult unfair = new CaseResult(spec, Transport.EPOLL, null, List.of(unfairRepetition(1, f)),
+                    "repetition 1 failed: " + f.message());
+
+            Comparisons.Comparison c = Comparisons.compare(source("b", List.of(ok(spec, new Stat(1, 1, 1),
+                    new Stat(1, 1, 1)))), source("c", List.of(unfair)), VerdictRule.DEFAULT);
+
+            assertThat(c.failedCases()).singleElement().asString()
+                    .endsWith(" (candidate failed as unfair: repetition 1: " + f.message() + ")");
+        }
     }
 
     @Test
