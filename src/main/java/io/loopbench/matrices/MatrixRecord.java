@@ -2,6 +2,9 @@ package io.loopbench.matrices;
 
 import io.loopbench.cluster.Placement;
 import io.loopbench.engine.process.Environment;
+import io.loopbench.engine.Measurement;
+import io.loopbench.engine.MeasurementResult;
+import io.loopbench.runs.RepetitionOutcome;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Summary;
@@ -14,6 +17,7 @@ import io.loopbench.system.SystemInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -128,7 +132,7 @@ public record MatrixRecord(
         }
     }
 
-    /** @param groups each case's agent group (see {@link MatrixSpec#groupOfCases}); empty on this host */
+    /** @param groups each case's agent group (see {@link CaseOrder#groups}); empty on this host */
     static MatrixRecord queued(String id, MatrixSpec spec, List<RunSpec> cases, List<Integer> groups,
                                double estimate, Instant now, SystemInfo system) {
         List<Case> cs = new ArrayList<>();
@@ -154,6 +158,31 @@ public record MatrixRecord(
 
     MatrixRecord withProgress(Progress p) {
         return with(status, startedAt, finishedAt, p, cases, ok, error, workerEnvironment);
+    }
+
+    /** Adds a finished step to its case; once the case has all its repetitions, summarises it. */
+    MatrixRecord withStep(int caseIndex, RepetitionOutcome o) {
+        List<Case> updated = new ArrayList<>(cases);
+        Case c = updated.get(caseIndex);
+        List<HostsRepetition> acrossHosts = new ArrayList<>(c.acrossHosts());
+        if (o.acrossHosts() != null) {
+            acrossHosts.add(o.acrossHosts());
+            acrossHosts.sort(Comparator.comparingInt(HostsRepetition::repetition));
+        }
+        List<RepetitionResult> reps = new ArrayList<>(c.repetitions());
+        reps.add(o.repetition());
+        reps.sort(Comparator.comparingInt(RepetitionResult::repetition));
+        Summary summary = null;
+        String caseError = null;
+        if (reps.size() == c.spec().repetitions() || reps.stream().anyMatch(r -> !r.ok())) {
+            MeasurementResult judged = Measurement.result(c.spec(), o.repetition().transport(), reps, false);
+            summary = judged.summary();
+            caseError = judged.ok() ? null : judged.error();
+        }
+        updated.set(caseIndex, new Case(c.number(), c.spec(), o.repetition().transport(), reps, summary,
+                caseError, c.agentGroup(), c.placement(), acrossHosts));
+        return with(status, startedAt, finishedAt, progress, updated, ok, error,
+                o.environment() != null ? o.environment() : workerEnvironment);
     }
 
     /** This matrix with its progress times brought up to {@code now}; unchanged unless running. */

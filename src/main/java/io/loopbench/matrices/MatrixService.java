@@ -1,17 +1,10 @@
 package io.loopbench.matrices;
 
-import io.loopbench.cluster.AgentGroup;
 import io.loopbench.cluster.Coordinator;
-import io.loopbench.engine.spec.Protocol;
-import io.loopbench.runs.HostsRepetition;
 import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.Failure;
-import io.loopbench.engine.Measurement;
-import io.loopbench.engine.MeasurementResult;
-import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunControl;
 import io.loopbench.engine.spec.RunSpec;
-import io.loopbench.engine.Summary;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.QueuedService;
@@ -28,7 +21,6 @@ import io.loopbench.runs.RunsProperties;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -36,7 +28,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -46,7 +37,7 @@ import java.util.UUID;
 /**
  * Accepts matrices, validates every case before anything runs, and executes them on the shared {@link JobQueue}
  * (so they never overlap a run): repetitions outermost, cases rotated per repetition, the executions of a case back
- * to back in an order alternated between repetitions ({@link MatrixSpec#steps}), each (case, repetition) in its own
+ * to back in an order alternated between repetitions ({@link CaseOrder#steps}), each (case, repetition) in its own
  * forked worker; or, with agent groups, across hosts, the groups at once ({@link #executeAcrossHosts}). Every finished
  * step is stored before it is announced. On start, matrices found running
  * are marked interrupted (keeping their finished steps) and queued ones are queued again (see
@@ -94,9 +85,9 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         }
         violations.addAll(caseViolations);
         List<Integer> groups = spec.acrossHosts() && violations.isEmpty()
-                ? MatrixSpec.groupOfCases(cases, spec.agentGroups().size()) : List.of();
+                ? CaseOrder.groups(cases, spec.agentGroups().size()) : List.of();
         if (spec.acrossHosts() && violations.isEmpty()) {
-            violations.addAll(agentGroupViolations(spec, cases));
+            violations.addAll(AgentGroupChecks.violations(runs.policy(), spec, cases));
         }
         double estimate = estimate(spec, cases, groups);
         if (violations.isEmpty() && estimate > properties.limits().maxMatrixSeconds()) {
@@ -124,59 +115,6 @@ public class MatrixService extends QueuedService<MatrixRecord> {
             perGroup[groups.get(i)] += RunService.estimate(cases.get(i), Isolation.IN_PROCESS);
         }
         return Arrays.stream(perGroup).max().orElse(0);
-    }
-
-    /**
-     * What keeps the agent groups from running the cases now: an agent not in the cluster, busy, or outside the
-     * allow-list; secure cases without a certificates directory every agent has; and groups of different hardware
-     * (the servers must match each other, and so must the client agents), whose figures would not compare.
-     */
-    private List<Violation> agentGroupViolations(MatrixSpec spec, List<RunSpec> cases) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (int g = 0; g < spec.agentGroups().size(); g++) {
-            AgentGroup group = spec.agentGroups().get(g);
-            fields.put(group.server(), "agentGroups[" + g + "].server");
-            for (int i = 0; i < group.clientAgents().size(); i++) {
-                fields.putIfAbsent(group.clientAgents().get(i), "agentGroups[" + g + "].clientAgents[" + i + "]");
-            }
-        }
-        List<Violation> v = new ArrayList<>(runs.policy().agentViolations(fields, true));
-        if (spec.certsDirectory() == null) {
-            cases.stream().map(RunSpec::protocol).filter(Protocol::secure).findFirst().ifPresent(p -> v.add(
-                    new Violation("certsDirectory", "none", "with " + p.label() + " cases across hosts, a directory "
-                            + "at that path on every agent, its server.pem for each server agent's address: the "
-                            + "throw-away certificate is made per JVM, and only that JVM's clients trust it")));
-        }
-        if (v.isEmpty() && spec.agentGroups().size() > 1) {
-            Map<String, String> hardware = new HashMap<>();
-            runs.policy().cluster().orElseThrow().agents().forEach(a -> hardware.put(a.member(), a.facts() == null ? "unknown"
-                    : a.facts().hardware()));
-            sameHardware(v, spec, hardware, true);
-            sameHardware(v, spec, hardware, false);
-        }
-        return v;
-    }
-
-    /** A violation for each agent of one role (servers, or client agents) whose hardware differs from the first's. */
-    static void sameHardware(List<Violation> v, MatrixSpec spec, Map<String, String> hardware, boolean servers) {
-        String first = null;
-        String firstField = null;
-        for (int g = 0; g < spec.agentGroups().size(); g++) {
-            AgentGroup group = spec.agentGroups().get(g);
-            List<String> agents = servers ? List.of(group.server()) : group.clientAgents();
-            for (int i = 0; i < agents.size(); i++) {
-                String field = "agentGroups[" + g + "]." + (servers ? "server" : "clientAgents[" + i + "]");
-                String h = hardware.get(agents.get(i));
-                if (first == null) {
-                    first = h;
-                    firstField = field;
-                } else if (!first.equals(h)) {
-                    v.add(new Violation(field, agents.get(i) + " (" + h + ")", (servers ? "a server" : "a client")
-                            + " agent of the same hardware as " + firstField + " (" + first + "), so that every "
-                            + "group's figures compare"));
-                }
-            }
-        }
     }
 
     @Override
@@ -221,7 +159,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         }
         RepetitionExecutor executor = RepetitionExecutor.on(m.spec().isolation(), worker, control,
                 this::stopRequested);
-        List<StepRunner.Step> steps = MatrixSpec.steps(m.cases().stream().map(MatrixRecord.Case::spec).toList(),
+        List<StepRunner.Step> steps = CaseOrder.steps(m.cases().stream().map(MatrixRecord.Case::spec).toList(),
                 m.spec().repetitions());
         Failure failure = StepRunner.run("Matrix " + id, steps, step -> executor, this::stopRequested,
                 new StepRunner.Sink() {
@@ -244,7 +182,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
 
                     @Override
                     public Failure finished(StepRunner.Step step, RepetitionOutcome done) {
-                        MatrixRecord after = update(id, x -> record(x, step.caseIndex(), done).withWorker(null));
+                        MatrixRecord after = update(id, x -> x.withStep(step.caseIndex(), done).withWorker(null));
                         return stopAfter(after, step, done);
                     }
                 });
@@ -259,13 +197,13 @@ public class MatrixService extends QueuedService<MatrixRecord> {
 
     /**
      * Across hosts: one thread per agent group, each running its cases' steps in the matrix's step order
-     * ({@link MatrixSpec#steps}), so the groups run at once and each one case at a time. A group whose agents no
+     * ({@link CaseOrder#steps}), so the groups run at once and each one case at a time. A group whose agents no
      * longer hold (left, or outside the allow-list) fails its step; with keepGoing false a failed step stops every
      * group before its next step (the steps under way finish). A cancellation stops each group's repetition in its
      * measured phase, and the unfinished ones are not kept.
      */
     private void executeAcrossHosts(String id, MatrixRecord m, RunControl control) {
-        List<StepRunner.Step> steps = MatrixSpec.steps(m.cases().stream().map(MatrixRecord.Case::spec).toList(),
+        List<StepRunner.Step> steps = CaseOrder.steps(m.cases().stream().map(MatrixRecord.Case::spec).toList(),
                 m.spec().repetitions());
         int groups = m.spec().agentGroups().size();
         AtomicInteger started = new AtomicInteger();
@@ -310,7 +248,7 @@ public class MatrixService extends QueuedService<MatrixRecord> {
 
                 @Override
                 public Failure finished(StepRunner.Step step, RepetitionOutcome done) {
-                    return stopAfter(update(id, x -> record(x, step.caseIndex(), done)), step, done);
+                    return stopAfter(update(id, x -> x.withStep(step.caseIndex(), done)), step, done);
                 }
             });
             if (stopped != null) {
@@ -325,31 +263,6 @@ public class MatrixService extends QueuedService<MatrixRecord> {
     /** A matrix's progress so far, or none begun: no step yet (numbered from 1). */
     private static MatrixRecord.Progress progress(MatrixRecord m, int cases, int steps) {
         return m.progress() != null ? m.progress() : new MatrixRecord.Progress(0, steps, 0, cases, 0, 0, 0, null);
-    }
-
-    /** Adds a finished step to its case; once the case has all its repetitions, summarises it. */
-    private static MatrixRecord record(MatrixRecord m, int caseIndex, RepetitionOutcome o) {
-        List<MatrixRecord.Case> cases = new ArrayList<>(m.cases());
-        MatrixRecord.Case c = cases.get(caseIndex);
-        List<HostsRepetition> acrossHosts = new ArrayList<>(c.acrossHosts());
-        if (o.acrossHosts() != null) {
-            acrossHosts.add(o.acrossHosts());
-            acrossHosts.sort(Comparator.comparingInt(HostsRepetition::repetition));
-        }
-        List<RepetitionResult> reps = new ArrayList<>(c.repetitions());
-        reps.add(o.repetition());
-        reps.sort(Comparator.comparingInt(RepetitionResult::repetition));
-        Summary summary = null;
-        String error = null;
-        if (reps.size() == c.spec().repetitions() || reps.stream().anyMatch(r -> !r.ok())) {
-            MeasurementResult judged = Measurement.result(c.spec(), o.repetition().transport(), reps, false);
-            summary = judged.summary();
-            error = judged.ok() ? null : judged.error();
-        }
-        cases.set(caseIndex, new MatrixRecord.Case(c.number(), c.spec(), o.repetition().transport(), reps, summary,
-                error, c.agentGroup(), c.placement(), acrossHosts));
-        return m.with(m.status(), m.startedAt(), m.finishedAt(), m.progress(), cases, m.ok(), m.error(),
-                o.environment() != null ? o.environment() : m.workerEnvironment());
     }
 
     /** The matrix's outcome; {@code failure} is an error that stopped it early, if any. */

@@ -3,7 +3,6 @@ package io.loopbench.matrices;
 import io.loopbench.cluster.AgentGroup;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.IoModel;
-import io.loopbench.engine.spec.Labeled;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
@@ -14,21 +13,11 @@ import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.WindowMode;
 import io.loopbench.engine.spec.Validatable;
 import io.loopbench.runs.Isolation;
-import io.loopbench.runs.StepRunner;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * A matrix: lists of values whose every combination is one case. Every field is optional; omitted ones take
@@ -160,30 +149,6 @@ public record MatrixSpec(
         return agentGroups != null;
     }
 
-    /**
-     * The group each case runs on, by case index: the blocks of cases that differ only by execution (adjacent in
-     * {@link #cases()}) are dealt to the groups in turn, so that a matched comparison never crosses groups. Empty
-     * unless across hosts.
-     */
-    public static List<Integer> groupOfCases(List<RunSpec> cases, int groups) {
-        List<Integer> out = new ArrayList<>();
-        int block = -1;
-        RunSpec previous = null;
-        for (RunSpec c : cases) {
-            RunSpec besidesExecution = besidesExecution(c);
-            if (!besidesExecution.equals(previous)) {
-                block++;
-            }
-            out.add(block % groups);
-            previous = besidesExecution;
-        }
-        return out;
-    }
-
-    private static RunSpec besidesExecution(RunSpec c) {
-        return c.toBuilder().execution(null).build();
-    }
-
     private List<Profile> profilesFor(Protocol p) {
         if (profiles != null) {
             return profiles;
@@ -266,41 +231,6 @@ public record MatrixSpec(
         };
     }
 
-    /**
-     * The order in which (case, repetition) steps run: repetitions outermost; within a repetition the cases that
-     * differ only by execution run back to back, in the listed order of executions in odd repetitions and in the
-     * reverse order in even ones, so that none always runs first and drift (heat, JIT, neighbours) falls on each
-     * alike in the matched comparison; and each repetition starts at another such block of cases (rotated by
-     * blocks ÷ repetitions), so that no case always runs first or in the same position.
-     *
-     * @param cases the cases as {@link #cases()} orders them (executions innermost)
-     * @return the steps, each a case and a repetition
-     */
-    public static List<StepRunner.Step> steps(List<RunSpec> cases, int repetitions) {
-        List<List<Integer>> blocks = new ArrayList<>();
-        RunSpec previous = null;
-        for (int i = 0; i < cases.size(); i++) {
-            RunSpec besidesExecution = besidesExecution(cases.get(i));
-            if (!besidesExecution.equals(previous)) {
-                blocks.add(new ArrayList<>());
-            }
-            blocks.getLast().add(i);
-            previous = besidesExecution;
-        }
-        List<StepRunner.Step> out = new ArrayList<>();
-        for (int r = 1; r <= repetitions; r++) {
-            int offset = (int) ((long) (r - 1) * blocks.size() / repetitions);
-            for (int k = 0; k < blocks.size(); k++) {
-                List<Integer> block = blocks.get((k + offset) % blocks.size());
-                for (int j = 0; j < block.size(); j++) {
-                    int c = block.get(r % 2 == 1 ? j : block.size() - 1 - j);
-                    out.add(new StepRunner.Step(c, r, cases.get(c)));
-                }
-            }
-        }
-        return out;
-    }
-
     /** The rules on the lists themselves ({@link #listViolations()} of the effective spec). */
     @Override
     public List<Violation> violations() {
@@ -308,119 +238,10 @@ public record MatrixSpec(
     }
 
     /**
-     * Rules on the lists themselves: no null value, none empty or longer than {@value #MAX_LIST_VALUES}, no value
-     * twice, at most {@value #MAX_STEPS} steps (counted from the lists' lengths, before any case is built), not every
-     * case dropped (virtual-threads with only the sharded IO model; only executions the protocols do not run, or not
-     * with the profiles' windows). Call on an {@link #effective()} spec.
+     * Rules on the lists themselves ({@link MatrixRules}). Call on an {@link #effective()} spec.
      */
     List<Violation> listViolations() {
-        List<Violation> v = new ArrayList<>();
-        Map<String, List<?>> lists = new LinkedHashMap<>();
-        lists.put("protocols", protocols);
-        lists.put("payloads", payloads);
-        lists.put("profiles", profiles);
-        lists.put("ioModels", ioModels);
-        lists.put("ioThreads", ioThreads);
-        lists.put("work", work);
-        lists.put("transports", transports);
-        lists.put("windowModes", windowModes);
-        lists.put("executions", executions);
-        lists.put("rates", rates);
-        lists.put("datagramsPerRead", datagramsPerRead);
-        lists.put("tlsProviders", tlsProviders);
-        double steps = Math.max(1, repetitions); // a double: no overflow, and exact far beyond the cap
-        for (var e : lists.entrySet()) {
-            List<?> values = e.getValue();
-            if (values == null) {
-                continue; // profiles and rates may be omitted
-            }
-            if (values.stream().anyMatch(Objects::isNull)) {
-                v.add(new Violation(e.getKey(), text(values), "values that are not null"));
-            } else if (values.size() > MAX_LIST_VALUES) {
-                v.add(new Violation(e.getKey(), values.size() + " values", "at most " + MAX_LIST_VALUES + " values"));
-            } else {
-                unique(v, e.getKey(), values);
-            }
-            steps *= Math.max(1, values.size());
-        }
-        steps *= profiles == null ? 2 : 1;
-        if (steps > MAX_STEPS) {
-            v.add(new Violation("cases×repetitions", String.format(Locale.ROOT, "%.0f", steps), "at most "
-                    + MAX_STEPS + " (steps of one matrix; counted from the lists' lengths before sharded-1 and "
-                    + "virtual-threads × sharded are dropped)"));
-        }
-        if (List.of(Execution.VIRTUAL_THREADS).equals(executions) && List.of(IoModel.SHARDED).equals(ioModels)) {
-            // every case would be dropped: say why rather than accept a matrix of nothing
-            v.add(new Violation("executions×ioModels", executions.getFirst().label() + " × "
-                    + ioModels.getFirst().label(), "virtual-threads runs only with the shared IO model: list shared, "
-                    + "or another execution"));
-        }
-        if (v.isEmpty() && cases().isEmpty()) {
-            v.add(new Violation("executions×protocols", text(executions) + " × " + text(protocols),
-                    "at least one execution that runs one of the protocols (" + protocols.stream()
-                            .map(p -> p.label() + ": " + Arrays.stream(Execution.values()).filter(p::runsOn)
-                                    .map(e -> e.label() + (p.pipelinesOn(e) ? "" : " with window 1"))
-                                    .collect(Collectors.joining(", ")))
-                            .collect(Collectors.joining("; ")) + ")"));
-        }
-        if (agentGroups != null) {
-            groupViolations(v);
-        }
-        if (!(p99BoundUs > 0 && Double.isFinite(p99BoundUs))) {
-            v.add(new Violation("p99BoundUs", String.valueOf(p99BoundUs), "a finite number more than 0"));
-        }
-        return v;
-    }
-
-    /** The groups by themselves: at least one, each well formed, no agent in two (whether they exist is the service's). */
-    private void groupViolations(List<Violation> v) {
-        if (agentGroups.isEmpty()) {
-            v.add(new Violation("agentGroups", "[]", "at least one group, or none (omitted) to run on this host"));
-        } else if (agentGroups.size() > MAX_LIST_VALUES) {
-            v.add(new Violation("agentGroups", agentGroups.size() + " groups", "at most " + MAX_LIST_VALUES));
-            return;
-        }
-        Map<String, Integer> owner = new HashMap<>();
-        for (int g = 0; g < agentGroups.size(); g++) {
-            AgentGroup group = agentGroups.get(g);
-            String field = "agentGroups[" + g + "]";
-            if (group == null) {
-                v.add(new Violation(field, "null", "a group: {server, clientAgents}"));
-                continue;
-            }
-            v.addAll(group.violations(field));
-            for (String agent : group.agents()) {
-                Integer other = agent == null ? null : owner.putIfAbsent(agent, g);
-                if (other != null && other != g) {
-                    v.add(new Violation(field, agent, "groups with no agent in common (" + agent + " is in "
-                            + "agentGroups[" + other + "] too): groups run at once"));
-                }
-            }
-        }
-    }
-
-    private static void unique(List<Violation> v, String field, List<?> values) {
-        if (values.isEmpty()) {
-            v.add(new Violation(field, "[]", "at least one value"));
-            return;
-        }
-        Set<Object> seen = new HashSet<>();
-        for (Object o : values) {
-            if (!seen.add(o)) {
-                v.add(new Violation(field, text(values), "each value once (" + text(o) + " repeats)"));
-                return;
-            }
-        }
-    }
-
-    /** A value as the API writes it: an enum by its label. */
-    private static String text(Object value) {
-        return value instanceof Labeled l ? l.label() : String.valueOf(value);
-    }
-
-    /** A list as the API writes it. */
-    private static String text(List<?> values) {
-        return values.stream().map(MatrixSpec::text).collect(Collectors.joining(", ", "[", "]"));
+        return MatrixRules.violations(this);
     }
 
     private static <T> List<T> or(List<T> value, List<T> fallback) {

@@ -22,7 +22,6 @@ import io.loopbench.events.EventStreamsProperties;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.runs.HostsRepetition;
-import io.loopbench.runs.Isolation;
 import io.loopbench.runs.LiveTimelines;
 import io.loopbench.runs.RunService;
 import io.loopbench.runs.RunStore;
@@ -204,9 +203,9 @@ class MatrixAcrossHostsTest {
         Map<String, String> hardware = Map.of("agent-a", "EPYC × 2, 8 GiB", "agent-b", "EPYC × 2, 8 GiB",
                 "agent-c", "EPYC × 4, 8 GiB", "agent-d", "EPYC × 2, 8 GiB");
         List<Violation> servers = new ArrayList<>();
-        MatrixService.sameHardware(servers, spec, hardware, true);
+        AgentGroupChecks.sameHardware(servers, spec, hardware, true);
         List<Violation> clients = new ArrayList<>();
-        MatrixService.sameHardware(clients, spec, hardware, false);
+        AgentGroupChecks.sameHardware(clients, spec, hardware, false);
 
         assertThat(servers).extracting(Violation::field, Violation::value)
                 .containsExactly(tuple("agentGroups[1].server", "agent-c (EPYC × 4, 8 GiB)"));

@@ -120,7 +120,7 @@ class MatrixSpecTest {
 
     @Test
     void everyRepetitionRunsEveryCaseOnceStartingFromAnotherCase() {
-        List<StepRunner.Step> steps = MatrixSpec.steps(empty().effective().cases().subList(0, 10), 3);
+        List<StepRunner.Step> steps = CaseOrder.steps(empty().effective().cases().subList(0, 10), 3);
 
         assertThat(steps).hasSize(30);
         for (int r = 1; r <= 3; r++) {
@@ -173,7 +173,7 @@ class MatrixSpecTest {
         List<RunSpec> cases = executions(List.of(Execution.NETTY, Execution.REACTIVE, Execution.VIRTUAL_THREADS),
                 List.of(IoModel.SHARED, IoModel.SHARDED)).cases();
 
-        List<StepRunner.Step> steps = MatrixSpec.steps(cases, 3);
+        List<StepRunner.Step> steps = CaseOrder.steps(cases, 3);
 
         assertThat(steps).extracting(s -> s.repetition() + ":" + s.caseIndex()).containsExactly(
                 "1:0", "1:1", "1:2", "1:3", "1:4",
@@ -181,7 +181,7 @@ class MatrixSpecTest {
                 // the third repetition starts at the other block of cases, forward again
                 "3:3", "3:4", "3:0", "3:1", "3:2");
         // over many repetitions, each execution runs first as often as the other
-        List<StepRunner.Step> many = MatrixSpec.steps(cases.subList(3, 5), 6);
+        List<StepRunner.Step> many = CaseOrder.steps(cases.subList(3, 5), 6);
         assertThat(java.util.stream.IntStream.range(0, 6).map(r -> many.get(2 * r).caseIndex()))
                 .containsExactly(0, 1, 0, 1, 0, 1);
     }
