@@ -1,9 +1,12 @@
 package io.loopbench.cluster;
 
+import io.loopbench.engine.ErrorCounts;
 import io.loopbench.engine.Failure;
 import io.loopbench.engine.Fairness;
+import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.StampGap;
 import io.loopbench.engine.client.PhaseCounts;
+import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
 import io.loopbench.engine.process.JitActivity;
@@ -54,5 +57,25 @@ public record AgentPart(String member, int clients, double elapsedSeconds, Phase
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
         notes = notes == null ? List.of() : List.copyOf(notes);
         intervalRtts = intervalRtts == null ? List.of() : List.copyOf(intervalRtts);
+    }
+
+    /**
+     * A repetition's result as its part: the counters and the encoded histogram (an empty one without figures), and
+     * its measured phase's span after the start barrier, where known.
+     */
+    static AgentPart of(String member, int clients, RepetitionResult r, List<String> intervalRtts, PhaseSpan span) {
+        ErrorCounts e = r.errors();
+        PhaseCounts counts = e == null ? PhaseCounts.NONE : new PhaseCounts(r.messagesSent(), r.messages(),
+                e.contentErrors(), e.orderErrors(), e.unexpectedMessages(), e.disconnectErrors(), e.lostMessages(),
+                e.unfinishedMessages(), e.clientSendFailures(), e.exceptions() + e.drainTimeouts(),
+                r.openLoad() == null ? 0 : r.openLoad().intendedMessages(),
+                r.openLoad() == null ? 0 : r.openLoad().lateMessages(),
+                r.openLoad() == null ? 0 : r.openLoad().droppedMessages(), null);
+        String histogram = r.latencyHistogram() != null ? r.latencyHistogram()
+                : LatencyHistograms.encode(LatencyHistograms.create());
+        return new AgentPart(member, clients, r.elapsedSeconds() == null ? 0 : r.elapsedSeconds(), counts, histogram,
+                r.ok() ? null : r.failure(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings(),
+                r.notes(), r.tls(),
+                r.timeline(), r.timeline() == null ? List.of() : intervalRtts, span, r.stampGap());
     }
 }

@@ -1,6 +1,5 @@
 package io.loopbench.cluster;
 
-import io.loopbench.engine.ErrorCounts;
 import io.loopbench.engine.MeasuredPhaseGate;
 import io.loopbench.engine.ProgressListener;
 import io.loopbench.engine.Measurement;
@@ -281,27 +280,7 @@ final class AgentWork {
         long[] ran = w.span.get();
         PhaseSpan span = started == null || ran == null ? null
                 : new PhaseSpan(ran[0] - started.nanos, ran[1] - started.nanos);
-        return part(member, w.clients, r, w.intervalRtts, span);
-    }
-
-    /**
-     * A repetition's result as its part: the counters and the encoded histogram (an empty one without figures), and
-     * its measured phase's span after the start barrier, where known.
-     */
-    static AgentPart part(String member, int clients, RepetitionResult r, List<String> intervalRtts, PhaseSpan span) {
-        ErrorCounts e = r.errors();
-        PhaseCounts counts = e == null ? PhaseCounts.NONE : new PhaseCounts(r.messagesSent(), r.messages(),
-                e.contentErrors(), e.orderErrors(), e.unexpectedMessages(), e.disconnectErrors(), e.lostMessages(),
-                e.unfinishedMessages(), e.clientSendFailures(), e.exceptions() + e.drainTimeouts(),
-                r.openLoad() == null ? 0 : r.openLoad().intendedMessages(),
-                r.openLoad() == null ? 0 : r.openLoad().lateMessages(),
-                r.openLoad() == null ? 0 : r.openLoad().droppedMessages(), null);
-        String histogram = r.latencyHistogram() != null ? r.latencyHistogram()
-                : LatencyHistograms.encode(LatencyHistograms.create());
-        return new AgentPart(member, clients, r.elapsedSeconds() == null ? 0 : r.elapsedSeconds(), counts, histogram,
-                r.ok() ? null : r.failure(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings(),
-                r.notes(), r.tls(),
-                r.timeline(), r.timeline() == null ? List.of() : intervalRtts, span, r.stampGap());
+        return AgentPart.of(member, w.clients, r, w.intervalRtts, span);
     }
 
     /**

@@ -6,6 +6,7 @@ import org.jgroups.JChannel;
 import org.jgroups.Message;
 import org.jgroups.PhysicalAddress;
 import org.jgroups.Receiver;
+import org.jgroups.SuspectedException;
 import org.jgroups.View;
 import org.jgroups.blocks.MessageDispatcher;
 import org.jgroups.blocks.RequestHandler;
@@ -15,6 +16,10 @@ import org.jgroups.util.NameCache;
 
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * What the coordinator and an agent share: a channel on the cluster's stack ({@link ClusterStack}) with a request
@@ -116,6 +121,28 @@ abstract class ClusterMember implements AutoCloseable {
             return ip.getIpAddress().getHostAddress();
         }
         return physical instanceof PhysicalAddress p ? p.printIpAddress() : null;
+    }
+
+    /** Why an agent did not answer, in words. */
+    protected static String why(Throwable e) {
+        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+        return cause instanceof SuspectedException ? "it was lost"
+                : cause instanceof TimeoutException ? "no answer in time" : String.valueOf(cause);
+    }
+
+    /** A future's value within {@code timeoutMillis}, or the failure of the agent it waited for, named. */
+    protected <T> T result(Address agent, String step, Future<T> f, long timeoutMillis) {
+        try {
+            return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AgentFailure(name(agent), step, "interrupted");
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new AgentFailure(name(agent), step, "no answer within " + timeoutMillis + " ms");
+        } catch (ExecutionException e) {
+            throw new AgentFailure(name(agent), step, why(e));
+        }
     }
 
     /** Leaves the cluster (the others see it go at once) and releases the channel's threads and sockets. */

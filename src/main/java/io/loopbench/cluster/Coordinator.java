@@ -11,7 +11,6 @@ import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
 import io.loopbench.engine.timeline.TimelineInterval;
-import org.jgroups.SuspectedException;
 import org.jgroups.util.Rsp;
 import org.jgroups.util.RspList;
 
@@ -30,31 +29,25 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * The service's member of the cluster: it asks each member that joins for its status, keeps each agent's newest
- * status, forgets a member when it leaves the view, and lists the agents ({@link #agents()}). For a repetition across
+ * The service's member of the cluster: it lists the agents ({@link #agents()}, kept by its {@link AgentDirectory}).
+ * For a repetition across
  * hosts it has the primitives: estimate each agent's clock offset ({@link #clockOffsets}), start agents at one instant
  * and measure the skew ({@link #startTogether}), and collect and merge their parts ({@link #collect}); each names the
  * agent that failed it ({@link AgentFailure}).
  *
- * <p>Threads: JGroups' threads deliver views, answers and statuses; the statuses are a concurrent map updated
- * atomically per member, so {@link #agents()} may be called from any thread and sees each agent's newest status.
- * The primitives block their calling thread (one repetition's) until every agent answered or failed (the preparation
+ * <p>Threads: JGroups' threads deliver views, answers and statuses; {@link #agents()} may be called from any
+ * thread. The primitives block their calling thread (one repetition's) until every agent answered or failed (the preparation
  * also until the repetition is cancelled); probes run on virtual threads of their own.
  */
 public final class Coordinator extends ClusterMember {
 
     private static final System.Logger LOG = System.getLogger(Coordinator.class.getName());
-    /** How long a joining member has to answer the status request before it is asked again at the next view. */
-    static final long STATUS_TIMEOUT_MILLIS = 5_000;
-    /** How long after an unanswered status request the member is asked again. */
-    static final long STATUS_RETRY_MILLIS = 1_000;
     static final long PROBE_TIMEOUT_MILLIS = 2_000;
     /** How long past the start instant an agent has to say it started. */
     static final long START_TIMEOUT_MILLIS = 5_000;
@@ -66,8 +59,7 @@ public final class Coordinator extends ClusterMember {
     static final long PREPARE_POLL_MILLIS = 20;
 
     private final MemberFacts facts = MemberFacts.current(MemberRole.COORDINATOR);
-    private final Map<Address, AgentStatus> statuses = new ConcurrentHashMap<>();
-    private final Set<Address> asked = ConcurrentHashMap.newKeySet();
+    private final AgentDirectory directory = new AgentDirectory(this);
     /** Each client agent's live timeline merge, while a repetition follows it. */
     private final Map<Address, MergedTimeline.Live> following = new ConcurrentHashMap<>();
 
@@ -93,20 +85,7 @@ public final class Coordinator extends ClusterMember {
 
     /** The agents in the current view, by name: each with its newest status, or {@code joining} until it came. */
     public List<KnownAgent> agents() {
-        return members().stream()
-                .filter(m -> !m.equals(address()))
-                .map(m -> {
-                    AgentStatus s = statuses.get(m);
-                    if (s != null && s.facts().role() != MemberRole.AGENT) {
-                        return null;
-                    }
-                    return new KnownAgent(name(m), ipOf(m), s == null ? AgentState.JOINING : s.state(),
-                            s == null ? null : s.facts());
-                })
-                .filter(Objects::nonNull)
-                .sorted(Comparator.comparing(KnownAgent::member).thenComparing(KnownAgent::address,
-                        Comparator.nullsLast(Comparator.naturalOrder())))
-                .toList();
+        return directory.agents();
     }
 
     /** The member of this name in the current view, if any. */
@@ -230,19 +209,10 @@ public final class Coordinator extends ClusterMember {
 
     /**
      * Has each agent start its client-only spec's clients and warm them up, the agents at once; returns when every
-     * one's clients are held before their measured phase.
-     *
-     * @throws AgentFailure naming the first agent (by name) that was lost, failed or did not answer in time
-     */
-    public void prepare(Map<Address, RunSpec> clients) {
-        prepare(clients, () -> false);
-    }
-
-    /**
-     * As {@link #prepare(Map)}, looking every {@value #PREPARE_POLL_MILLIS} ms whether {@code cancelled}: if so, it
-     * stops waiting and returns false at once, the agents' warm-up still going; the caller then {@link #end ends} the
-     * repetition, which stops it (an agent's end reaches it after its prepare request, both sent to it alone, in
-     * order).
+     * one's clients are held before their measured phase. Looks every {@value #PREPARE_POLL_MILLIS} ms whether
+     * {@code cancelled}: if so, it stops waiting and returns false at once, the agents' warm-up still going; the
+     * caller then {@link #end ends} the repetition, which stops it (an agent's end reaches it after its prepare
+     * request, both sent to it alone, in order).
      *
      * @return true once every agent's clients are held; false when cancelled first
      * @throws AgentFailure naming the first agent (in the map's order) that was lost, failed or did not answer in
@@ -336,92 +306,9 @@ public final class Coordinator extends ClusterMember {
         return stopped;
     }
 
-    private static String why(Throwable e) {
-        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-        return cause instanceof SuspectedException ? "it was lost"
-                : cause instanceof TimeoutException ? "no answer in time" : String.valueOf(cause);
-    }
-
-    /** A future's value within {@code timeoutMillis}, or the failure of the agent it waited for, named. */
-    private <T> T result(Address agent, String step, Future<T> f, long timeoutMillis) {
-        try {
-            return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AgentFailure(name(agent), step, "interrupted");
-        } catch (TimeoutException e) {
-            f.cancel(true);
-            throw new AgentFailure(name(agent), step, "no answer within " + timeoutMillis + " ms");
-        } catch (ExecutionException e) {
-            throw new AgentFailure(name(agent), step, why(e));
-        }
-    }
-
     @Override
     protected void viewAccepted(View view) {
-        statuses.keySet().retainAll(view.getMembers());
-        asked.retainAll(view.getMembers());
-        for (Address m : view.getMembers()) {
-            if (!m.equals(address()) && !statuses.containsKey(m) && asked.add(m)) {
-                askStatus(m);
-            }
-        }
-    }
-
-    /**
-     * Asks a member for its status without holding up the view's delivery. A member that fails to answer (a loaded
-     * host may take longer than {@link #STATUS_TIMEOUT_MILLIS}) is asked again a second later for as long as it stays
-     * in the view without a status: waiting for the next view would leave it listed as joining while no member
-     * joins or leaves.
-     */
-    private void askStatus(Address member) {
-        try {
-            dispatcher.<byte[]>sendMessageWithFuture(
-                    new BytesMessage(member, Wire.request(Wire.Kind.STATUS_REQUEST, null)),
-                    RequestOptions.SYNC().timeout(STATUS_TIMEOUT_MILLIS))
-                    .orTimeout(STATUS_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
-                    .whenComplete((reply, failure) -> {
-                        if (failure != null) {
-                            asked.remove(member);
-                            LOG.log(System.Logger.Level.WARNING, "no status from cluster member {0}: {1}",
-                                    name(member), failure.toString());
-                            CompletableFuture.delayedExecutor(STATUS_RETRY_MILLIS, TimeUnit.MILLISECONDS)
-                                    .execute(() -> askAgain(member));
-                        } else {
-                            record(member, Wire.reply(reply, AgentStatus.class));
-                        }
-                    });
-        } catch (Exception e) {
-            asked.remove(member);
-            LOG.log(System.Logger.Level.WARNING, "cannot ask cluster member {0} for its status: {1}", name(member),
-                    e.toString());
-        }
-    }
-
-    /** Asks a member that has not answered yet, if it is still in the view and nobody is asking it already. */
-    private void askAgain(Address member) {
-        if (members().contains(member) && !statuses.containsKey(member) && asked.add(member)) {
-            askStatus(member);
-        }
-    }
-
-    private void record(Address member, AgentStatus status) {
-        if (!members().contains(member)) {
-            return; // left while its answer was on the way
-        }
-        if (status.facts().role() != MemberRole.AGENT) {
-            LOG.log(System.Logger.Level.WARNING, "cluster member {0} on {1} is another coordinator; a cluster has "
-                    + "one, so it is not listed as an agent", name(member), status.facts().hostName());
-        }
-        boolean[] first = {false};
-        statuses.compute(member, (m, old) -> {
-            first[0] = old == null;
-            return old == null || status.sequence() > old.sequence() ? status : old;
-        });
-        if (first[0]) {
-            LOG.log(System.Logger.Level.INFO, "agent {0} joined: {1}, {2} CPUs, Java {3}", name(member),
-                    status.facts().hostName(), status.facts().logicalCpus(), status.facts().javaVersion());
-        }
+        directory.viewChanged(view.getMembers());
     }
 
     /** A repetition's following of its client agents' intervals, until closed. */
@@ -444,7 +331,7 @@ public final class Coordinator extends ClusterMember {
     @Override
     protected Object answer(Message request) {
         if (Wire.kind(request) == Wire.Kind.STATUS) {
-            record(request.getSrc(), Wire.body(request, AgentStatus.class));
+            directory.record(request.getSrc(), Wire.body(request, AgentStatus.class));
             return null;
         }
         if (Wire.kind(request) == Wire.Kind.INTERVAL) {

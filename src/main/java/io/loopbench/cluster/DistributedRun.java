@@ -4,17 +4,12 @@ import io.loopbench.engine.ErrorCounts;
 import io.loopbench.engine.Failure;
 import io.loopbench.engine.Fairness;
 import io.loopbench.engine.RepetitionResult;
-import io.loopbench.engine.StampGap;
 import io.loopbench.engine.RunControl;
 import io.loopbench.engine.WindowFill;
 import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.loop.Transports;
-import io.loopbench.engine.process.CpuUsage;
-import io.loopbench.engine.process.GcActivity;
-import io.loopbench.engine.process.JitActivity;
-import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.RunSpec;
@@ -25,7 +20,6 @@ import org.jgroups.Address;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -210,9 +204,9 @@ public final class DistributedRun {
         } else if (failure == null && c.messages() == 0) {
             failure = new Failure.NoEcho("measured phase");
         }
-        Fairness fairness = fairness(merged.parts());
+        Fairness fairness = MergedParts.fairness(merged.parts());
         if (failure == null && fairness != null) {
-            failure = starvedAcrossAgents(merged.parts(), fairness);
+            failure = MergedParts.starvedAcrossAgents(merged.parts(), fairness);
         }
         List<String> warnings = new ArrayList<>();
         merged.parts().forEach(p -> p.warnings().forEach(w -> warnings.add("agent " + p.member() + ": " + w)));
@@ -236,19 +230,13 @@ public final class DistributedRun {
         RepetitionResult result = new RepetitionResult(index, failure == null, null, failure,
                 Transports.resolve(spec), null, null, server.toString(), null, true, spec.ioThreads(), null, null, null, tls, elapsed,
                 c.messagesSent(), c.messages(), rate, 2.0 * spec.payloadBytes() * rate / (1 << 20), merged.latency(),
-                cpu(merged.parts(), elapsed), memory(merged.parts()), gc(merged.parts()), errors, null, null, null,
-                jit(merged.parts()), fairness, windowFill, stampGap(merged.parts()), warnings, notes,
+                MergedParts.cpu(merged.parts(), elapsed), MergedParts.memory(merged.parts()),
+                MergedParts.gc(merged.parts()), errors, null, null, null,
+                MergedParts.jit(merged.parts()), fairness, windowFill, MergedParts.stampGap(merged.parts()), warnings,
+                notes,
                 merged.latencyHistogram(),
                 MergedTimeline.of(merged.parts()));
         return new DistributedRepetition(result, rows, start);
-    }
-
-    /**
-     * The client agents' stamp gap where each sent one: the worst agent's (largest share of its RTT), whose own
-     * warning, if any, is among the merged ones already; null where an agent with clients sent none.
-     */
-    static StampGap stampGap(List<AgentPart> parts) {
-        return StampGap.worst(parts.stream().filter(p -> p.clients() > 0).map(AgentPart::stampGap).toList());
     }
 
     /** An agent's start: its measured phase's where known, else its barrier's release. */
@@ -257,101 +245,4 @@ public final class DistributedRun {
         return phase != null ? phase : s.lateNanos();
     }
 
-    /**
-     * Every client of every agent as one: counts, fewest and most added up exactly (each part's sum of squares comes
-     * back from its Jain's index and its messages); null where a client agent has no fairness figures.
-     */
-    static Fairness fairness(List<AgentPart> parts) {
-        List<AgentPart> withClients = parts.stream().filter(p -> p.clients() > 0).toList();
-        if (withClients.isEmpty() || withClients.stream().anyMatch(p -> p.fairness() == null)) {
-            return null;
-        }
-        int clients = 0;
-        long min = Long.MAX_VALUE;
-        long max = 0;
-        double sum = 0;
-        double squares = 0;
-        for (AgentPart p : withClients) {
-            Fairness f = p.fairness();
-            clients += f.clients();
-            min = Math.min(min, f.minMessages());
-            max = Math.max(max, f.maxMessages());
-            sum += p.counts().messages();
-            squares += f.sumOfSquares(p.counts().messages());
-        }
-        return Fairness.of(clients, min, max, sum, squares);
-    }
-
-    /**
-     * Each agent judges its own clients' fairness; across agents, one agent's clients may still starve beside
-     * another's (a slower host, a worse link): the same rule over every client, a tenth of the mean, naming the
-     * agent whose client completed fewest. Null when none starved.
-     */
-    private static Failure starvedAcrossAgents(List<AgentPart> parts, Fairness all) {
-        double mean = (double) parts.stream().mapToLong(p -> p.counts().messages()).sum() / all.clients();
-        if (all.minMessages() >= mean / 10) {
-            return null;
-        }
-        AgentPart starved = parts.stream().filter(p -> p.fairness() != null && p.clients() > 0)
-                .min(Comparator.comparingLong(p -> p.fairness().minMessages())).orElseThrow();
-        return new Failure.Unfair(starved.member(), -1, all.minMessages(), mean, all.jainIndex());
-    }
-
-    /**
-     * Every agent's JIT over its measured phase: counts and compile time added up, quiet only where every JVM was
-     * (each judged on its own), the compilers' share of CPU the largest of any JVM's, the examples named by agent.
-     */
-    static JitActivity jit(List<AgentPart> parts) {
-        if (parts.stream().anyMatch(p -> p.jit() == null)) {
-            return null;
-        }
-        List<String> examples = parts.stream().flatMap(p -> p.jit().examples().stream()
-                .map(e -> p.member() + ": " + e)).limit(10).toList();
-        return new JitActivity(parts.stream().mapToLong(p -> p.jit().compilations()).sum(),
-                parts.stream().mapToLong(p -> p.jit().deoptimizations()).sum(),
-                parts.stream().mapToDouble(p -> p.jit().compileMillis()).sum(),
-                parts.stream().allMatch(p -> p.jit().quiet()), examples,
-                sum(parts, JitActivity::pathCompilations), sum(parts, JitActivity::pathOptimizations),
-                sum(parts, JitActivity::pathDeoptimizations),
-                parts.stream().allMatch(p -> p.jit().compileCpuShare() != null) ? parts.stream()
-                        .mapToDouble(p -> p.jit().compileCpuShare()).max().orElseThrow() : null);
-    }
-
-    /** The agents' count added up; null where one JVM's record lacks it. */
-    private static Long sum(List<AgentPart> parts, java.util.function.Function<JitActivity, Long> count) {
-        return parts.stream().allMatch(p -> count.apply(p.jit()) != null)
-                ? parts.stream().mapToLong(p -> count.apply(p.jit())).sum() : null;
-    }
-
-    /**
-     * Every agent's process's CPU added up, the server's agent's included (100 % = one logical CPU, on any of them),
-     * over the longest client phase: the cost of both ends, as a run on one host counts both peers in its process. A
-     * server-only agent's CPU spans the start instant to the collection of the parts, which the clients' phase and
-     * drain fill to within a poll and a message's way. Null where an agent had no figures (its part failed, and so
-     * does the repetition).
-     */
-    private static CpuUsage cpu(List<AgentPart> parts, double elapsed) {
-        if (parts.stream().anyMatch(p -> p.cpu() == null)) {
-            return null;
-        }
-        double seconds = parts.stream().mapToDouble(p -> p.cpu().seconds()).sum();
-        return new CpuUsage(seconds, elapsed, elapsed > 0 ? seconds / elapsed * 100 : 0);
-    }
-
-    /** Every agent's process's garbage collections added up, the server's agent's included. */
-    private static GcActivity gc(List<AgentPart> parts) {
-        return new GcActivity(parts.stream().mapToLong(p -> p.gc() == null ? 0 : p.gc().collections()).sum(),
-                parts.stream().mapToLong(p -> p.gc() == null ? 0 : p.gc().collectionMillis()).sum());
-    }
-
-    /**
-     * Every agent's process's resident memory added up, the server's agent's included; unknown (null) where any
-     * agent's is.
-     */
-    private static MemoryUsage memory(List<AgentPart> parts) {
-        boolean known = parts.stream().allMatch(p -> p.memory() != null && p.memory().rssBytes() != null
-                && p.memory().peakRssBytes() != null);
-        return known ? new MemoryUsage(parts.stream().mapToLong(p -> p.memory().rssBytes()).sum(),
-                parts.stream().mapToLong(p -> p.memory().peakRssBytes()).sum()) : new MemoryUsage(null, null);
-    }
 }

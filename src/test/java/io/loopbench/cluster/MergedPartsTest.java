@@ -67,7 +67,7 @@ class MergedPartsTest {
                 new AgentPart("agent-s", 0, 1.0, PhaseCounts.NONE, LatencyHistograms.encode(LatencyHistograms.create()),
                         null, null, null, null, null, null, null, null, null, null, null, null, null));
 
-        Fairness merged = DistributedRun.fairness(parts);
+        Fairness merged = MergedParts.fairness(parts);
 
         // Jain's index of the five clients at once: (Σx)² / (n Σx²)
         double sum = 7_050;
@@ -87,7 +87,7 @@ class MergedPartsTest {
         AgentPart a = part("agent-a", quiet);
         AgentPart b = part("agent-b", busy);
 
-        JitActivity both = DistributedRun.jit(List.of(a, b));
+        JitActivity both = MergedParts.jit(List.of(a, b));
 
         assertThat(both.quiet()).isFalse();
         assertThat(both.compilations()).isEqualTo(32);
@@ -97,7 +97,7 @@ class MergedPartsTest {
                 JitActivity::pathDeoptimizations, JitActivity::compileCpuShare).containsExactly(21L, 3L, 1L, 0.06);
         assertThat(both.examples()).containsExactly("agent-a: compiled tier 3: a::b",
                 "agent-b: deoptimized (unstable_if): c::d");
-        assertThat(DistributedRun.jit(List.of(a, part("agent-c", quiet))).quiet()).isTrue();
+        assertThat(MergedParts.jit(List.of(a, part("agent-c", quiet))).quiet()).isTrue();
     }
 
     @Test
@@ -107,10 +107,10 @@ class MergedPartsTest {
         AgentPart server = new AgentPart("agent-s", 0, 1.0, PhaseCounts.NONE,
                 LatencyHistograms.encode(LatencyHistograms.create()), null, null, null, null, null, null, null, null,
                 null, null, null, null, null);
-        assertThat(DistributedRun.stampGap(List.of(server, gap("agent-a", small), gap("agent-b", large))))
+        assertThat(MergedParts.stampGap(List.of(server, gap("agent-a", small), gap("agent-b", large))))
                 .isSameAs(large);
-        assertThat(DistributedRun.stampGap(List.of(server, gap("agent-a", small), gap("agent-b", null)))).isNull();
-        assertThat(DistributedRun.stampGap(List.of(server))).isNull();
+        assertThat(MergedParts.stampGap(List.of(server, gap("agent-a", small), gap("agent-b", null)))).isNull();
+        assertThat(MergedParts.stampGap(List.of(server))).isNull();
     }
 
     private static AgentPart gap(String name, StampGap stampGap) {
