@@ -17,7 +17,7 @@ class WarmupTest {
 
     /** Ten rounds, the last five newest in a ring of ten: round 9 is the newest. */
     private static String unsteady(double... rates) {
-        return Repetition.unsteadyThroughput(rates, 9);
+        return WarmupRounds.unsteadyThroughput(rates, 9);
     }
 
     @Test
@@ -53,8 +53,8 @@ class WarmupTest {
         long[] quiet = {0, 0, 0, 0, 50, 51, 52, 53, 54, 50 + allowed};
         long[] busy = {0, 0, 0, 0, 50, 51, 52, 53, 54, 51 + allowed};
 
-        assertThat(Repetition.unquietJit(null, rounds, quiet, 9)).isNull();
-        assertThat(Repetition.unquietJit(null, rounds, busy, 9))
+        assertThat(WarmupRounds.unquietJit(null, rounds, quiet, 9)).isNull();
+        assertThat(WarmupRounds.unquietJit(null, rounds, busy, 9))
                 .startsWith("JIT: compilation took 2.").endsWith(" % of the CPU the last second had (at most 2.5 %)");
     }
 
@@ -68,13 +68,13 @@ class WarmupTest {
         JitActivity four = new JitActivity(9, 1, 2.0, true, List.of(), 5L, 3L, 1L, 0.001);
         JitActivity overShare = new JitActivity(9, 0, 50.0, false, List.of(), 0L, 0L, 0L, 0.05);
 
-        assertThat(Repetition.unquietWarmup(three)).isNull();
+        assertThat(WarmupRounds.unquietWarmup(three)).isNull();
         assertThat(four.pathOptimizations() + four.pathDeoptimizations())
                 .isGreaterThan(JitActivity.WARMUP_PATH_CHANGES_ALLOWED)
                 .isLessThanOrEqualTo(JitActivity.PATH_CHANGES_ALLOWED);
-        assertThat(Repetition.unquietWarmup(four)).isEqualTo("JIT over the last second: measured-path code changed 4 "
+        assertThat(WarmupRounds.unquietWarmup(four)).isEqualTo("JIT over the last second: measured-path code changed 4 "
                 + "times (at most 3 before the measured phase)");
-        assertThat(Repetition.unquietWarmup(overShare)).startsWith("JIT over the last second: compilation took 5.0 %");
+        assertThat(WarmupRounds.unquietWarmup(overShare)).startsWith("JIT over the last second: compilation took 5.0 %");
     }
 
     /** Steady needs two spans of rounds to compare: a cap before the eleventh round can only be reached. */
@@ -115,7 +115,7 @@ class WarmupTest {
         assertThat(w.stoppedBecause()).as("after %s s: %s", w.elapsedSeconds(), w.heldBackBy())
                 .isEqualTo(WarmupResult.STEADY);
         // eleven rounds at least: two spans of five to compare, after the first
-        assertThat(w.elapsedSeconds()).isGreaterThanOrEqualTo(11 * Repetition.ROUND_SECONDS).isLessThan(20.0);
+        assertThat(w.elapsedSeconds()).isGreaterThanOrEqualTo(11 * WarmupRounds.ROUND_SECONDS).isLessThan(20.0);
         assertThat(w.heldBackBy()).isNull();
         assertThat(r.warnings()).noneMatch(s -> s.startsWith("auto warm-up"));
         assertThat(r.notes()).noneMatch(s -> s.startsWith("auto warm-up"));
