@@ -14,15 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -85,7 +81,7 @@ public class EventStreams<T> implements AutoCloseable {
 
     private final Object lock = new Object();
     /** Open subscribers by record id; guarded by {@link #lock}. */
-    private final Map<String, Set<Subscriber>> subscribers = new HashMap<>();
+    private final Map<String, Set<Subscriber<T>>> subscribers = new HashMap<>();
     private final Map<String, T> running = new ConcurrentHashMap<>();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("loopbench-sse-ticker").daemon(true).factory());
@@ -134,20 +130,20 @@ public class EventStreams<T> implements AutoCloseable {
             }
             return emitter;
         }
-        Subscriber s = new Subscriber(key, emitter);
+        Subscriber<T> s = new Subscriber<>(key, emitter, settings.queueCapacity(), senders, this::deregister,
+                (name, data) -> event(name, key, data));
         emitter.onCompletion(() -> deregister(s));
         emitter.onError(e -> deregister(s));
         emitter.onTimeout(() -> {
             deregister(s);
-            s.closed = true;
-            emitter.complete();
+            s.timedOut();
         });
         register(s);
         // The record may have ended after the caller read it and before this subscriber was registered, when
         // changed() had already told the registered ones: read it again now that changed() will find this one.
         // Should both deliver the end, the subscriber's flag lets only the first through.
         T now = latest(key, record);
-        offer(s, new Event<>(finished.test(now) ? FINISHED : PROGRESS, now));
+        s.offer(finished.test(now) ? FINISHED : PROGRESS, now);
         return emitter;
     }
 
@@ -161,20 +157,20 @@ public class EventStreams<T> implements AutoCloseable {
         String key = id.apply(record);
         if (finished.test(record)) {
             running.remove(key);
-            List<Subscriber> ending;
+            List<Subscriber<T>> ending;
             synchronized (lock) {
-                Set<Subscriber> set = subscribers.remove(key);
+                Set<Subscriber<T>> set = subscribers.remove(key);
                 ending = set == null ? List.of() : List.copyOf(set);
                 slots.release(ending.size());
             }
-            for (Subscriber s : ending) {
-                offer(s, new Event<>(FINISHED, record));
+            for (Subscriber<T> s : ending) {
+                s.offer(FINISHED, record);
             }
         } else {
             if (active.test(record)) {
                 running.put(key, record);
             }
-            broadcast(key, new Event<>(PROGRESS, record));
+            broadcast(key, record);
         }
     }
 
@@ -188,7 +184,7 @@ public class EventStreams<T> implements AutoCloseable {
     /** Open streams of one record. */
     int subscriberCount(String recordId) {
         synchronized (lock) {
-            Set<Subscriber> set = subscribers.get(recordId);
+            Set<Subscriber<T>> set = subscribers.get(recordId);
             return set == null ? 0 : set.size();
         }
     }
@@ -197,12 +193,12 @@ public class EventStreams<T> implements AutoCloseable {
         return lookup.apply(key).map(r -> asOf.apply(r, Instant.now())).orElse(fallback);
     }
 
-    private void register(Subscriber s) {
+    private void register(Subscriber<T> s) {
         synchronized (lock) {
-            Set<Subscriber> set = subscribers.get(s.key);
+            Set<Subscriber<T>> set = subscribers.get(s.key());
             int count = set == null ? 0 : set.size();
             if (count >= settings.maxSubscribersPerRecord()) {
-                throw new TooManySubscribers(count + " event streams of " + s.key
+                throw new TooManySubscribers(count + " event streams of " + s.key()
                         + " are open, the most one run or matrix may have", "max-subscribers-per-record",
                         settings.maxSubscribersPerRecord());
             }
@@ -210,18 +206,18 @@ public class EventStreams<T> implements AutoCloseable {
                 throw new TooManySubscribers(slots.max() + " event streams are open, the most the service allows",
                         "max-subscribers", slots.max());
             }
-            subscribers.computeIfAbsent(s.key, k -> new LinkedHashSet<>()).add(s);
+            subscribers.computeIfAbsent(s.key(), k -> new LinkedHashSet<>()).add(s);
         }
     }
 
     /** Removes the subscriber from the registry and frees its place; idempotent. */
-    private void deregister(Subscriber s) {
+    private void deregister(Subscriber<T> s) {
         synchronized (lock) {
-            Set<Subscriber> set = subscribers.get(s.key);
+            Set<Subscriber<T>> set = subscribers.get(s.key());
             if (set != null && set.remove(s)) {
                 slots.release(1);
                 if (set.isEmpty()) {
-                    subscribers.remove(s.key);
+                    subscribers.remove(s.key());
                 }
             }
         }
@@ -231,7 +227,7 @@ public class EventStreams<T> implements AutoCloseable {
         try {
             for (T r : running.values()) {
                 T now = asOf.apply(r, Instant.now());
-                broadcast(id.apply(now), new Event<>(PROGRESS, now));
+                broadcast(id.apply(now), now);
             }
         } catch (RuntimeException e) {
             log.warn("SSE progress tick failed", e);
@@ -240,136 +236,49 @@ public class EventStreams<T> implements AutoCloseable {
 
     private void heartbeat() {
         try {
-            List<Subscriber> all;
+            List<Subscriber<T>> all;
             synchronized (lock) {
                 all = new ArrayList<>();
                 subscribers.values().forEach(all::addAll);
             }
-            for (Subscriber s : all) {
-                offer(s, new Event<>(null, null));
+            for (Subscriber<T> s : all) {
+                s.offer(null, null);
             }
         } catch (RuntimeException e) {
             log.warn("SSE heartbeat failed", e);
         }
     }
 
-    private void broadcast(String key, Event<T> event) {
-        List<Subscriber> list;
+    /** Queues a progress event for the record's subscribers. */
+    private void broadcast(String key, T record) {
+        List<Subscriber<T>> list;
         synchronized (lock) {
-            Set<Subscriber> set = subscribers.get(key);
+            Set<Subscriber<T>> set = subscribers.get(key);
             if (set == null) {
                 return;
             }
             list = List.copyOf(set);
         }
-        for (Subscriber s : list) {
-            offer(s, event);
+        for (Subscriber<T> s : list) {
+            s.offer(PROGRESS, record);
         }
     }
 
-    /** Queues an event for the subscriber's sender; drops the subscriber if its queue is full. Never blocks. */
-    private void offer(Subscriber s, Event<T> event) {
-        if (s.closed || s.finishedQueued.get()) {
-            return;
-        }
-        if (event.isFinished() && !s.finishedQueued.compareAndSet(false, true)) {
-            return;
-        }
-        if (!s.pending.offer(event)) {
-            drop(s);
-            return;
-        }
-        schedule(s);
-    }
-
-    private void drop(Subscriber s) {
-        deregister(s);
-        if (!s.closed) {
-            s.closed = true;
-            s.pending.clear();
-            log.info("Dropped an event subscriber of {}: {} events were waiting for it (a client that does not read)",
-                    s.key, settings.queueCapacity());
-        }
-        schedule(s); // its sender ends the stream once it is free
-    }
-
-    private void schedule(Subscriber s) {
-        if (s.draining.compareAndSet(false, true)) {
-            try {
-                senders.execute(() -> drain(s));
-            } catch (RejectedExecutionException e) {
-                s.draining.set(false); // closing
-            }
-        }
-    }
-
-    /** The subscriber's sender: writes its queued events in order, then ends its stream once it is closed. */
-    private void drain(Subscriber s) {
-        while (true) {
-            try {
-                drainQueue(s);
-            } catch (RuntimeException e) {
-                log.warn("SSE sender of {} failed", s.key, e);
-            } finally {
-                s.draining.set(false);
-            }
-            // an offer or a drop that came while this task held the flag left the work to it
-            if (s.ended || (!s.closed && s.pending.isEmpty()) || !s.draining.compareAndSet(false, true)) {
-                return;
-            }
-        }
-    }
-
-    private void drainQueue(Subscriber s) {
-        Event<T> e;
-        while (!s.closed && (e = s.pending.poll()) != null) {
-            try {
-                s.emitter.send(e.name() == null ? SseEmitter.event().comment(HEARTBEAT)
-                        : event(e.name(), s.key, e.data()));
-            } catch (IOException | RuntimeException failure) {
-                // the client has gone, or the stream has ended (timed out)
-                log.debug("Event stream of {} ended: {}", s.key, failure.toString());
-                deregister(s);
-                s.closed = true;
-                s.ended = true;
-                try {
-                    s.emitter.completeWithError(failure);
-                } catch (RuntimeException ignored) {
-                    // already complete
-                }
-                return;
-            }
-            if (e.isFinished()) {
-                deregister(s);
-                s.closed = true;
-            }
-        }
-        if (s.closed && !s.ended) {
-            s.ended = true;
-            try {
-                s.emitter.complete();
-            } catch (RuntimeException ignored) {
-                // the container has already ended the request
-            }
-        }
-    }
-
-    private SseEmitter.SseEventBuilder event(String name, String key, T data) {
+    private static <T> SseEmitter.SseEventBuilder event(String name, String key, T data) {
         return SseEmitter.event().name(name).id(key).data(data, MediaType.APPLICATION_JSON);
     }
 
     @Override
     public void close() {
         ticker.shutdownNow();
-        List<Subscriber> all = new ArrayList<>();
+        List<Subscriber<T>> all = new ArrayList<>();
         synchronized (lock) {
             subscribers.values().forEach(all::addAll);
             subscribers.clear();
             slots.release(all.size());
         }
-        for (Subscriber s : all) {
-            s.closed = true;
-            schedule(s);
+        for (Subscriber<T> s : all) {
+            s.close();
         }
         senders.shutdown();
         try {
@@ -378,33 +287,6 @@ public class EventStreams<T> implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** A queued event; a heartbeat has no name. */
-    private record Event<T>(String name, T data) {
-        boolean isFinished() {
-            return FINISHED.equals(name);
-        }
-    }
-
-    /** One open stream. */
-    private final class Subscriber {
-        final String key;
-        final SseEmitter emitter;
-        final BlockingQueue<Event<T>> pending = new ArrayBlockingQueue<>(settings.queueCapacity());
-        /** Whether a sender task holds this subscriber (at most one does). */
-        final AtomicBoolean draining = new AtomicBoolean();
-        /** Whether {@code finished} has been queued: it goes out once, and nothing after it. */
-        final AtomicBoolean finishedQueued = new AtomicBoolean();
-        /** No more events: ended, dropped or timed out; its sender completes the emitter. */
-        volatile boolean closed;
-        /** The emitter has been completed (by its sender). */
-        volatile boolean ended;
-
-        Subscriber(String key, SseEmitter emitter) {
-            this.key = key;
-            this.emitter = emitter;
         }
     }
 
