@@ -189,9 +189,9 @@ public class ReportController {
     }
 
     static ResponseEntity<String> chart(ReportSource source, String name) {
-        return ReportRenderer.chart(source, name)
+        return ReportCharts.chart(source, name)
                 .map(svg -> ResponseEntity.ok().contentType(SVG).body(svg))
                 .orElseThrow(() -> new ResponseStatusException(NOT_FOUND, "no chart '" + name + "' for "
-                        + source.kind() + " " + source.id() + "; charts: " + ReportRenderer.chartNames(source)));
+                        + source.kind() + " " + source.id() + "; charts: " + ReportCharts.chartNames(source)));
     }
 }

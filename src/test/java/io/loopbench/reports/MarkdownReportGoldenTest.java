@@ -52,8 +52,8 @@ class MarkdownReportGoldenTest {
         assertThat(markdown).isEqualTo(Files.readString(DIRECTORY.resolve(golden)));
         assertThat(markdown).contains("## Key results", "## Choosing an IO model", "## Metric definitions",
                 "## Scope and caveats", "(/api/matrices/" + matrix.id() + ")");
-        assertThat(ReportRenderer.chartNames(ReportSources.of(matrix))).contains("throughput-1", "p99-1");
-        assertThat(ReportRenderer.chart(ReportSources.of(matrix), "throughput-1")).get(
+        assertThat(ReportCharts.chartNames(ReportSources.of(matrix))).contains("throughput-1", "p99-1");
+        assertThat(ReportCharts.chart(ReportSources.of(matrix), "throughput-1")).get(
                 org.assertj.core.api.InstanceOfAssertFactories.STRING).startsWith("<?xml").contains("<svg")
                 .contains("round trips per second");
         assertThat(ReportRenderer.html(ReportSources.of(matrix), "charts/", VerdictRule.DEFAULT))

@@ -34,7 +34,7 @@ class OverTimeReportTest {
                 .contains("Repetition 3 is the median by throughput; the others: [repetition 1](charts/timeline-1-1"
                         + ".svg), [repetition 2](charts/timeline-1-2.svg).")
                 .contains("](charts/spectrum-1.svg)");
-        assertThat(ReportRenderer.chartNames(s)).contains("timeline-1-1", "timeline-1-2", "timeline-1-3",
+        assertThat(ReportCharts.chartNames(s)).contains("timeline-1-1", "timeline-1-2", "timeline-1-3",
                 "spectrum-1");
     }
 
@@ -42,13 +42,13 @@ class OverTimeReportTest {
     void theTimelineChartDrawsThroughputP99ThePhaseBoundaryAndTheMarks() {
         ReportSource s = ReportRulesTest.source("m", List.of(threeRepetitions()));
 
-        String svg = ReportRenderer.chart(s, "timeline-1-2").orElseThrow();
+        String svg = ReportCharts.chart(s, "timeline-1-2").orElseThrow();
 
         assertThat(svg).startsWith("<?xml").contains("<svg", "Repetition 2 over time", "round trips per second",
                 "p99 RTT (µs)", "measured →", "GC pause");
-        assertThat(ReportRenderer.chart(s, "timeline-1-4")).isEmpty();
-        assertThat(ReportRenderer.chart(s, "timeline-2-1")).isEmpty();
-        assertThat(ReportRenderer.chart(s, "timeline-x")).isEmpty();
+        assertThat(ReportCharts.chart(s, "timeline-1-4")).isEmpty();
+        assertThat(ReportCharts.chart(s, "timeline-2-1")).isEmpty();
+        assertThat(ReportCharts.chart(s, "timeline-x")).isEmpty();
     }
 
     @Test
@@ -61,7 +61,7 @@ class OverTimeReportTest {
         // the pooled 50 % lies between the repetitions' (40, 50, 60 µs, weighted by their counts)
         assertThat(spectra.pooled().us().get(1)).isEqualTo(50.0 * 1.0005, org.assertj.core.data.Offset.offset(0.1));
         assertThat(spectra.pooled().us().getLast()).isGreaterThanOrEqualTo(600 * 0.999);
-        String svg = ReportRenderer.chart(ReportRulesTest.source("m", List.of(c)), "spectrum-1").orElseThrow();
+        String svg = ReportCharts.chart(ReportRulesTest.source("m", List.of(c)), "spectrum-1").orElseThrow();
         assertThat(svg).contains("<svg", "Latency by percentile", "pooled", "each step right is one more nine");
     }
 }

@@ -230,8 +230,8 @@ class ReportEscapingTest {
     @Test
     void chartsAreWellFormedSvgWithHostileTextOnlyAsText() throws Exception {
         ReportSource source = ReportSources.of(hostileMatrix());
-        for (String name : ReportRenderer.chartNames(source)) {
-            svg(ReportRenderer.chart(source, name).orElseThrow());
+        for (String name : ReportCharts.chartNames(source)) {
+            svg(ReportCharts.chart(source, name).orElseThrow());
         }
         List<String> bar = svg(ChartRenderer.barChart(SCRIPT, IMG,
                 List.of(new ChartRenderer.Bar(LINK + " & \"q\" 'a'", 2, 1, 3))));

@@ -236,8 +236,8 @@ class ReportRulesTest {
         // every rate is its own table and chart group; the curve joins them
         assertThat(CaseGroups.of(cases)).hasSize(3);
         ReportSource source = source("m", cases);
-        assertThat(ReportRenderer.chartNames(source)).contains("rate-1");
-        assertThat(ReportRenderer.chart(source, "rate-1")).get(
+        assertThat(ReportCharts.chartNames(source)).contains("rate-1");
+        assertThat(ReportCharts.chart(source, "rate-1")).get(
                 org.assertj.core.api.InstanceOfAssertFactories.STRING).contains("p99 bound", "shared 1");
         assertThat(ReportRenderer.markdown(source, "charts/", VerdictRule.DEFAULT)).contains("## Latency versus rate",
                 "| Load | open loop at 1,000 messages/s; open loop at 2,000 messages/s; open loop at 4,000 messages/s |");
