@@ -84,7 +84,7 @@ public final class ForkedWorker {
                        Consumer<WorkerProcess> started, BooleanSupplier cancelled) {
         RunSpec one = spec.toBuilder().repetitions(1).transport(transport).build();
         Duration limit = Duration.ofMillis((long) ((one.phaseSeconds() + graceSeconds) * 1000));
-        Tail stderr = new Tail(STDERR_KEPT);
+        LineTail stderr = new LineTail(STDERR_KEPT);
         String classpath = System.getProperty("java.class.path");
         boolean bootJar = isBootJar(classpath);
         WorkerAotCache.Start start = bootJar
@@ -258,37 +258,6 @@ public final class ForkedWorker {
             process.getOutputStream().close();
         } catch (IOException e) {
             // the worker has gone; its stdin went with it
-        }
-    }
-
-    /**
-     * The last {@code limit} characters of a stream's lines (whole lines dropped from the front, which its text then
-     * says). Thread-safe.
-     */
-    static final class Tail {
-        private final int limit;
-        private final java.util.ArrayDeque<String> lines = new java.util.ArrayDeque<>();
-        private long chars;
-        private boolean dropped;
-
-        Tail(int limit) {
-            this.limit = limit;
-        }
-
-        synchronized void add(String line) {
-            lines.addLast(line);
-            chars += line.length() + 1;
-            while (chars > limit && !lines.isEmpty()) {
-                chars -= lines.removeFirst().length() + 1;
-                dropped = true;
-            }
-        }
-
-        @Override
-        public synchronized String toString() {
-            StringBuilder b = new StringBuilder(dropped ? "[earlier output dropped]\n" : "");
-            lines.forEach(l -> b.append(l).append('\n'));
-            return b.toString();
         }
     }
 

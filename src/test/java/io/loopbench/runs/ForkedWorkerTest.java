@@ -175,12 +175,12 @@ class ForkedWorkerTest {
 
     @Test
     void aWorkersStreamsAreKeptToTheirEndWithinTheirLimit() {
-        ForkedWorker.Tail tail = new ForkedWorker.Tail(21); // three lines of 7 characters, newline included
+        LineTail tail = new LineTail(21); // three lines of 7 characters, newline included
         for (int i = 0; i < 10; i++) {
             tail.add("line " + i);
         }
         assertThat(tail.toString()).isEqualTo("[earlier output dropped]\nline 7\nline 8\nline 9\n");
-        ForkedWorker.Tail whole = new ForkedWorker.Tail(100);
+        LineTail whole = new LineTail(100);
         whole.add("{");
         whole.add("}");
         assertThat(whole.toString()).isEqualTo("{\n}\n");
