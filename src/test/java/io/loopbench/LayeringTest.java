@@ -23,7 +23,7 @@ class LayeringTest {
     private static final String[] SERVICE = {"io.loopbench.runs..", "io.loopbench.matrices..",
             "io.loopbench.reports..", "io.loopbench.echo..", "io.loopbench.agents..", "io.loopbench.web..",
             "io.loopbench.system..", "io.loopbench.jobs..", "io.loopbench.storage..", "io.loopbench.events..",
-            "io.loopbench.cli.."};
+            "io.loopbench.cli..", "io.loopbench.gate.."};
 
     private static JavaClasses classes;
 

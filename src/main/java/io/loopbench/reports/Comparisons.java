@@ -58,26 +58,47 @@ public final class Comparisons {
                              List<String> unmatched, List<String> failedCases, String warning, VerdictRule rule) {
     }
 
+    /**
+     * The cases of two sources side by side.
+     *
+     * @param pairs     each baseline case with its candidate case (baseline first)
+     * @param unmatched cases present on one side only (as {@code baseline: …} or {@code candidate: …})
+     */
+    public record Matching(List<CaseResult[]> pairs, List<String> unmatched) {
+    }
+
+    /**
+     * Two single-case sides are paired whatever their specs (an A/B of two settings); otherwise cases are matched
+     * by everything but their repetition count ({@link CaseResult#caseKey}).
+     */
+    public static Matching match(List<CaseResult> baseline, List<CaseResult> candidate) {
+        List<CaseResult[]> pairs = new ArrayList<>();
+        List<String> unmatched = new ArrayList<>();
+        if (baseline.size() == 1 && candidate.size() == 1) {
+            pairs.add(new CaseResult[] {baseline.getFirst(), candidate.getFirst()});
+            return new Matching(pairs, unmatched);
+        }
+        Map<String, CaseResult> byKey = new LinkedHashMap<>();
+        candidate.forEach(c -> byKey.put(c.caseKey(), c));
+        for (CaseResult b : baseline) {
+            CaseResult c = byKey.remove(b.caseKey());
+            if (c == null) {
+                unmatched.add("baseline: " + describe(b));
+            } else {
+                pairs.add(new CaseResult[] {b, c});
+            }
+        }
+        byKey.values().forEach(c -> unmatched.add("candidate: " + describe(c)));
+        return new Matching(pairs, unmatched);
+    }
+
     /** Two sources, measured at different times, compared unmatched. */
     public static Comparison compare(ReportSource baseline, ReportSource candidate, VerdictRule rule) {
         List<CaseComparison> out = new ArrayList<>();
-        List<String> unmatched = new ArrayList<>();
         List<String> failed = new ArrayList<>();
-        if (baseline.cases().size() == 1 && candidate.cases().size() == 1) {
-            pair(baseline.cases().getFirst(), candidate.cases().getFirst(), rule, out, failed);
-        } else {
-            Map<String, CaseResult> byKey = new LinkedHashMap<>();
-            candidate.cases().forEach(c -> byKey.put(c.caseKey(), c));
-            for (CaseResult b : baseline.cases()) {
-                CaseResult c = byKey.remove(b.caseKey());
-                if (c == null) {
-                    unmatched.add("baseline: " + describe(b));
-                } else {
-                    pair(b, c, rule, out, failed);
-                }
-            }
-            byKey.values().forEach(c -> unmatched.add("candidate: " + describe(c)));
-        }
+        Matching matching = match(baseline.cases(), candidate.cases());
+        matching.pairs().forEach(p -> pair(p[0], p[1], rule, out, failed));
+        List<String> unmatched = matching.unmatched();
         boolean baselineRemote = baseline.cases().stream().anyMatch(c -> c.spec().target() != null);
         boolean candidateRemote = candidate.cases().stream().anyMatch(c -> c.spec().target() != null);
         String warning = baselineRemote == candidateRemote ? null
@@ -154,7 +175,8 @@ public final class Comparisons {
                 pairs.stream().mapToDouble(p -> metric.applyAsDouble(p[1])).toArray(), rule);
     }
 
-    private static double[] values(CaseResult c, Function<RepetitionResult, Double> metric) {
+    /** A metric over a case's passed repetitions that have it. */
+    public static double[] values(CaseResult c, Function<RepetitionResult, Double> metric) {
         return c.repetitions().stream().filter(r -> usable(r, metric)).mapToDouble(metric::apply).toArray();
     }
 
@@ -164,7 +186,7 @@ public final class Comparisons {
     }
 
     /** " (candidate failed as unfair: repetition 2: unfair: …)", " (baseline failed: …)", or "" when it passed. */
-    static String failure(String side, CaseResult c) {
+    public static String failure(String side, CaseResult c) {
         if (c.ok()) {
             return "";
         }
@@ -174,7 +196,7 @@ public final class Comparisons {
     }
 
     /** A side's warnings, prefixed with the side; a record made before the self-checks existed says so. */
-    private static List<String> warnings(String side, CaseResult c) {
+    public static List<String> warnings(String side, CaseResult c) {
         List<String> out = new ArrayList<>(c.warnings().stream().map(w -> side + " " + w).toList());
         if (c.predatesSelfChecks()) {
             out.add(side + ": recorded before the self-checks (JIT activity, fairness, window fill) existed");
@@ -182,7 +204,7 @@ public final class Comparisons {
         return out;
     }
 
-    static String describe(CaseResult c) {
+    public static String describe(CaseResult c) {
         return c.groupTitle() + " / " + c.ioLabel();
     }
 }

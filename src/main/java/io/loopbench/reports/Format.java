@@ -8,7 +8,7 @@ import java.util.Locale;
  * Number formats shared by reports: counts with thousands separators, microseconds with two decimals; and text from
  * a request or a stored file made inert in Markdown and in URLs.
  */
-final class Format {
+public final class Format {
 
     /** What Markdown (GFM tables and GitHub's rendering included) could read as structure inside a line. */
     private static final String MARKUP = "\\`*_[]<>&|#~";
@@ -55,7 +55,7 @@ final class Format {
      * line breaks become spaces, so that it renders as exactly this text and the line's structure stays the
      * report's.
      */
-    static String text(String s) {
+    public static String text(String s) {
         if (s == null) {
             return "";
         }

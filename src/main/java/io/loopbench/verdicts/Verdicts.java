@@ -96,6 +96,28 @@ public final class Verdicts {
     }
 
     /**
+     * One-sided p-value that candidate ÷ baseline lies beyond {@code bound} — below it when {@code below}, above it
+     * otherwise — over unmatched repetitions: the Mann–Whitney U test on log values, the candidate's shifted by
+     * log({@code bound}), against "at the bound or on its other side". Its smallest value is
+     * {@link #minimumOneSidedPValue}. 1 where either side is empty.
+     */
+    public static double beyond(double[] baseline, double[] candidate, double bound, boolean below) {
+        if (baseline.length == 0 || candidate.length == 0) {
+            return 1;
+        }
+        double[] x = Arrays.stream(candidate).map(Verdicts::log).toArray();
+        double[] y = Arrays.stream(baseline).map(Verdicts::log).toArray();
+        MannWhitneyUTest test = MannWhitneyUTest.withDefaults().withMu(log(bound))
+                .with(below ? AlternativeHypothesis.LESS_THAN : AlternativeHypothesis.GREATER_THAN);
+        return p(() -> test.test(x, y).getPValue());
+    }
+
+    /** The smallest one-sided p-value {@link #beyond} can give at these sizes: the samples wholly apart. */
+    public static double minimumOneSidedPValue(int baseline, int candidate) {
+        return minimumPValue(false, baseline, candidate) / 2;
+    }
+
+    /**
      * The same differences decided as one family: p-values Holm-adjusted over all of them, and "too few" judged at
      * the family's strictest threshold (alpha ÷ its size), in the given order.
      */

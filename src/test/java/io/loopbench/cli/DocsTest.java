@@ -20,14 +20,15 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 /**
  * README and the reference in docs/ still say what the code does: every link between them leads to a file, every
- * {@code ./loopbench measure} command they show parses with the CLI's own options, and the run README's first
+ * {@code ./loopbench measure} and {@code ./loopbench compare} command they show parses with the CLI's own options, and the run README's first
  * example posts is a run request the API reads, every field known. (docs/performance.md is history: its commands
  * are those of their day.)
  */
 class DocsTest {
 
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)#\\s]+)(#[^)]*)?\\)");
-    private static final Pattern MEASURE = Pattern.compile("\\./loopbench measure((?: [^`\\n|;)]*)?)");
+    /** A command up to the end of its line, a pipe, a redirection or a closing bracket. */
+    private static final Pattern COMMAND = Pattern.compile("\\./loopbench (measure|compare)((?: [^`\\n|;)>#]*)?)");
     private static final Pattern POSTED = Pattern.compile("-d '(\\{[^']*})'");
 
     private static List<Path> documents() throws IOException {
@@ -64,19 +65,21 @@ class DocsTest {
     }
 
     @Test
-    void everyMeasureCommandShownParses() throws IOException {
+    void everyMeasureAndCompareCommandShownParses() throws IOException {
         List<String> commands = new ArrayList<>();
         for (Path doc : documents()) {
-            Matcher m = MEASURE.matcher(text(doc));
+            Matcher m = COMMAND.matcher(text(doc));
             while (m.find()) {
-                String[] args = m.group(1).trim().isEmpty() ? new String[0] : m.group(1).trim().split("\\s+");
+                String[] args = m.group(2).trim().isEmpty() ? new String[0] : m.group(2).trim().split("\\s+");
                 commands.add(doc + ": " + m.group(0));
-                CommandLine cli = new CommandLine(new MeasureCommand());
+                CommandLine cli = new CommandLine(m.group(1).equals("measure") ? new MeasureCommand()
+                        : new CompareCommand());
                 LoopbenchCli.registerLabels(cli);
                 assertThatCode(() -> cli.parseArgs(args)).as("%s: %s", doc, m.group(0)).doesNotThrowAnyException();
             }
         }
-        assertThat(commands).as("README shows one").anyMatch(c -> c.startsWith("README.md"));
+        assertThat(commands).as("README shows a measure and a compare").anyMatch(c -> c.startsWith("README.md")
+                && c.contains("measure")).anyMatch(c -> c.startsWith("README.md") && c.contains("compare"));
         // the check itself: an option the CLI does not have fails to parse
         assertThatCode(() -> new CommandLine(new MeasureCommand()).parseArgs("--no-such-option", "1"))
                 .isInstanceOf(CommandLine.ParameterException.class);

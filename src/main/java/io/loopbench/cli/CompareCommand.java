@@ -1,0 +1,112 @@
+package io.loopbench.cli;
+
+import io.loopbench.gate.GateReport;
+import io.loopbench.gate.RegressionGate;
+import io.loopbench.gate.ResultFiles;
+import io.loopbench.reports.CaseResult;
+import io.loopbench.verdicts.VerdictRule;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code compare}: the regression gate ({@link RegressionGate}) over two result files or stored run or matrix ids,
+ * for a CI pipeline. Prints the gate's Markdown on stdout; exit code 0 passed, 1 a regression established, 2
+ * undecided, 3 a wrong argument (a file it cannot read, a threshold out of range).
+ */
+@Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false, exitCodeOnInvalidInput = 3,
+        description = {"Regression gate: did CANDIDATE regress against BASELINE by more than the threshold, in "
+                + "throughput or p99, in any case?",
+                "Exit code 0: passed (every case shown within the threshold); 1: a regression established; 2: "
+                        + "undecided (too few repetitions, warnings, failed or unmatched cases); 3: a wrong argument."})
+public final class CompareCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "BASELINE", description = "a result file (./loopbench measure's output, "
+            + "or a run or matrix as the service stores or answers it), or a stored run or matrix id")
+    String baseline;
+    @Parameters(index = "1", paramLabel = "CANDIDATE", description = "the same, for the candidate")
+    String candidate;
+    @Option(names = "--threshold", paramLabel = "FRACTION", description = "the regression allowed, 0 … 1 "
+            + "(default ${DEFAULT-VALUE}: 5 %%): a throughput ratio under 1 ÷ (1 + it) or a p99 ratio over 1 + it "
+            + "is a regression", defaultValue = "0.05")
+    double threshold;
+    @Option(names = "--alpha", paramLabel = "RATE", description = "the error rate of each conclusion, over 0 … 0.5 "
+            + "(default ${DEFAULT-VALUE})", defaultValue = "0.05")
+    double alpha;
+    @Option(names = "--junit", paramLabel = "FILE", description = "also write the gate as JUnit XML there")
+    Path junit;
+    @Option(names = "--markdown", paramLabel = "FILE", description = "also write the gate's Markdown there")
+    Path markdown;
+    @Option(names = "--data-dir", paramLabel = "DIR", description = "the service's data directory, where an id is "
+            + "looked up (runs/<id>.json, matrices/<id>.json; default ${DEFAULT-VALUE})", defaultValue = "data")
+    Path dataDir;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec commandSpec;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = commandSpec.commandLine().getErr();
+        PrintWriter out = commandSpec.commandLine().getOut();
+        VerdictRule rule;
+        List<CaseResult> base;
+        List<CaseResult> cand;
+        try {
+            if (!(threshold >= 0 && threshold <= 1)) {
+                throw new IllegalArgumentException("--threshold: between 0 and 1 (a fraction: 0.05 is 5 %), not "
+                        + threshold);
+            }
+            if (!(alpha > 0 && alpha <= 0.5)) {
+                throw new IllegalArgumentException("--alpha: over 0 and at most 0.5, not " + alpha);
+            }
+            rule = new VerdictRule(alpha, threshold);
+            base = ResultFiles.read(locate(baseline));
+            cand = ResultFiles.read(locate(candidate));
+        } catch (IllegalArgumentException e) {
+            err.println("loopbench compare: " + e.getMessage());
+            err.flush();
+            return 3;
+        }
+        RegressionGate.Result result = RegressionGate.judge(baseline, base, candidate, cand, rule);
+        String md = GateReport.markdown(result);
+        try {
+            if (junit != null) {
+                Files.writeString(junit, GateReport.junitXml(result));
+            }
+            if (markdown != null) {
+                Files.writeString(markdown, md);
+            }
+        } catch (IOException e) {
+            err.println("loopbench compare: cannot write the report: " + e);
+            err.flush();
+            return 3;
+        }
+        out.print(md);
+        out.flush();
+        return result.exitCode();
+    }
+
+    /** A file as given, or a stored run's or matrix's file in the data directory. */
+    private Path locate(String fileOrId) {
+        Path file = Path.of(fileOrId);
+        if (Files.isRegularFile(file)) {
+            return file;
+        }
+        for (String kind : List.of("runs", "matrices")) {
+            Path stored = dataDir.resolve(kind).resolve(fileOrId + ".json");
+            if (!fileOrId.contains("/") && Files.isRegularFile(stored)) {
+                return stored;
+            }
+        }
+        throw new IllegalArgumentException(fileOrId + ": neither a file nor a run or matrix id stored under "
+                + dataDir);
+    }
+}
