@@ -20,9 +20,11 @@ import java.util.concurrent.Callable;
 /**
  * {@code compare}: the regression gate ({@link RegressionGate}) over two result files or stored run or matrix ids,
  * for a CI pipeline. Prints the gate's Markdown on stdout; exit code 0 passed, 1 a regression established, 2
- * undecided, 3 a wrong argument (a file it cannot read, a threshold out of range).
+ * undecided, 3 a wrong argument (a file it cannot read, a threshold out of range) or an unexpected error.
  */
+// an unexpected exception must not read as exit code 1, "regressed"
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false, exitCodeOnInvalidInput = 3,
+        exitCodeOnExecutionException = 3,
         description = {"Regression gate: did CANDIDATE regress against BASELINE by more than the threshold, in "
                 + "throughput or p99, in any case?",
                 "Exit code 0: passed (every case shown within the threshold); 1: a regression established; 2: "
@@ -30,7 +32,8 @@ import java.util.concurrent.Callable;
 public final class CompareCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "BASELINE", description = "a result file (./loopbench measure's output, "
-            + "or a run or matrix as the service stores or answers it), or a stored run or matrix id")
+            + "several of them one after another, or a run or matrix as the service stores or answers it), or a "
+            + "stored run or matrix id")
     String baseline;
     @Parameters(index = "1", paramLabel = "CANDIDATE", description = "the same, for the candidate")
     String candidate;
@@ -41,6 +44,10 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--alpha", paramLabel = "RATE", description = "the error rate of each conclusion, over 0 … 0.5 "
             + "(default ${DEFAULT-VALUE})", defaultValue = "0.05")
     double alpha;
+    @Option(names = "--paired", description = "repetition i of each side ran back to back (baseline and candidate "
+            + "measured alternately, one repetition at a time): the gate then tests the pairs, and a drift of the "
+            + "machine falls on both sides of a pair alike")
+    boolean paired;
     @Option(names = "--junit", paramLabel = "FILE", description = "also write the gate as JUnit XML there")
     Path junit;
     @Option(names = "--markdown", paramLabel = "FILE", description = "also write the gate's Markdown there")
@@ -75,7 +82,7 @@ public final class CompareCommand implements Callable<Integer> {
             err.flush();
             return 3;
         }
-        RegressionGate.Result result = RegressionGate.judge(baseline, base, candidate, cand, rule);
+        RegressionGate.Result result = RegressionGate.judge(baseline, base, candidate, cand, rule, paired);
         String md = GateReport.markdown(result);
         try {
             if (junit != null) {

@@ -65,7 +65,7 @@ public record Summary(
                                  Stat maxUs, Stat meanUs) {
     }
 
-    static Summary of(List<RepetitionResult> reps) {
+    public static Summary of(List<RepetitionResult> reps) {
         return new Summary(reps.size(),
                 stat(reps, RepetitionResult::roundTripsPerSecond),
                 stat(reps, RepetitionResult::payloadMibPerSecond),

@@ -31,7 +31,8 @@ public class GateController {
             description = "Per matched case, throughput and p99: one-sided Mann–Whitney U tests on the repetitions' "
                     + "log values, the candidate's shifted by the threshold. verdict regressed (exitCode 1) when a "
                     + "regression beyond the threshold is established, Holm-adjusted over every clean case and "
-                    + "metric at alpha; passed (0) when every case and metric is shown not to have regressed that "
+                    + "metric at alpha (Wilcoxon's signed-rank test on matched repetitions with paired=true); "
+                    + "passed (0) when every case and metric is shown not to have regressed that "
                     + "far, each at alpha; undecided (2) otherwise, reasons saying why (too few repetitions, "
                     + "warnings, failed or unmatched cases). format md gives the Markdown, junit a JUnit XML test "
                     + "suite (one test per case and metric) for a CI system; ./loopbench compare does the same over "
@@ -41,6 +42,9 @@ public class GateController {
             @RequestParam(required = false) Double threshold,
             @Parameter(description = "the error rate of each conclusion, over 0 and at most 0.5 (default 0.05)")
             @RequestParam(required = false) Double alpha,
+            @Parameter(description = "true when repetition i of each ran back to back (e.g. two matrices run "
+                    + "alternately, one repetition each): Wilcoxon's signed-rank test on the pairs; default false")
+            @RequestParam(defaultValue = "false") boolean paired,
             @Parameter(description = "json (default), md or junit") @RequestParam(required = false) String format) {
         double t = threshold == null ? VerdictRule.DEFAULT.minimumEffect() : threshold;
         double a = alpha == null ? VerdictRule.DEFAULT.alpha() : alpha;
@@ -60,7 +64,7 @@ public class GateController {
         ReportSource b = sources.any(baseline);
         ReportSource c = sources.any(candidate);
         RegressionGate.Result result = RegressionGate.judge(b.id(), b.cases(), c.id(), c.cases(),
-                new VerdictRule(a, t));
+                new VerdictRule(a, t), paired);
         return switch (f) {
             case "md" -> ResponseEntity.ok().contentType(MediaType.parseMediaType("text/markdown;charset=UTF-8"))
                     .body(GateReport.markdown(result));

@@ -25,7 +25,8 @@ public final class GateReport {
                 .append(Format.text(r.baselineId())).append(String.format(Locale.ROOT, ", threshold %.0f %%, "
                         + "alpha %s: **%s** (exit code %d).\n\n", r.threshold() * 100, r.alpha(),
                         r.verdict().label(), r.exitCode()));
-        md.append("Method: ").append(r.method()).append(".\n\n");
+        md.append("Method: ").append(r.method()).append("; a repetition whose figures carry a warning is left out")
+                .append(r.paired() ? ", with its pair" : "").append(".\n\n");
         if (!r.cases().isEmpty()) {
             md.append("| case | metric | baseline median | candidate median | verdict |\n");
             md.append("| --- | --- | --- | --- | --- |\n");
@@ -46,7 +47,8 @@ public final class GateReport {
             md.append('\n');
         }
         r.cases().stream().filter(g -> !g.warnings().isEmpty()).forEach(g -> {
-            md.append("Warnings of ").append(Format.text(g.name())).append(":\n\n");
+            md.append("Left out of ").append(Format.text(g.name())).append(" for their warnings (paired, with "
+                    + "their pairs):\n\n");
             g.warnings().forEach(w -> md.append("- ").append(Format.text(w)).append('\n'));
             md.append('\n');
         });

@@ -1,6 +1,7 @@
 package io.loopbench.gate;
 
 import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.Stat;
 import io.loopbench.engine.spec.Labeled;
 import io.loopbench.reports.CaseResult;
 import io.loopbench.reports.Comparisons;
@@ -10,24 +11,26 @@ import io.loopbench.verdicts.Verdicts;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
-import java.util.stream.IntStream;
+import java.util.function.Predicate;
 
 /**
  * Did the candidate regress against the baseline by more than a threshold, case by case, in throughput or in p99?
- * For each matched case and metric, two one-sided Mann–Whitney U tests on the repetitions' log values, the
- * candidate's shifted by the threshold: one for "worse by more than the threshold" (a regression), decided over
+ * For each matched case and metric, two one-sided rank tests on log values, the candidate's shifted by the threshold
+ * — Mann–Whitney's U test on the two sides' repetitions, or, when they are paired (repetition i of each ran back to
+ * back, so that a drift of the machine falls on both alike), Wilcoxon's signed-rank test on the pairs' log ratios:
+ * one for "worse by more than the threshold" (a regression), decided over
  * every case and metric as one Holm family at {@code alpha}, so that the chance of naming any regression when none
  * beyond the threshold exists is at most {@code alpha}; one for "not worse by as much as the threshold", which must
  * hold for every case and metric, each at {@code alpha} (an intersection–union test, so that the chance of passing
  * a candidate that regressed beyond the threshold in any of them is at most {@code alpha}). Regressed beyond the
  * threshold means a throughput ratio under 1 ÷ (1 + threshold), or a p99 ratio over 1 + threshold, as the verdicts'
- * minimum effect is read. A case whose figures carry warnings, that failed on either side or that is on one side
- * only decides nothing, and the gate then cannot pass. The two sides ran at different times: a drift of the machine
- * between them is part of what the tests see. Stateless.
+ * minimum effect is read. A repetition whose figures carry a warning (not JIT-quiet, window not kept full, …) is
+ * left out, and with it its pair; a case recorded before the self-checks existed, that failed on either side or that
+ * is on one side only decides nothing, and the gate then cannot pass. Unpaired, the two sides ran at different times, and a drift of
+ * the machine between them is part of what the tests see. Stateless.
  */
 public final class RegressionGate {
 
@@ -40,7 +43,7 @@ public final class RegressionGate {
         PASSED(0),
         /** A regression beyond the threshold is established in at least one case and metric. */
         REGRESSED(1),
-        /** Neither: too few repetitions, warnings, failed or unmatched cases, or figures too spread to tell. */
+        /** Neither: too few clean repetitions, failed or unmatched cases, or figures too spread to tell. */
         UNDECIDED(2);
 
         private final int exitCode;
@@ -58,16 +61,18 @@ public final class RegressionGate {
      * One metric of one case.
      *
      * @param metric         {@code throughput} (round trips/s) or {@code p99} (µs)
+     * @param leftOut        repetitions left out because their figures (or, paired, their pair's) carry warnings
      * @param baselineMedian the baseline's median over its passed repetitions
      * @param candidateMedian the candidate's median
-     * @param difference     candidate ÷ baseline: estimate and 95 % interval (Mann–Whitney, unmatched)
+     * @param difference     candidate ÷ baseline: estimate and 95 % interval, by the same test as the checks
      * @param regressionP    one-sided p of "worse by more than the threshold"
      * @param adjustedRegressionP the same, Holm-adjusted over the gate's family; null for a case that decides nothing
      * @param withinP        one-sided p of "not worse by as much as the threshold"
      * @param outcome        {@code regressed}, {@code within} or {@code undecided}
      * @param words          the outcome with its figures
      */
-    public record Check(String metric, double baselineMedian, double candidateMedian, Difference difference,
+    public record Check(String metric, int leftOut, double baselineMedian, double candidateMedian,
+                        Difference difference,
                         double regressionP, Double adjustedRegressionP, double withinP, String outcome,
                         String words) {
     }
@@ -77,10 +82,11 @@ public final class RegressionGate {
      *
      * @param name     the case, as reports name it
      * @param checks   throughput, then p99
-     * @param warnings what makes either side's figures doubtful, each prefixed with its side; such a case decides
-     *                 nothing
+     * @param warnings what makes either side's figures doubtful, each prefixed with its side (its repetitions are
+     *                 left out)
+     * @param judged   false for a case recorded before the self-checks existed, which decides nothing
      */
-    public record CaseGate(String name, List<Check> checks, List<String> warnings) {
+    public record CaseGate(String name, List<Check> checks, List<String> warnings, boolean judged) {
     }
 
     /**
@@ -88,6 +94,7 @@ public final class RegressionGate {
      * @param exitCode    0 passed, 1 regressed, 2 undecided
      * @param threshold   the regression allowed, as a fraction (0.05: 5 %)
      * @param alpha       the error rate of each conclusion
+     * @param paired      whether repetition i of each side was matched with repetition i of the other
      * @param method      the tests, in words
      * @param reasons     why the gate is undecided (or, when regressed, what else it could not judge); empty when
      *                    it passed
@@ -96,13 +103,16 @@ public final class RegressionGate {
      * @param unmatched   cases present on one side only
      */
     public record Result(String baselineId, String candidateId, Verdict verdict, int exitCode, double threshold,
-                         double alpha, String method, List<String> reasons, List<CaseGate> cases,
+                         double alpha, boolean paired, String method, List<String> reasons, List<CaseGate> cases,
                          List<String> failedCases, List<String> unmatched) {
     }
 
-    /** Judges candidate against baseline by {@code rule}: its alpha, and its minimum effect as the threshold. */
+    /**
+     * Judges candidate against baseline by {@code rule}: its alpha, and its minimum effect as the threshold.
+     * {@code paired}: repetition i of each side ran back to back, and is matched with the other's.
+     */
     public static Result judge(String baselineId, List<CaseResult> baseline, String candidateId,
-                               List<CaseResult> candidate, VerdictRule rule) {
+                               List<CaseResult> candidate, VerdictRule rule, boolean paired) {
         double threshold = rule.minimumEffect();
         Comparisons.Matching matching = Comparisons.match(baseline, candidate);
         List<String> failed = new ArrayList<>();
@@ -118,38 +128,41 @@ public final class RegressionGate {
             List<String> warnings = new ArrayList<>(Comparisons.warnings("baseline", b));
             warnings.addAll(Comparisons.warnings("candidate", c));
             cases.add(new CaseGate(Comparisons.describe(b), List.of(
-                    check("throughput", b, c, RepetitionResult::roundTripsPerSecond, true, rule),
-                    check("p99", b, c, r -> r.latency() == null ? null : r.latency().p99Us(), false, rule)),
-                    List.copyOf(warnings)));
+                    check("throughput", b, c, RepetitionResult::roundTripsPerSecond, true, rule, paired),
+                    check("p99", b, c, r -> r.latency() == null ? null : r.latency().p99Us(), false, rule, paired)),
+                    List.copyOf(warnings), !b.predatesSelfChecks() && !c.predatesSelfChecks()));
         }
         List<CaseGate> decided = holm(cases, rule.alpha(), threshold);
         List<String> reasons = new ArrayList<>();
         if (decided.isEmpty()) {
             reasons.add("no case passed on both sides");
         }
-        decided.stream().filter(g -> !g.warnings().isEmpty()).forEach(g -> reasons.add(g.name() + ": not clean ("
-                + g.warnings().size() + (g.warnings().size() == 1 ? " warning" : " warnings") + ")"));
+        decided.stream().filter(g -> !g.judged()).forEach(g -> reasons.add(g.name() + ": recorded before the "
+                + "self-checks existed, so nothing says its figures are clean"));
         failed.forEach(f -> reasons.add("failed: " + f));
         matching.unmatched().forEach(u -> reasons.add("on one side only: " + u));
-        decided.stream().filter(g -> g.warnings().isEmpty()).forEach(g -> g.checks().stream()
+        decided.stream().filter(CaseGate::judged).forEach(g -> g.checks().stream()
                 .filter(k -> k.outcome().equals("undecided"))
                 .forEach(k -> reasons.add(g.name() + ", " + k.metric() + ": " + k.words())));
         boolean regressed = decided.stream().anyMatch(g -> g.checks().stream()
                 .anyMatch(k -> k.outcome().equals("regressed")));
         Verdict verdict = regressed ? Verdict.REGRESSED : reasons.isEmpty() ? Verdict.PASSED : Verdict.UNDECIDED;
-        return new Result(baselineId, candidateId, verdict, verdict.exitCode(), threshold, rule.alpha(),
-                method(threshold, rule.alpha()), List.copyOf(reasons), decided, List.copyOf(failed),
+        return new Result(baselineId, candidateId, verdict, verdict.exitCode(), threshold, rule.alpha(), paired,
+                method(threshold, rule.alpha(), paired), List.copyOf(reasons), decided, List.copyOf(failed),
                 matching.unmatched());
     }
 
-    static String method(double threshold, double alpha) {
-        return String.format(Locale.ROOT, "per case, throughput and p99: one-sided Mann–Whitney U tests on the "
-                + "repetitions' log values, the candidate's shifted by the threshold (a throughput ratio under "
+    static String method(double threshold, double alpha, boolean paired) {
+        return String.format(Locale.ROOT, "per case, throughput and p99: one-sided " + (paired
+                ? "Wilcoxon signed-rank tests on the log ratios of the repetitions paired as they ran, back to back,"
+                : "Mann–Whitney U tests on the repetitions' log values,")
+                + " the candidate's shifted by the threshold (a throughput ratio under "
                 + "1 ÷ %.2f or a p99 ratio over %.2f is a regression); a regression is established when its p, "
-                + "Holm-adjusted over every clean case and metric, is at most %s; the gate passes when every case "
-                + "and metric is shown not to have regressed that far, each at %s; the two sides ran at different "
-                + "times, so a drift of the machine between them counts as a difference", 1 + threshold,
-                1 + threshold, alpha, alpha);
+                + "Holm-adjusted over every case and metric, is at most %s; the gate passes when every case "
+                + "and metric is shown not to have regressed that far, each at %s" + (paired ? "; a drift of the "
+                + "machine falls on both repetitions of a pair alike" : "; the two sides ran at different times, so "
+                + "a drift of the machine between them counts as a difference (pair them to cancel it)"),
+                1 + threshold, 1 + threshold, alpha, alpha);
     }
 
     /**
@@ -157,45 +170,52 @@ public final class RegressionGate {
      * and 1 + threshold for p99.
      */
     private static Check check(String metric, CaseResult b, CaseResult c, Function<RepetitionResult, Double> of,
-                               boolean higherIsBetter, VerdictRule rule) {
-        double[] x = Comparisons.values(b, of);
-        double[] y = Comparisons.values(c, of);
+                               boolean higherIsBetter, VerdictRule rule, boolean paired) {
         double bound = higherIsBetter ? 1 / (1 + rule.minimumEffect()) : 1 + rule.minimumEffect();
-        double regression = Verdicts.beyond(x, y, bound, higherIsBetter);
-        double within = Verdicts.beyond(x, y, bound, !higherIsBetter);
-        return new Check(metric, median(x), median(y), Verdicts.unpaired(x, y, false, rule), regression, null,
-                within, "undecided", "");
+        Predicate<RepetitionResult> usable = r -> Comparisons.usable(r, of);
+        Predicate<RepetitionResult> clean = r -> usable.test(r) && r.warnings().isEmpty();
+        double[] x;
+        double[] y;
+        int leftOut;
+        if (paired) {
+            List<RepetitionResult[]> pairs = b.matchedWith(c, clean);
+            x = pairs.stream().mapToDouble(p -> of.apply(p[0])).toArray();
+            y = pairs.stream().mapToDouble(p -> of.apply(p[1])).toArray();
+            leftOut = b.matchedWith(c, usable).size() - pairs.size();
+        } else {
+            x = b.repetitions().stream().filter(clean).mapToDouble(of::apply).toArray();
+            y = c.repetitions().stream().filter(clean).mapToDouble(of::apply).toArray();
+            leftOut = (int) (b.repetitions().stream().filter(usable).count()
+                    + c.repetitions().stream().filter(usable).count()) - x.length - y.length;
+        }
+        Difference d = paired ? Verdicts.paired(x, y, rule) : Verdicts.unpaired(x, y, false, rule);
+        return new Check(metric, leftOut, median(x), median(y), d,
+                paired ? Verdicts.beyondPaired(x, y, bound, higherIsBetter) : Verdicts.beyond(x, y, bound, higherIsBetter),
+                null, paired ? Verdicts.beyondPaired(x, y, bound, !higherIsBetter)
+                : Verdicts.beyond(x, y, bound, !higherIsBetter), "undecided", "");
     }
 
     /** The clean cases' regression tests as one Holm family; every check then gets its outcome and words. */
     private static List<CaseGate> holm(List<CaseGate> cases, double alpha, double threshold) {
-        List<Check> clean = cases.stream().filter(g -> g.warnings().isEmpty())
+        List<Check> clean = cases.stream().filter(CaseGate::judged)
                 .flatMap(g -> g.checks().stream()).toList();
-        int m = clean.size();
-        Integer[] order = IntStream.range(0, m).boxed().toArray(Integer[]::new);
-        Arrays.sort(order, Comparator.comparingDouble(i -> clean.get(i).regressionP()));
-        double[] adjusted = new double[m];
-        double running = 0;
-        for (int rank = 0; rank < m; rank++) {
-            running = Math.max(running, Math.min(1, (m - rank) * clean.get(order[rank]).regressionP()));
-            adjusted[order[rank]] = running;
-        }
+        double[] adjusted = Verdicts.holm(clean.stream().mapToDouble(Check::regressionP).toArray());
         List<CaseGate> out = new ArrayList<>();
         int next = 0;
         for (CaseGate g : cases) {
             List<Check> checks = new ArrayList<>();
             for (Check k : g.checks()) {
-                Double adj = g.warnings().isEmpty() ? adjusted[next++] : null;
+                Double adj = g.judged() ? adjusted[next++] : null;
                 checks.add(decided(k, adj, alpha, threshold));
             }
-            out.add(new CaseGate(g.name(), List.copyOf(checks), g.warnings()));
+            out.add(new CaseGate(g.name(), List.copyOf(checks), g.warnings(), g.judged()));
         }
         return out;
     }
 
     private static Check decided(Check k, Double adjusted, double alpha, double threshold) {
         Difference d = k.difference();
-        double smallest = Verdicts.minimumOneSidedPValue(d.baselineSize(), d.candidateSize());
+        double smallest = Verdicts.minimumOneSidedPValue(d.paired(), d.baselineSize(), d.candidateSize());
         String ratio = String.format(Locale.ROOT, "%.3f×", d.ratio()) + (d.lower() == null || d.upper() == null
                 ? "" : String.format(Locale.ROOT, " (95 %% interval %.3f–%.3f)", d.lower(), d.upper()));
         String allowed = String.format(Locale.ROOT, "%.0f %%", threshold * 100);
@@ -203,7 +223,7 @@ public final class RegressionGate {
         String words;
         if (adjusted == null) {
             outcome = "undecided";
-            words = ratio + ", undecided: its figures carry warnings";
+            words = ratio + ", undecided: recorded before the self-checks existed";
         } else if (adjusted <= alpha) {
             outcome = "regressed";
             words = ratio + String.format(Locale.ROOT, ", regressed by more than %s (p %.4f, Holm-adjusted %.4f)",
@@ -214,24 +234,23 @@ public final class RegressionGate {
                     k.withinP());
         } else if (smallest > alpha) {
             outcome = "undecided";
-            words = ratio + String.format(Locale.ROOT, ", undecided: too few repetitions (%d and %d: no test can "
-                    + "give a p under %.4f, over %s)", d.baselineSize(), d.candidateSize(), smallest, alpha);
+            words = ratio + String.format(Locale.ROOT, ", undecided: too few repetitions (%s: no test can give a p "
+                    + "under %.4f, over %s)", d.paired() ? d.baselineSize() + " pairs"
+                    : d.baselineSize() + " and " + d.candidateSize(), smallest, alpha);
         } else {
             outcome = "undecided";
             words = ratio + String.format(Locale.ROOT, ", undecided: neither a regression beyond %s nor its absence "
                     + "is shown (p %.4f and %.4f)", allowed, k.regressionP(), k.withinP());
         }
-        return new Check(k.metric(), k.baselineMedian(), k.candidateMedian(), d, k.regressionP(), adjusted,
-                k.withinP(), outcome, words);
+        String leftOut = k.leftOut() == 0 ? "" : String.format(Locale.ROOT, " (%d %s left out: %s)", k.leftOut(),
+                d.paired() ? (k.leftOut() == 1 ? "pair" : "pairs") : (k.leftOut() == 1 ? "repetition" : "repetitions"),
+                "figures with warnings");
+        return new Check(k.metric(), k.leftOut(), k.baselineMedian(), k.candidateMedian(), d, k.regressionP(),
+                adjusted, k.withinP(), outcome, words + leftOut);
     }
 
+    /** The median of a metric's values; NaN without any. */
     private static double median(double[] values) {
-        if (values.length == 0) {
-            return Double.NaN;
-        }
-        double[] v = values.clone();
-        Arrays.sort(v);
-        int mid = v.length / 2;
-        return v.length % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+        return values.length == 0 ? Double.NaN : Stat.of(Arrays.stream(values).boxed().toList()).median();
     }
 }

@@ -79,21 +79,21 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
     }
 
     /**
-     * The repetition of median throughput among those that passed with a timeline (of an even number, the lower of
-     * the middle two): the one a report shows over time.
-     */
-    /**
      * Repetition r of this case beside repetition r of {@code other} (this one first), for every r at which both are
      * {@code usable}: the pairs a matched comparison tests, since a matrix that alternates cases runs repetition r of
      * each back to back.
      */
-    List<RepetitionResult[]> matchedWith(CaseResult other, Predicate<RepetitionResult> usable) {
+    public List<RepetitionResult[]> matchedWith(CaseResult other, Predicate<RepetitionResult> usable) {
         Map<Integer, RepetitionResult> theirs = new HashMap<>();
         other.repetitions().stream().filter(usable).forEach(r -> theirs.putIfAbsent(r.repetition(), r));
         return repetitions.stream().filter(r -> usable.test(r) && theirs.containsKey(r.repetition()))
                 .map(r -> new RepetitionResult[] {r, theirs.get(r.repetition())}).toList();
     }
 
+    /**
+     * The repetition of median throughput among those that passed with a timeline (of an even number, the lower of
+     * the middle two): the one a report shows over time.
+     */
     public java.util.Optional<RepetitionResult> medianTimelineRepetition() {
         List<RepetitionResult> withTimeline = repetitions.stream()
                 .filter(r -> r.ok() && r.timeline() != null && r.roundTripsPerSecond() != null)

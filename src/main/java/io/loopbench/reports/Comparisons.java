@@ -175,12 +175,12 @@ public final class Comparisons {
                 pairs.stream().mapToDouble(p -> metric.applyAsDouble(p[1])).toArray(), rule);
     }
 
-    /** A metric over a case's passed repetitions that have it. */
-    public static double[] values(CaseResult c, Function<RepetitionResult, Double> metric) {
+    private static double[] values(CaseResult c, Function<RepetitionResult, Double> metric) {
         return c.repetitions().stream().filter(r -> usable(r, metric)).mapToDouble(metric::apply).toArray();
     }
 
-    private static boolean usable(RepetitionResult r, Function<RepetitionResult, Double> metric) {
+    /** Whether a repetition passed and has a positive, finite value of the metric. */
+    public static boolean usable(RepetitionResult r, Function<RepetitionResult, Double> metric) {
         Double v = r.ok() ? metric.apply(r) : null;
         return v != null && v > 0 && !v.isInfinite();
     }

@@ -112,9 +112,29 @@ public final class Verdicts {
         return p(() -> test.test(x, y).getPValue());
     }
 
-    /** The smallest one-sided p-value {@link #beyond} can give at these sizes: the samples wholly apart. */
-    public static double minimumOneSidedPValue(int baseline, int candidate) {
-        return minimumPValue(false, baseline, candidate) / 2;
+    /**
+     * As {@link #beyond}, over matched pairs (element i of each array ran back to back): Wilcoxon's signed-rank test
+     * on the per-pair log ratios less log({@code bound}), one-sided. 1 without pairs.
+     */
+    public static double beyondPaired(double[] baseline, double[] candidate, double bound, boolean below) {
+        if (baseline.length != candidate.length) {
+            throw new IllegalArgumentException("pairs need as many baseline as candidate values: " + baseline.length
+                    + " and " + candidate.length);
+        }
+        double shift = log(bound);
+        double[] z = IntStream.range(0, baseline.length)
+                .mapToDouble(i -> logRatio(candidate[i], baseline[i]) - shift).toArray();
+        WilcoxonSignedRankTest test = WilcoxonSignedRankTest.withDefaults()
+                .with(below ? AlternativeHypothesis.LESS_THAN : AlternativeHypothesis.GREATER_THAN);
+        return z.length == 0 ? 1 : p(() -> test.test(z).getPValue());
+    }
+
+    /**
+     * The smallest one-sided p-value {@link #beyond} ({@code paired} false: the samples wholly apart) or
+     * {@link #beyondPaired} (every pair on one side: 1 ÷ 2ⁿ) can give at these sizes.
+     */
+    public static double minimumOneSidedPValue(boolean paired, int baseline, int candidate) {
+        return minimumPValue(paired, baseline, candidate) / 2;
     }
 
     /**
@@ -123,21 +143,31 @@ public final class Verdicts {
      */
     public static List<Difference> family(List<Difference> differences, VerdictRule rule) {
         int m = differences.size();
-        Integer[] order = IntStream.range(0, m).boxed().toArray(Integer[]::new);
-        Arrays.sort(order, Comparator.comparingDouble(i -> differences.get(i).pValue()));
-        double[] adjusted = new double[m];
-        double running = 0;
-        for (int rank = 0; rank < m; rank++) {
-            int i = order[rank];
-            running = Math.max(running, Math.min(1, (m - rank) * differences.get(i).pValue()));
-            adjusted[i] = running;
-        }
+        double[] adjusted = holm(differences.stream().mapToDouble(Difference::pValue).toArray());
         List<Difference> out = new ArrayList<>(m);
         for (int i = 0; i < m; i++) {
             Difference d = differences.get(i);
             out.add(decision(d, adjusted[i], m, minimumPValue(d.paired(), d.baselineSize(), d.candidateSize()), rule));
         }
         return out;
+    }
+
+    /**
+     * Holm's step-down adjustment: each p-value multiplied by the number of hypotheses not yet rejected before it in
+     * ascending order, kept monotone and at most 1, so that rejecting every adjusted p at most alpha keeps the chance
+     * of any false rejection in the family at alpha. In the given order.
+     */
+    public static double[] holm(double[] pValues) {
+        int m = pValues.length;
+        Integer[] order = IntStream.range(0, m).boxed().toArray(Integer[]::new);
+        Arrays.sort(order, Comparator.comparingDouble(i -> pValues[i]));
+        double[] adjusted = new double[m];
+        double running = 0;
+        for (int rank = 0; rank < m; rank++) {
+            running = Math.max(running, Math.min(1, (m - rank) * pValues[order[rank]]));
+            adjusted[order[rank]] = running;
+        }
+        return adjusted;
     }
 
     /**

@@ -7,6 +7,8 @@ import io.loopbench.engine.Summary;
 import io.loopbench.engine.latency.Latency;
 import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.Fairness;
 import io.loopbench.engine.spec.RunSpec;
@@ -52,9 +54,10 @@ class CompareCommandTest {
         for (int i = 0; i < rates.length; i++) {
             long n = Math.round(rates[i]);
             reps.add(new RepetitionResult(i + 1, true, null, null, Transport.EPOLL, null, null, null, null, false, 1,
-                    null, null, null, null, 1.0, n, n, rates[i], null,
+                    null, null, null, null, 1.0, n, n, rates[i], 2.0 * 1024 * rates[i] / (1 << 20),
                     new Latency(LatencyMode.MESSAGE, n, 1, 1, 1, 400 + i * 0.4, 1, 1, 1), new CpuUsage(1, 1, 100),
-                    null, null, null, null, null, null, QUIET, new Fairness(16, 1000, 1000, 1), null, null,
+                    new MemoryUsage(128L << 20, 130L << 20), new GcActivity(1, 2), null, null, null, null, QUIET,
+                    new Fairness(16, 1000, 1000, 1), null, null,
                     List.of(), List.of(), null, null));
         }
         Stat any = new Stat(1, 1, 1);
@@ -116,6 +119,29 @@ class CompareCommandTest {
         Files.writeString(dir.resolve("matrices/m1.json"), JSON.writeValueAsString(matrix));
 
         assertThat(compare("r1", "m1", "--data-dir", dir.toString())).as(err.toString()).isZero();
+    }
+
+    @Test
+    void resultsAppendedToOneFileJoinIntoOneCaseWhoseRepetitionsPairWithTheOtherSide() throws Exception {
+        Path base = dir.resolve("base.jsonl");
+        Path cand = dir.resolve("cand.jsonl");
+        for (int i = 0; i < BASE.length; i++) {
+            // the machine slows by 10 % over the alternated runs: each pair runs at one speed
+            double speed = 1 - 0.1 * i / (BASE.length - 1);
+            Files.writeString(base, JSON.writeValueAsString(measured(1e6 * speed)) + "\n",
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(cand, JSON.writeValueAsString(measured(1e6 * speed * (1 + (i % 2) * 0.002))) + "\n",
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        }
+
+        assertThat(compare(base.toString(), cand.toString(), "--paired")).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("Wilcoxon signed-rank");
+        assertThat(io.loopbench.gate.ResultFiles.read(base)).singleElement().satisfies(c -> {
+            assertThat(c.repetitions()).extracting(RepetitionResult::repetition)
+                    .containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
+            assertThat(c.ok()).isTrue();
+            assertThat(c.summary().repetitions()).isEqualTo(8);
+        });
     }
 
     @Test

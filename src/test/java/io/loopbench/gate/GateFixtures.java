@@ -25,18 +25,25 @@ final class GateFixtures {
     private GateFixtures() {
     }
 
-    /** A passed case: repetition i has rates[i] round trips/s and p99s[i] µs; {@code warnings} on its summary. */
-    static CaseResult passed(RunSpec spec, double[] rates, double[] p99s, List<String> warnings) {
+    /** A passed case: repetition i has rates[i] round trips/s and p99s[i] µs; the first {@code warned} warn. */
+    static CaseResult passed(RunSpec spec, double[] rates, double[] p99s, int warned) {
+        return passed(spec, rates, p99s, warned, QUIET);
+    }
+
+    /** The same, with this JIT record on every repetition (null: recorded before the self-checks existed). */
+    static CaseResult passed(RunSpec spec, double[] rates, double[] p99s, int warned, JitActivity jit) {
         List<RepetitionResult> reps = new ArrayList<>();
         for (int i = 0; i < rates.length; i++) {
             long n = Math.round(rates[i]);
             reps.add(new RepetitionResult(i + 1, true, null, null, Transport.EPOLL, null, null, null, null, false, 1,
                     null, null, null, null, 1.0, n, n, rates[i], null,
                     new Latency(LatencyMode.MESSAGE, n, 1, 1, 1, p99s[i], 1, 1, 1), new CpuUsage(1, 1, 100), null,
-                    null, null, null, null, null, QUIET, new Fairness(16, 1000, 1000, 1), null, null, List.of(),
-                    List.of(), null, null));
+                    null, null, null, null, null, jit, new Fairness(16, 1000, 1000, 1), null, null,
+                    i < warned ? List.of("measured phase not JIT-quiet") : List.of(), List.of(), null, null));
         }
         Stat any = new Stat(1, 1, 1);
+        List<String> warnings = reps.stream().flatMap(r -> r.warnings().stream()
+                .map(w -> "repetition " + r.repetition() + ": " + w)).toList();
         Summary summary = new Summary(rates.length, any, any, new Summary.LatencySummary(LatencyMode.MESSAGE, any,
                 any, any, any, any, any, any), any, any, any, null, any, any, null, null, null, warnings, List.of());
         return new CaseResult(spec, Transport.EPOLL, summary, reps, null);
@@ -50,6 +57,6 @@ final class GateFixtures {
             rates[i] = rate * Math.exp(spread * random.nextGaussian());
             p99s[i] = p99 * Math.exp(spread * random.nextGaussian());
         }
-        return passed(SPEC, rates, p99s, List.of());
+        return passed(SPEC, rates, p99s, 0);
     }
 }
