@@ -65,6 +65,21 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
         assertThat(compared.at("/cases/0/throughput/decision").asString()).isEqualTo("too_few_repetitions");
         assertThat(compared.at("/cases/0/throughput/needed").asInt()).isGreaterThan(2);
 
+        JsonNode gate = json.readTree(send(at("/api/gate?baseline=" + id + "&candidate=" + id)).body());
+        // the matrix against itself, two repetitions a case: too few for the gate to pass any case
+        assertThat(gate.get("verdict").asString()).isEqualTo("undecided");
+        assertThat(gate.get("exitCode").asInt()).isEqualTo(2);
+        assertThat(gate.get("cases").size()).isEqualTo(4);
+        // (a repetition of so short a phase may also warn, and is then left out: fewer still)
+        assertThat(gate.at("/cases/0/checks/0/words").asString()).contains("undecided: too few repetitions (");
+        HttpResponse<String> junit = send(at("/api/gate?baseline=" + id + "&candidate=" + id + "&format=junit"));
+        assertThat(junit.headers().firstValue("Content-Type")).contains("application/xml");
+        assertThat(junit.body()).contains("<testsuite", "tests=\"8\"", "errors=\"8\"");
+        HttpResponse<String> tooLoose = send(at("/api/gate?baseline=" + id + "&candidate=" + id + "&threshold=2"));
+        assertThat(tooLoose.statusCode()).isEqualTo(400);
+        assertThat(json.readTree(tooLoose.body()).get("detail").asString())
+                .isEqualTo("threshold must be between 0 and 1 (a fraction: 0.05 is 5 %), not 2.0");
+
         JsonNode matched = json.readTree(send(at("/api/matrices/" + id + "/execution-comparison")).body());
         assertThat(matched.get("matrixId").asString()).isEqualTo(id);
         assertThat(matched.get("executions").toString()).isEqualTo("[\"netty\",\"reactive\"]");
@@ -95,6 +110,7 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
         assertThat(unknownSide.get("detail").asString()).isEqualTo("no run or matrix with id nope");
         JsonNode api = json.readTree(send(at("/v3/api-docs")).body());
         assertThat(api.at("/paths").has("/api/matrices/{id}/execution-comparison")).isTrue();
+        assertThat(api.at("/paths").has("/api/gate")).isTrue();
         // one protocol: nothing to compare it with
         assertThat(send(at("/api/matrices/" + id + "/protocol-costs")).body()).isEqualTo("[]");
         assertThat(send(at("/api/matrices/no-such-matrix/protocol-costs")).statusCode()).isEqualTo(404);
