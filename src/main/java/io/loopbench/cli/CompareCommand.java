@@ -53,7 +53,7 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--markdown", paramLabel = "FILE", description = "also write the gate's Markdown there")
     Path markdown;
     @Option(names = "--data-dir", paramLabel = "DIR", description = "the service's data directory, where an id is "
-            + "looked up (runs/<id>.json, matrices/<id>.json; default ${DEFAULT-VALUE})", defaultValue = "data")
+            + "looked up (<id>.json, matrices/<id>.json; default ${DEFAULT-VALUE})", defaultValue = "data")
     Path dataDir;
 
     @CommandLine.Spec
@@ -107,8 +107,9 @@ public final class CompareCommand implements Callable<Integer> {
         if (Files.isRegularFile(file)) {
             return file;
         }
-        for (String kind : List.of("runs", "matrices")) {
-            Path stored = dataDir.resolve(kind).resolve(fileOrId + ".json");
+        // the service stores a run as <id>.json in its data directory, a matrix in its matrices folder
+        for (Path folder : List.of(dataDir, dataDir.resolve("matrices"))) {
+            Path stored = folder.resolve(fileOrId + ".json");
             if (!fileOrId.contains("/") && Files.isRegularFile(stored)) {
                 return stored;
             }

@@ -22,7 +22,7 @@ import java.util.Map;
 
 /**
  * The cases of a result file, whichever wrote it: {@code ./loopbench measure}'s result, or a run or a matrix as the
- * service stores it ({@code runs/<id>.json}, {@code matrices/<id>.json} in its data directory) and its API answers
+ * service stores it ({@code <id>.json}, {@code matrices/<id>.json} in its data directory) and its API answers
  * it. Each has a spec, its repetitions and a summary, at the top or per case. A file may hold several results one
  * after another (as {@code ./loopbench measure … >> file} appends them): the repetitions of one case are then joined
  * in the file's order and numbered from 1, so that the i-th measured of each side can be paired, and the case

@@ -110,8 +110,7 @@ class CompareCommandTest {
     void aStoredRunOrMatrixIsFoundByItsIdInTheDataDirectory() throws Exception {
         ObjectNode run = JSON.valueToTree(measured(BASE));
         run.put("id", "r1");
-        Files.createDirectories(dir.resolve("runs"));
-        Files.writeString(dir.resolve("runs/r1.json"), JSON.writeValueAsString(run));
+        Files.writeString(dir.resolve("r1.json"), JSON.writeValueAsString(run));
         ObjectNode matrix = JSON.createObjectNode();
         matrix.put("id", "m1");
         matrix.putArray("cases").add(JSON.valueToTree(measured(BASE)));
