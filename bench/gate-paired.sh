@@ -1,7 +1,7 @@
 #!/bin/sh
 # The regression gate on paired A/A runs (never run by the tests): GATES times, PAIRS pairs of the same measurement,
-# one repetition each, alternated (as README's recipe does), then ./loopbench compare --paired. Prints each gate's
-# verdict; raw JSON Lines and gates in OUT.
+# one repetition each, alternated with each side first in every other pair (as README's recipe does), then
+# ./loopbench compare --paired. Prints each gate's verdict; raw JSON Lines and gates in OUT.
 #   bench/gate-paired.sh OUT GATES PAIRS [measure options…]
 set -e
 out=$1; gates=$2; pairs=$3; shift 3
@@ -11,8 +11,9 @@ g=1
 while [ "$g" -le "$gates" ]; do
   i=1
   while [ "$i" -le "$pairs" ]; do
-    ./loopbench measure "$@" --repetitions 1 >> "$out/baseline-$g.json" 2>> "$out/baseline-$g.log" || true
-    ./loopbench measure "$@" --repetitions 1 >> "$out/candidate-$g.json" 2>> "$out/candidate-$g.log" || true
+    for side in $( [ $((i % 2)) = 1 ] && echo baseline candidate || echo candidate baseline ); do
+      ./loopbench measure "$@" --repetitions 1 >> "$out/$side-$g.json" 2>> "$out/$side-$g.log" || true
+    done
     i=$((i + 1))
   done
   code=0
