@@ -73,6 +73,27 @@ export function compareView(root, params) {
       return;
     }
     renderComparison(cmp);
+    renderGate(q);
+  }
+
+  // the regression gate over the same two (./loopbench compare's verdict), below the ratios
+  async function renderGate(q) {
+    const gate = h('section', {id: 'compare-gate'}, h('p', {class: 'muted'}, 'Regression gate…'));
+    result.append(gate);
+    let g;
+    try {
+      g = await getJson(`/api/gate?${q}`);
+    } catch (e) {
+      fill(gate, errorNotice(e, 'The regression gate'));
+      return;
+    }
+    fill(gate, h('h2', {}, 'Regression gate'),
+      h('p', {}, 'Did the candidate regress by more than ', `${Math.round(g.threshold * 100)} %`,
+        ' in throughput or p99? ', h('strong', {class: 'gate-verdict'}, g.verdict),
+        ` (exit code ${g.exitCode} of ./loopbench compare).`),
+      Array.isArray(g.reasons) && g.reasons.length
+        ? h('ul', {class: 'gate-reasons'}, g.reasons.map(r => h('li', {}, r))) : null,
+      h('p', {class: 'muted'}, `Method: ${g.method}.`));
   }
 
   function renderComparison(cmp) {

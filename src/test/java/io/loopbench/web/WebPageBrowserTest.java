@@ -486,6 +486,13 @@ class WebPageBrowserTest {
         List<String> warnings = c.get("warnings").valueStream().map(JsonNode::asString).toList();
         assertThat(cells.get(5).getText()).isEqualTo(warnings.isEmpty() ? "none" : String.join("\n", warnings));
         assertThat(browser.getCurrentUrl()).endsWith("#/compare?baseline=" + baseline + "&candidate=" + candidate);
+        // the regression gate's verdict over the same two, with its reasons
+        JsonNode gate = json.readTree(get("/api/gate?baseline=" + baseline + "&candidate=" + candidate));
+        WebElement verdict = wait(browser, UI).until(d -> d.findElement(
+                By.cssSelector("#compare-gate .gate-verdict")));
+        assertThat(verdict.getText()).isEqualTo(gate.get("verdict").asString());
+        assertThat(browser.findElements(By.cssSelector("#compare-gate .gate-reasons li"))).hasSize(
+                gate.get("reasons").size());
         // and their latency by percentile, overlaid
         WebElement spectrum = wait(browser, UI).until(d -> d.findElement(By.id("compare-spectrum")));
         wait(browser, UI).until(d -> Boolean.TRUE.equals(js(d).executeScript(
