@@ -67,9 +67,9 @@ public final class GateReport {
             XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(out);
             int tests = r.cases().size() * 2 + r.failedCases().size() + r.unmatched().size();
             long failures = r.cases().stream().flatMap(g -> g.checks().stream())
-                    .filter(k -> k.outcome().equals("regressed")).count();
+                    .filter(k -> k.outcome() == RegressionGate.Outcome.REGRESSED).count();
             long errors = tests - failures - r.cases().stream().flatMap(g -> g.checks().stream())
-                    .filter(k -> k.outcome().equals("within")).count();
+                    .filter(k -> k.outcome() == RegressionGate.Outcome.WITHIN).count();
             x.writeStartDocument("UTF-8", "1.0");
             x.writeCharacters("\n");
             x.writeStartElement("testsuite");
@@ -92,9 +92,9 @@ public final class GateReport {
                     x.writeStartElement("testcase");
                     x.writeAttribute("classname", "loopbench.gate");
                     x.writeAttribute("name", g.name() + " " + k.metric());
-                    if (k.outcome().equals("regressed")) {
+                    if (k.outcome() == RegressionGate.Outcome.REGRESSED) {
                         element(x, "failure", k.words(), String.join("\n", g.warnings()));
-                    } else if (!k.outcome().equals("within")) {
+                    } else if (k.outcome() != RegressionGate.Outcome.WITHIN) {
                         element(x, "error", k.words(), String.join("\n", g.warnings()));
                     }
                     x.writeEndElement();

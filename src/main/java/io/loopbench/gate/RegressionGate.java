@@ -29,8 +29,8 @@ import java.util.function.Predicate;
  * threshold means a throughput ratio under 1 ÷ (1 + threshold), or a p99 ratio over 1 + threshold, as the verdicts'
  * minimum effect is read. A repetition whose figures carry a warning (not JIT-quiet, window not kept full, …) is
  * left out, and with it its pair; a case recorded before the self-checks existed, that failed on either side or that
- * is on one side only decides nothing, and the gate then cannot pass. Unpaired, the two sides ran at different times, and a drift of
- * the machine between them is part of what the tests see. Stateless.
+ * is on one side only decides nothing, and the gate then cannot pass. Unpaired, the two sides ran at different
+ * times, and a drift of the machine between them is part of what the tests see. Stateless.
  */
 public final class RegressionGate {
 
@@ -57,6 +57,16 @@ public final class RegressionGate {
         }
     }
 
+    /** What one metric of one case shows. */
+    public enum Outcome implements Labeled {
+        /** Worse by more than the threshold, established over the gate's family. */
+        REGRESSED,
+        /** Shown not worse by as much as the threshold. */
+        WITHIN,
+        /** Neither. */
+        UNDECIDED
+    }
+
     /**
      * One metric of one case.
      *
@@ -68,13 +78,22 @@ public final class RegressionGate {
      * @param regressionP    one-sided p of "worse by more than the threshold"
      * @param adjustedRegressionP the same, Holm-adjusted over the gate's family; null for a case that decides nothing
      * @param withinP        one-sided p of "not worse by as much as the threshold"
-     * @param outcome        {@code regressed}, {@code within} or {@code undecided}
+     * @param outcome        regressed, within or undecided
      * @param words          the outcome with its figures
      */
     public record Check(String metric, int leftOut, double baselineMedian, double candidateMedian,
                         Difference difference,
-                        double regressionP, Double adjustedRegressionP, double withinP, String outcome,
+                        double regressionP, Double adjustedRegressionP, double withinP, Outcome outcome,
                         String words) {
+    }
+
+    /** One metric of one case as tested, before the family decides it. */
+    private record Tested(String metric, int leftOut, double baselineMedian, double candidateMedian,
+                          Difference difference, double regressionP, double withinP) {
+    }
+
+    /** One matched case as tested. */
+    private record TestedCase(String name, List<Tested> tests, List<String> warnings, boolean judged) {
     }
 
     /**
@@ -116,7 +135,7 @@ public final class RegressionGate {
         double threshold = rule.minimumEffect();
         Comparisons.Matching matching = Comparisons.match(baseline, candidate);
         List<String> failed = new ArrayList<>();
-        List<CaseGate> cases = new ArrayList<>();
+        List<TestedCase> cases = new ArrayList<>();
         for (CaseResult[] pair : matching.pairs()) {
             CaseResult b = pair[0];
             CaseResult c = pair[1];
@@ -127,9 +146,9 @@ public final class RegressionGate {
             }
             List<String> warnings = new ArrayList<>(Comparisons.warnings("baseline", b));
             warnings.addAll(Comparisons.warnings("candidate", c));
-            cases.add(new CaseGate(Comparisons.describe(b), List.of(
-                    check("throughput", b, c, RepetitionResult::roundTripsPerSecond, true, rule, paired),
-                    check("p99", b, c, r -> r.latency() == null ? null : r.latency().p99Us(), false, rule, paired)),
+            cases.add(new TestedCase(Comparisons.describe(b), List.of(
+                    test("throughput", b, c, RepetitionResult::roundTripsPerSecond, true, rule, paired),
+                    test("p99", b, c, r -> r.latency() == null ? null : r.latency().p99Us(), false, rule, paired)),
                     List.copyOf(warnings), !b.predatesSelfChecks() && !c.predatesSelfChecks()));
         }
         List<CaseGate> decided = holm(cases, rule.alpha(), threshold);
@@ -142,10 +161,10 @@ public final class RegressionGate {
         failed.forEach(f -> reasons.add("failed: " + f));
         matching.unmatched().forEach(u -> reasons.add("on one side only: " + u));
         decided.stream().filter(CaseGate::judged).forEach(g -> g.checks().stream()
-                .filter(k -> k.outcome().equals("undecided"))
+                .filter(k -> k.outcome() == Outcome.UNDECIDED)
                 .forEach(k -> reasons.add(g.name() + ", " + k.metric() + ": " + k.words())));
         boolean regressed = decided.stream().anyMatch(g -> g.checks().stream()
-                .anyMatch(k -> k.outcome().equals("regressed")));
+                .anyMatch(k -> k.outcome() == Outcome.REGRESSED));
         Verdict verdict = regressed ? Verdict.REGRESSED : reasons.isEmpty() ? Verdict.PASSED : Verdict.UNDECIDED;
         return new Result(baselineId, candidateId, verdict, verdict.exitCode(), threshold, rule.alpha(), paired,
                 method(threshold, rule.alpha(), paired), List.copyOf(reasons), decided, List.copyOf(failed),
@@ -169,7 +188,7 @@ public final class RegressionGate {
      * One metric: {@code higherIsBetter} for throughput. The regression bound is 1 ÷ (1 + threshold) for throughput
      * and 1 + threshold for p99.
      */
-    private static Check check(String metric, CaseResult b, CaseResult c, Function<RepetitionResult, Double> of,
+    private static Tested test(String metric, CaseResult b, CaseResult c, Function<RepetitionResult, Double> of,
                                boolean higherIsBetter, VerdictRule rule, boolean paired) {
         double bound = higherIsBetter ? 1 / (1 + rule.minimumEffect()) : 1 + rule.minimumEffect();
         Predicate<RepetitionResult> usable = r -> Comparisons.usable(r, of);
@@ -189,56 +208,56 @@ public final class RegressionGate {
                     + c.repetitions().stream().filter(usable).count()) - x.length - y.length;
         }
         Difference d = paired ? Verdicts.paired(x, y, rule) : Verdicts.unpaired(x, y, false, rule);
-        return new Check(metric, leftOut, median(x), median(y), d,
-                paired ? Verdicts.beyondPaired(x, y, bound, higherIsBetter) : Verdicts.beyond(x, y, bound, higherIsBetter),
-                null, paired ? Verdicts.beyondPaired(x, y, bound, !higherIsBetter)
-                : Verdicts.beyond(x, y, bound, !higherIsBetter), "undecided", "");
+        return new Tested(metric, leftOut, median(x), median(y), d, beyond(x, y, bound, higherIsBetter, paired),
+                beyond(x, y, bound, !higherIsBetter, paired));
     }
 
-    /** The clean cases' regression tests as one Holm family; every check then gets its outcome and words. */
-    private static List<CaseGate> holm(List<CaseGate> cases, double alpha, double threshold) {
-        List<Check> clean = cases.stream().filter(CaseGate::judged)
-                .flatMap(g -> g.checks().stream()).toList();
-        double[] adjusted = Verdicts.holm(clean.stream().mapToDouble(Check::regressionP).toArray());
+    private static double beyond(double[] x, double[] y, double bound, boolean below, boolean paired) {
+        return paired ? Verdicts.beyondPaired(x, y, bound, below) : Verdicts.beyond(x, y, bound, below);
+    }
+
+    /** The judged cases' regression tests as one Holm family; every test then gets its outcome and words. */
+    private static List<CaseGate> holm(List<TestedCase> cases, double alpha, double threshold) {
+        double[] adjusted = Verdicts.holm(cases.stream().filter(TestedCase::judged)
+                .flatMap(g -> g.tests().stream()).mapToDouble(Tested::regressionP).toArray());
         List<CaseGate> out = new ArrayList<>();
         int next = 0;
-        for (CaseGate g : cases) {
+        for (TestedCase g : cases) {
             List<Check> checks = new ArrayList<>();
-            for (Check k : g.checks()) {
-                Double adj = g.judged() ? adjusted[next++] : null;
-                checks.add(decided(k, adj, alpha, threshold));
+            for (Tested k : g.tests()) {
+                checks.add(decided(k, g.judged() ? adjusted[next++] : null, alpha, threshold));
             }
             out.add(new CaseGate(g.name(), List.copyOf(checks), g.warnings(), g.judged()));
         }
         return out;
     }
 
-    private static Check decided(Check k, Double adjusted, double alpha, double threshold) {
+    private static Check decided(Tested k, Double adjusted, double alpha, double threshold) {
         Difference d = k.difference();
         double smallest = Verdicts.minimumOneSidedPValue(d.paired(), d.baselineSize(), d.candidateSize());
         String ratio = String.format(Locale.ROOT, "%.3f×", d.ratio()) + (d.lower() == null || d.upper() == null
                 ? "" : String.format(Locale.ROOT, " (95 %% interval %.3f–%.3f)", d.lower(), d.upper()));
         String allowed = String.format(Locale.ROOT, "%.0f %%", threshold * 100);
-        String outcome;
+        Outcome outcome;
         String words;
         if (adjusted == null) {
-            outcome = "undecided";
+            outcome = Outcome.UNDECIDED;
             words = ratio + ", undecided: recorded before the self-checks existed";
         } else if (adjusted <= alpha) {
-            outcome = "regressed";
+            outcome = Outcome.REGRESSED;
             words = ratio + String.format(Locale.ROOT, ", regressed by more than %s (p %.4f, Holm-adjusted %.4f)",
                     allowed, k.regressionP(), adjusted);
         } else if (k.withinP() <= alpha) {
-            outcome = "within";
+            outcome = Outcome.WITHIN;
             words = ratio + String.format(Locale.ROOT, ", not regressed by %s or more (p %.4f)", allowed,
                     k.withinP());
         } else if (smallest > alpha) {
-            outcome = "undecided";
+            outcome = Outcome.UNDECIDED;
             words = ratio + String.format(Locale.ROOT, ", undecided: too few repetitions (%s: no test can give a p "
                     + "under %.4f, over %s)", d.paired() ? d.baselineSize() + " pairs"
                     : d.baselineSize() + " and " + d.candidateSize(), smallest, alpha);
         } else {
-            outcome = "undecided";
+            outcome = Outcome.UNDECIDED;
             words = ratio + String.format(Locale.ROOT, ", undecided: neither a regression beyond %s nor its absence "
                     + "is shown (p %.4f and %.4f)", allowed, k.regressionP(), k.withinP());
         }

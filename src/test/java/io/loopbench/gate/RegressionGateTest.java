@@ -67,14 +67,14 @@ class RegressionGateTest {
         assertThat(slower.exitCode()).isEqualTo(1);
         RegressionGate.Check throughput = slower.cases().getFirst().checks().getFirst();
         assertThat(throughput.metric()).isEqualTo("throughput");
-        assertThat(throughput.outcome()).isEqualTo("regressed");
+        assertThat(throughput.outcome().label()).isEqualTo("regressed");
         assertThat(throughput.words()).contains("regressed by more than 5 %");
         assertThat(throughput.difference().ratio()).isBetween(0.75, 0.85);
 
         RegressionGate.Result tail = gate(drawn(random, 8, 1e6, 400, 0.02), drawn(random, 8, 1e6, 520, 0.02));
         assertThat(tail.verdict()).isEqualTo(RegressionGate.Verdict.REGRESSED);
-        assertThat(tail.cases().getFirst().checks().get(1).outcome()).isEqualTo("regressed");
-        assertThat(tail.cases().getFirst().checks().getFirst().outcome()).isEqualTo("within");
+        assertThat(tail.cases().getFirst().checks().get(1).outcome().label()).isEqualTo("regressed");
+        assertThat(tail.cases().getFirst().checks().getFirst().outcome().label()).isEqualTo("within");
     }
 
     @Test
@@ -115,7 +115,7 @@ class RegressionGateTest {
         // every candidate repetition warned: nothing left to decide by, however regressed it looks
         RegressionGate.Result allWarned = gate(b, passed(SPEC, half, p99s, 8));
         assertThat(allWarned.verdict()).isEqualTo(RegressionGate.Verdict.UNDECIDED);
-        assertThat(allWarned.cases().getFirst().checks()).allMatch(k -> k.outcome().equals("undecided"));
+        assertThat(allWarned.cases().getFirst().checks()).allMatch(k -> k.outcome().label().equals("undecided"));
 
         // paired, a warned repetition takes its pair with it
         RegressionGate.Result paired = RegressionGate.judge("b", List.of(b), "c",
