@@ -32,12 +32,7 @@ public final class Verdicts {
      * {@link #family(List, VerdictRule)} to decide several together. Each value must be positive.
      */
     public static Difference paired(double[] baseline, double[] candidate, VerdictRule rule) {
-        if (baseline.length != candidate.length) {
-            throw new IllegalArgumentException("pairs need as many baseline as candidate values: " + baseline.length
-                    + " and " + candidate.length);
-        }
-        double[] z = IntStream.range(0, baseline.length).mapToDouble(i -> logRatio(candidate[i], baseline[i]))
-                .toArray();
+        double[] z = logRatios(baseline, candidate);
         double[] walsh = new double[z.length * (z.length + 1) / 2];
         int k = 0;
         for (int i = 0; i < z.length; i++) {
@@ -117,13 +112,8 @@ public final class Verdicts {
      * on the per-pair log ratios less log({@code bound}), one-sided. 1 without pairs.
      */
     public static double beyondPaired(double[] baseline, double[] candidate, double bound, boolean below) {
-        if (baseline.length != candidate.length) {
-            throw new IllegalArgumentException("pairs need as many baseline as candidate values: " + baseline.length
-                    + " and " + candidate.length);
-        }
         double shift = log(bound);
-        double[] z = IntStream.range(0, baseline.length)
-                .mapToDouble(i -> logRatio(candidate[i], baseline[i]) - shift).toArray();
+        double[] z = Arrays.stream(logRatios(baseline, candidate)).map(r -> r - shift).toArray();
         WilcoxonSignedRankTest test = WilcoxonSignedRankTest.withDefaults()
                 .with(below ? AlternativeHypothesis.LESS_THAN : AlternativeHypothesis.GREATER_THAN);
         return z.length == 0 ? 1 : p(() -> test.test(z).getPValue());
@@ -297,6 +287,15 @@ public final class Verdicts {
         Arrays.sort(v);
         int mid = v.length / 2;
         return v.length % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+    }
+
+    /** Each pair's log ratio, candidate ÷ baseline. */
+    private static double[] logRatios(double[] baseline, double[] candidate) {
+        if (baseline.length != candidate.length) {
+            throw new IllegalArgumentException("pairs need as many baseline as candidate values: " + baseline.length
+                    + " and " + candidate.length);
+        }
+        return IntStream.range(0, baseline.length).mapToDouble(i -> logRatio(candidate[i], baseline[i])).toArray();
     }
 
     private static double logRatio(double candidate, double baseline) {
