@@ -78,16 +78,25 @@ public final class Verdicts {
      * (p99s quantised alike) make Commons Statistics take the normal approximation with its tie correction.
      */
     public static UnderBound under(double[] values, double bound, VerdictRule rule) {
-        double[] z = Arrays.stream(values).map(v -> logRatio(v, bound)).toArray();
-        WilcoxonSignedRankTest test = WilcoxonSignedRankTest.withDefaults()
-                .with(AlternativeHypothesis.LESS_THAN);
-        double p = z.length == 0 ? 1 : p(() -> test.test(z).getPValue());
+        double p = beyondBound(values, bound, true);
         int needed = 1;
         while (Math.pow(0.5, needed) > rule.alpha()) {
             needed++;
         }
-        return new UnderBound(p, z.length, needed, z.length >= needed && p <= rule.alpha(),
-                "Wilcoxon signed-rank test, one-sided, on " + z.length + " log ratios to the bound");
+        return new UnderBound(p, values.length, needed, values.length >= needed && p <= rule.alpha(),
+                "Wilcoxon signed-rank test, one-sided, on " + values.length + " log ratios to the bound");
+    }
+
+    /**
+     * One-sided p-value that {@code values} (one per repetition, each positive) lie below {@code bound} — above it
+     * when {@code below} is false: Wilcoxon's signed-rank test on their log ratios to the bound, against "at the bound
+     * or on its other side". 1 without values.
+     */
+    public static double beyondBound(double[] values, double bound, boolean below) {
+        double[] z = Arrays.stream(values).map(v -> logRatio(v, bound)).toArray();
+        WilcoxonSignedRankTest test = WilcoxonSignedRankTest.withDefaults()
+                .with(below ? AlternativeHypothesis.LESS_THAN : AlternativeHypothesis.GREATER_THAN);
+        return z.length == 0 ? 1 : p(() -> test.test(z).getPValue());
     }
 
     /**

@@ -1,0 +1,165 @@
+package io.loopbench.race;
+
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Violation;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.BooleanSupplier;
+import java.util.function.DoubleSupplier;
+
+/**
+ * Runs a race: round after round, one repetition of every surviving candidate each (each in the caller's executor:
+ * a fresh JVM for the service and the command line), in an order rotated and reversed from round to round so that
+ * no candidate always runs first or after the same one; after each round the race is judged ({@link Race#judge}),
+ * and it stops once decided, when stopped, or when the next round would not fit in the budget. Threads: {@link #run}
+ * blocks its caller, on which the executor and listener are called.
+ */
+public final class Racer {
+
+    /** Seconds a forked repetition spends outside its phases (JVM start, set-up, drains), for the plan. */
+    public static final double FORKED_OVERHEAD_SECONDS = 1.5;
+
+    private Racer() {
+    }
+
+    /** Runs one repetition of a candidate. */
+    public interface Repetitions {
+        /** The repetition's result; null when the race was stopped meanwhile (the repetition is not kept). */
+        RepetitionResult run(int candidate, RunSpec spec, int round);
+    }
+
+    /** What the race tells as it runs; called on the racing thread. */
+    public interface Listener {
+        /** Before a repetition: the step's number (from 1) and its candidate. */
+        default void starting(int step, int round, int candidate) {
+        }
+
+        /** A finished repetition, to record, and how the race stands after it (judged after each round). */
+        void recorded(int round, int candidate, RepetitionResult result, Race.Verdict verdict);
+    }
+
+    /**
+     * A race ready to run: its candidates and plan.
+     *
+     * @param spec       the effective spec
+     * @param candidates the candidates, in their fixed order
+     * @param plan       the plan
+     */
+    public record Prepared(RecommendationSpec spec, List<Candidate> candidates, RacePlan plan) {
+
+        /** Judges samples of this race. */
+        public Race.Verdict judge(List<List<RaceSample>> samples, boolean finished) {
+            return Race.judge(candidates, samples, plan, spec.metric(), spec.p99BoundUs(), spec.minimumEffect(),
+                    finished);
+        }
+    }
+
+    /** Seconds one repetition of {@code load} is planned to take in a fresh JVM: its least warm-up, measured phase. */
+    public static double repetitionSeconds(RunSpec load) {
+        return load.warmupSeconds() + load.seconds() + FORKED_OVERHEAD_SECONDS;
+    }
+
+    /**
+     * Prepares a race, or says why it cannot run: every rule the spec breaks, fewer than two candidates, or a budget
+     * too small for the first round at which a test can decide.
+     *
+     * @param requested  the spec as asked
+     * @param cores      this machine's cores
+     * @param loads      whether a Netty transport loads here
+     * @param violations filled with the reasons when null is returned
+     */
+    public static Prepared prepare(RecommendationSpec requested, int cores,
+                                   java.util.function.Predicate<io.loopbench.engine.spec.Transport> loads,
+                                   List<Violation> violations) {
+        RecommendationSpec spec = requested.effective();
+        violations.addAll(spec.violations());
+        if (!violations.isEmpty()) {
+            return null;
+        }
+        List<Candidate> candidates = spec.candidates(cores, loads);
+        Violation few = spec.tooFewCandidates(candidates);
+        if (few != null) {
+            violations.add(few);
+            return null;
+        }
+        double each = repetitionSeconds(spec.load());
+        boolean bound = spec.p99BoundUs() != null;
+        RacePlan plan = RacePlan.of(candidates.size(), bound, spec.alpha(), spec.budgetSeconds(), each);
+        if (plan == null) {
+            double least = RacePlan.minimumBudget(candidates.size(), bound, spec.alpha(), each);
+            violations.add(new Violation("budgetSeconds", String.format(Locale.ROOT, "%.0f", spec.budgetSeconds()),
+                    String.format(Locale.ROOT, "at least %.0f for these %d candidates: a test at the race's level "
+                                    + "decides after %d rounds at the soonest, a round being a repetition of each "
+                                    + "(~%.1f s each: warmupSeconds + seconds + %.1f s for the JVM); or fewer "
+                                    + "candidates (ioModels, ioThreads, transports, executions)", least,
+                            candidates.size(), (int) Math.round(least / (candidates.size() * each)), each,
+                            FORKED_OVERHEAD_SECONDS)));
+            return null;
+        }
+        return new Prepared(spec, candidates, plan);
+    }
+
+    /**
+     * Runs {@code race} until decided, stopped, or out of budget.
+     *
+     * @param elapsedSeconds seconds since the race started (the budget's clock)
+     * @return the final verdict (undecided when the budget or a stop ended it first)
+     */
+    public static Race.Verdict run(Prepared race, Repetitions repetitions, Listener listener, BooleanSupplier stopped,
+                                   DoubleSupplier elapsedSeconds) {
+        int k = race.candidates().size();
+        List<List<RaceSample>> samples = new ArrayList<>();
+        for (int c = 0; c < k; c++) {
+            samples.add(new ArrayList<>());
+        }
+        List<Integer> racing = new ArrayList<>(java.util.stream.IntStream.range(0, k).boxed().toList());
+        int step = 0;
+        for (int round = 1; round <= race.plan().maxRounds() && !stopped.getAsBoolean(); round++) {
+            double roundSeconds = racing.size() * race.plan().repetitionSeconds();
+            if (elapsedSeconds.getAsDouble() + roundSeconds > race.spec().budgetSeconds()) {
+                break;
+            }
+            for (List<RaceSample> own : samples) {
+                own.add(null);
+            }
+            for (int c : order(racing, round)) {
+                if (stopped.getAsBoolean()) {
+                    break;
+                }
+                listener.starting(++step, round, c);
+                RepetitionResult r = repetitions.run(c, race.candidates().get(c).apply(race.spec().load()), round);
+                if (r == null) {
+                    break;
+                }
+                samples.get(c).set(round - 1, RaceSample.of(r));
+                Race.Verdict now = race.judge(samples, false);
+                listener.recorded(round, c, r, now);
+            }
+            Race.Verdict after = race.judge(samples, false);
+            if (after.decidedAtRound() != null) {
+                return after;
+            }
+            racing = new ArrayList<>();
+            for (int c = 0; c < k; c++) {
+                if (after.candidates().get(c).status() == Race.Status.RACING) {
+                    racing.add(c);
+                }
+            }
+        }
+        return race.judge(samples, true);
+    }
+
+    /** The survivors rotated by the round and reversed every other round. */
+    static List<Integer> order(List<Integer> racing, int round) {
+        List<Integer> out = new ArrayList<>(racing);
+        Collections.rotate(out, -((round - 1) % Math.max(1, out.size())));
+        if (round % 2 == 0) {
+            Collections.reverse(out);
+        }
+        return out;
+    }
+}

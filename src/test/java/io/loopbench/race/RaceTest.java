@@ -1,0 +1,236 @@
+package io.loopbench.race;
+
+import io.loopbench.engine.Failure;
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.latency.Latency;
+import io.loopbench.engine.latency.LatencyMode;
+import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.process.MemoryUsage;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.Violation;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.IntFunction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Races on synthetic candidates with known figures, each repetition drawn with log-normal noise from a seeded random:
+ * the race must find a known order, stop early on a large gap, run to its budget on a small one, and keep its stated
+ * error rate over many races where nothing differs — also while the machine drifts.
+ */
+class RaceTest {
+
+    /** TCP 1024 B, 16 × 16, 3 s + 1 s: 5.5 s a repetition in the plan. */
+    static final RunSpec LOAD = RunSpec.builder().protocol(Protocol.TCP).payloadBytes(1024).clients(16).window(16)
+            .seconds(3.0).warmupSeconds(1.0).build();
+
+    /** Shared 1, shared 2 and sharded 2 on epoll: the three candidates of a 2-core machine. */
+    static Racer.Prepared prepare(double budget, Double p99Bound) {
+        List<Violation> why = new ArrayList<>();
+        Racer.Prepared p = Racer.prepare(new RecommendationSpec(LOAD, budget, p99Bound, null, null, null, null,
+                List.of(Transport.EPOLL), null), 2, t -> true, why);
+        assertThat(why).isEmpty();
+        assertThat(p.candidates()).extracting(Candidate::label)
+                .containsExactly("shared 1 · epoll · netty", "shared 2 · epoll · netty", "sharded 2 · epoll · netty");
+        return p;
+    }
+
+    /** A passed repetition of one second: this throughput and p99, CPU µs per round trip, no warning. */
+    static RepetitionResult passed(double rate, double p99Us, double cpuUsPerRoundTrip) {
+        long n = Math.round(rate);
+        return new RepetitionResult(1, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
+                null, null, 1.0, n, n, rate, null, new Latency(LatencyMode.MESSAGE, n, 1, 1, 1, p99Us, 1, 1, 1),
+                new CpuUsage(cpuUsPerRoundTrip * n / 1e6, 1, 100), new MemoryUsage(100L << 20, 110L << 20), null,
+                null, null, null, null, null, null, null, null, List.of(), List.of(), null, null);
+    }
+
+    /**
+     * Races {@code truth} (each candidate's true throughput for a round number) with noise {@code sigma} on the log
+     * scale; each step multiplies by {@code drift} per step (the machine slowing or speeding).
+     */
+    static Race.Verdict race(Racer.Prepared p, long seed, double sigma, double drift, IntFunction<double[]> truth) {
+        Random random = new Random(seed);
+        double[] clock = {0};
+        int[] steps = {0};
+        return Racer.run(p, (c, spec, round) -> {
+            clock[0] += p.plan().repetitionSeconds();
+            double factor = Math.pow(drift, steps[0]++) * Math.exp(sigma * random.nextGaussian());
+            return passed(truth.apply(round)[c] * factor, 500 / factor, 10 / factor);
+        }, (round, c, r, v) -> { }, () -> false, () -> clock[0]);
+    }
+
+    @Test
+    void aLargeGapIsFoundInOrderAndStopsTheRaceEarly() {
+        Racer.Prepared p = prepare(600, null);
+        Race.Verdict v = race(p, 1, 0.03, 1, round -> new double[] {700_000, 1_000_000, 850_000});
+
+        assertThat(v.outcome()).isEqualTo(Race.Outcome.WINNER);
+        assertThat(v.recommended()).isEqualTo("shared 2 · epoll · netty");
+        assertThat(v.decidedAtRound()).isEqualTo(p.plan().firstLook()).isLessThan(p.plan().maxRounds());
+        assertThat(v.runnerUp()).isEqualTo("sharded 2 · epoll · netty");
+        assertThat(v.margin().ratio()).isBetween(1.1, 1.25);
+        assertThat(v.margin().lower()).isGreaterThan(1.0);
+        Race.Entry worst = v.candidates().getFirst();
+        assertThat(worst.status()).isEqualTo(Race.Status.ELIMINATED);
+        assertThat(worst.eliminatedBy()).isEqualTo("shared 2 · epoll · netty");
+        assertThat(worst.lostBy().ratio()).isBetween(0.65, 0.75);
+        assertThat(worst.reason()).contains("established worse than shared 2").contains("round trips/s");
+        assertThat(v.candidates().get(1).status()).isEqualTo(Race.Status.RECOMMENDED);
+        assertThat(v.candidates().get(1).cpuUsPerRoundTrip()).isBetween(9.0, 11.0);
+        assertThat(v.candidates().get(1).peakRssMiB()).isEqualTo(110.0);
+    }
+
+    @Test
+    void aGapUnderTheNoiseRunsToTheBudgetUndecided() {
+        Racer.Prepared p = prepare(300, null);
+        Race.Verdict v = race(p, 2, 0.05, 1, round -> new double[] {1_000_000, 1_010_000, 990_000});
+
+        assertThat(v.outcome()).isEqualTo(Race.Outcome.UNDECIDED);
+        assertThat(v.rounds()).isEqualTo(p.plan().maxRounds());
+        assertThat(v.decidedAtRound()).isNull();
+        assertThat(v.candidates()).filteredOn(e -> e.status() == Race.Status.ELIMINATED).isEmpty();
+        assertThat(v.recommended()).isNotNull();
+    }
+
+    @Test
+    void candidatesWithinTheMinimumEffectAreATieAndTheCheapestIsRecommended() {
+        Racer.Prepared p = prepare(1200, null);
+        Random random = new Random(3);
+        double[] clock = {0};
+        double[] cpu = {12, 10, 11};
+        Race.Verdict v = Racer.run(p, (c, spec, round) -> {
+            clock[0] += p.plan().repetitionSeconds();
+            return passed(1_000_000 * Math.exp(0.005 * random.nextGaussian()), 400, cpu[c]);
+        }, (round, c, r, verdict) -> { }, () -> false, () -> clock[0]);
+
+        assertThat(v.outcome()).isEqualTo(Race.Outcome.EQUIVALENT);
+        assertThat(v.recommended()).isEqualTo("shared 2 · epoll · netty");
+        assertThat(v.margin().lower()).isGreaterThan(1 / 1.05);
+        assertThat(v.margin().upper()).isLessThan(1.05);
+    }
+
+    /**
+     * The stated error rate: 400 seeded races of three equal candidates, noise 5 %; a race that eliminates anyone or
+     * names a winner is wrong. At alpha 0.05 at most 20 may be; Bonferroni over looks and pairs is conservative, so
+     * far fewer are. The same under a drift of −20 % over the race, which pairing by round cancels.
+     */
+    @Test
+    void racesOfEqualCandidatesKeepTheStatedErrorRateAlsoUnderDrift() {
+        Racer.Prepared p = prepare(300, null);
+        int perStepDrift = p.plan().maxRounds() * 3;
+        for (double drift : new double[] {1, Math.pow(0.8, 1.0 / perStepDrift)}) {
+            int wrong = 0;
+            for (int seed = 0; seed < 400; seed++) {
+                Race.Verdict v = race(p, 1000 + seed, 0.05, drift, round -> new double[] {1e6, 1e6, 1e6});
+                if (v.outcome() == Race.Outcome.WINNER || v.candidates().stream()
+                        .anyMatch(e -> e.status() == Race.Status.ELIMINATED)) {
+                    wrong++;
+                }
+            }
+            assertThat(wrong).as("wrong races of 400 at drift %s", drift).isLessThanOrEqualTo(20);
+        }
+    }
+
+    /** The check the error-rate test exists for: without pairing by round, the same drift would eliminate. */
+    @Test
+    void aDriftNotPairedByRoundWouldBeCalledADifference() {
+        double[] first = new double[12];
+        double[] later = new double[12];
+        for (int i = 0; i < 12; i++) {
+            first[i] = 1e6 * Math.pow(0.98, i);
+            later[i] = 1e6 * Math.pow(0.98, i + 12);
+        }
+        assertThat(io.loopbench.verdicts.Verdicts.unpaired(first, later, true,
+                new io.loopbench.verdicts.VerdictRule(0.004, 0.05)).established()).isTrue();
+        assertThat(io.loopbench.verdicts.Verdicts.paired(first, first.clone(),
+                new io.loopbench.verdicts.VerdictRule(0.004, 0.05)).established()).isFalse();
+    }
+
+    @Test
+    void aFailingCandidateIsEliminatedNamingWhy() {
+        Racer.Prepared p = prepare(300, null);
+        double[] clock = {0};
+        Race.Verdict v = Racer.run(p, (c, spec, round) -> {
+            clock[0] += p.plan().repetitionSeconds();
+            if (c == 2 && round == 2) {
+                return RepetitionResult.failed(1, Transport.EPOLL, 1,
+                        new Failure.Unfair(null, 3, 12, 1000, 0.94));
+            }
+            return passed(1e6, 500, 10);
+        }, (round, c, r, verdict) -> { }, () -> false, () -> clock[0]);
+
+        Race.Entry failed = v.candidates().get(2);
+        assertThat(failed.status()).isEqualTo(Race.Status.FAILED);
+        assertThat(failed.eliminatedAtRound()).isEqualTo(2);
+        assertThat(failed.repetitions()).isEqualTo(2);
+        assertThat(failed.reason()).startsWith("failed in round 2: ").contains("unfair");
+    }
+
+    @Test
+    void aCandidateOverTheP99BoundIsEliminated() {
+        Racer.Prepared p = prepare(600, 1000.0);
+        Random random = new Random(4);
+        double[] clock = {0};
+        Race.Verdict v = Racer.run(p, (c, spec, round) -> {
+            clock[0] += p.plan().repetitionSeconds();
+            double noise = Math.exp(0.03 * random.nextGaussian());
+            return passed(1e6 * noise, (c == 1 ? 2000 : 500) * noise, 10);
+        }, (round, c, r, verdict) -> { }, () -> false, () -> clock[0]);
+
+        assertThat(v.candidates().get(1).status()).isEqualTo(Race.Status.ELIMINATED);
+        assertThat(v.candidates().get(1).reason()).contains("p99 established over the bound of 1000 µs");
+        assertThat(v.recommended()).isNotEqualTo("shared 2 · epoll · netty");
+    }
+
+    @Test
+    void theBudgetIsRefusedWhenItHoldsNoDecidingRoundAndNamesTheLeastThatDoes() {
+        List<Violation> why = new ArrayList<>();
+        Racer.Prepared none = Racer.prepare(new RecommendationSpec(LOAD, 60.0, null, null, null, null, null,
+                List.of(Transport.EPOLL), null), 2, t -> true, why);
+
+        assertThat(none).isNull();
+        assertThat(why).singleElement().satisfies(w -> {
+            assertThat(w.field()).isEqualTo("budgetSeconds");
+            assertThat(w.allowed()).startsWith("at least 116 for these 3 candidates").contains("after 7 rounds");
+        });
+        assertThat(RacePlan.of(3, false, 0.05, 115.5, 5.5)).isNotNull();
+        assertThat(RacePlan.of(3, false, 0.05, 115, 5.5)).isNull();
+    }
+
+    @Test
+    void aLoadOneCandidateRunsOrABadFieldIsRefusedNamingTheField() {
+        List<Violation> why = new ArrayList<>();
+        assertThat(Racer.prepare(new RecommendationSpec(LOAD, 600.0, null, null, null, null, List.of(1),
+                List.of(Transport.EPOLL), null), 2, t -> true, why)).isNull();
+        assertThat(why).extracting(Violation::field).containsExactly("candidates");
+
+        why.clear();
+        assertThat(Racer.prepare(new RecommendationSpec(LOAD.toBuilder().payloadBytes(3).build(), 0.5, -1.0, 2.0,
+                0.0, null, List.of(0), List.of(Transport.JDK), null), 2, t -> true, why)).isNull();
+        assertThat(why).extracting(Violation::field).containsExactly("load.payloadBytes", "budgetSeconds",
+                "p99BoundUs", "minimumEffect", "alpha", "ioThreads", "transports");
+    }
+
+    @Test
+    void theLooksAreSpacedAndEveryTestCanRejectAtTheFirst() {
+        RacePlan plan = RacePlan.of(3, false, 0.05, 300, 5.5);
+        assertThat(plan.maxRounds()).isEqualTo(18);
+        assertThat(plan.lookRounds()).containsExactly(9, 14, 18);
+        assertThat(plan.testAlpha()).isEqualTo(0.05 / 9);
+        assertThat(2 / Math.pow(2, plan.firstLook())).isLessThanOrEqualTo(plan.testAlpha());
+        assertThat(2 / Math.pow(2, plan.firstLook() - 1)).isGreaterThan(plan.testAlpha());
+    }
+
+    @Test
+    void roundsRotateAndReverseTheOrder() {
+        assertThat(Racer.order(List.of(0, 1, 2), 1)).containsExactly(0, 1, 2);
+        assertThat(Racer.order(List.of(0, 1, 2), 2)).containsExactly(0, 2, 1);
+        assertThat(Racer.order(List.of(0, 1, 2), 3)).containsExactly(2, 0, 1);
+    }
+}
