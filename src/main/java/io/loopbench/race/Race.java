@@ -89,9 +89,10 @@ public final class Race {
      * @param runnerUp    the best other candidate that did not fail; null where there is none
      * @param margin      recommended ÷ runner-up on the raced metric over the rounds both ran, at the plan's test level
      * @param candidates  every candidate, in the order given
+     * @param answer      the outcome in one sentence
      */
     public record Verdict(Outcome outcome, int rounds, Integer decidedAtRound, String recommended, String runnerUp,
-                          Difference margin, List<Entry> candidates) {
+                          Difference margin, List<Entry> candidates, String answer) {
     }
 
     /**
@@ -198,9 +199,31 @@ public final class Race {
                         && entries.get(c).usable() > 0)
                 .boxed().max(Comparator.comparing(c -> score(entries.get(c), metric))).orElse(null);
         Difference margin = runnerUp == null ? null : compare(samples, runnerUp, recommended, rounds, metric, rule);
-        return new Verdict(outcome, rounds, decidedAt,
-                recommended == null ? null : candidates.get(recommended).label(),
-                runnerUp == null ? null : candidates.get(runnerUp).label(), margin, entries);
+        String best = recommended == null ? null : candidates.get(recommended).label();
+        String second = runnerUp == null ? null : candidates.get(runnerUp).label();
+        return new Verdict(outcome, rounds, decidedAt, best, second, margin, entries,
+                answer(outcome, best, second, margin, decidedAt, rounds, plan, metric, entries));
+    }
+
+    private static String answer(Outcome outcome, String best, String second, Difference margin, Integer decidedAt,
+                                 int rounds, RacePlan plan, RaceMetric metric, List<Entry> entries) {
+        String lead = second == null || margin == null ? "" : " over " + second + ": " + words(margin, plan, metric);
+        Entry e = entries.stream().filter(x -> x.label().equals(best)).findFirst().orElse(null);
+        String cost = e == null || e.cpuUsPerRoundTrip() == null ? "" : String.format(java.util.Locale.ROOT,
+                "; it costs %.2f µs of CPU per round trip%s", e.cpuUsPerRoundTrip(), e.peakRssMiB() == null ? ""
+                        : String.format(java.util.Locale.ROOT, " and %.0f MiB of RSS", e.peakRssMiB()));
+        return switch (outcome) {
+            case WINNER -> "Use " + best + ": established better than every other candidate after round " + decidedAt
+                    + lead + cost + ".";
+            case EQUIVALENT -> "Use " + best + ", the cheapest of the candidates left: they are established within the "
+                    + "minimum effect of each other after round " + decidedAt + ", so take the one that costs least"
+                    + cost + ".";
+            case UNDECIDED -> "Undecided after " + rounds + " rounds: " + best + " leads so far" + lead + ", not "
+                    + "established; a larger budget, or fewer candidates, can decide" + cost + ".";
+            case RACING -> rounds == 0 ? "Not started." : "Racing: round " + rounds + " done"
+                    + (best == null ? "" : ", " + best + " leads so far") + ".";
+            case NONE -> "No candidate can be recommended: every one failed or was eliminated (see each reason).";
+        };
     }
 
     /** A difference in words: "0.81× (99.6 % interval 0.77–0.85) on round trips/s over 9 rounds". */
