@@ -13,8 +13,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The packages keep their layering, checked on the compiled main classes: the measurement engine and the verdicts'
- * statistics use nothing of the service (Spring, the web, storage or any feature), the shared infrastructure
+ * The packages keep their layering, checked on the compiled main classes: the measurement engine, the verdicts'
+ * statistics and the race use nothing of the service (Spring, the web, storage or any feature), the shared infrastructure
  * ({@code jobs}, {@code storage}, {@code events}) uses no feature, the service and the CLI meet only in the worker's protocol, and no
  * two top-level packages depend on each other in a cycle.
  */
@@ -23,7 +23,7 @@ class LayeringTest {
     private static final String[] SERVICE = {"io.loopbench.runs..", "io.loopbench.matrices..",
             "io.loopbench.reports..", "io.loopbench.echo..", "io.loopbench.agents..", "io.loopbench.web..",
             "io.loopbench.system..", "io.loopbench.jobs..", "io.loopbench.storage..", "io.loopbench.events..",
-            "io.loopbench.cli..", "io.loopbench.gate.."};
+            "io.loopbench.cli..", "io.loopbench.gate..", "io.loopbench.recommendations.."};
 
     private static JavaClasses classes;
 
@@ -35,7 +35,8 @@ class LayeringTest {
 
     @Test
     void theEngineAndTheVerdictsUseNothingOfTheService() {
-        noClasses().that().resideInAnyPackage("io.loopbench.engine..", "io.loopbench.verdicts..")
+        noClasses().that().resideInAnyPackage("io.loopbench.engine..", "io.loopbench.verdicts..",
+                        "io.loopbench.race..")
                 .should().dependOnClassesThat().resideInAnyPackage(SERVICE)
                 .orShould().dependOnClassesThat().resideInAnyPackage("org.springframework..", "jakarta.servlet..")
                 .check(classes);
@@ -61,7 +62,8 @@ class LayeringTest {
                 .should().dependOnClassesThat().resideInAPackage("io.loopbench.cli..")
                 .check(classes);
         noClasses().that().resideInAPackage("io.loopbench.cli..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.loopbench.runs..", "io.loopbench.matrices..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.loopbench.runs..", "io.loopbench.matrices..",
+                        "io.loopbench.recommendations..")
                 .check(classes);
         noClasses().that().resideInAPackage("io.loopbench.worker..")
                 .should().dependOnClassesThat().resideInAnyPackage(SERVICE)

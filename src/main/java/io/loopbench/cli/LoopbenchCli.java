@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "loopbench", mixinStandardHelpOptions = true, versionProvider = LoopbenchCli.Version.class,
         description = "Netty event-loop layout, thread count and transport benchmarks over loopback.",
-        subcommands = {MeasureCommand.class, CompareCommand.class, TrainCommand.class, AgentCommand.class,
+        subcommands = {MeasureCommand.class, RecommendCommand.class, CompareCommand.class, TrainCommand.class, AgentCommand.class,
                 CommandLine.HelpCommand.class})
 public final class LoopbenchCli {
 

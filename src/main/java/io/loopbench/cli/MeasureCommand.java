@@ -56,46 +56,6 @@ public final class MeasureCommand implements Callable<Integer> {
         }
     }
 
-    @Option(names = "--protocol", paramLabel = "tcp|udp|tcps|websocket|wss|http|https", descriptionKey = "protocol")
-    Protocol protocol;
-    @Option(names = "--payload", paramLabel = "BYTES", descriptionKey = "payloadBytes")
-    Integer payload;
-    @Option(names = "--clients", descriptionKey = "clients")
-    Integer clients;
-    @Option(names = "--window", descriptionKey = "window")
-    Integer window;
-    @Option(names = "--window-mode", paramLabel = "sliding|batch", descriptionKey = "windowMode")
-    WindowMode windowMode;
-    @Option(names = "--io-model", paramLabel = "shared|sharded", descriptionKey = "ioModel")
-    IoModel ioModel;
-    @Option(names = "--io-threads", descriptionKey = "ioThreads")
-    Integer ioThreads;
-    @Option(names = "--transport", paramLabel = "auto|nio|epoll|io_uring|jdk", descriptionKey = "transport")
-    Transport transport;
-    @Option(names = "--work", paramLabel = "ITERATIONS", descriptionKey = "work")
-    Integer work;
-    @Option(names = "--warmup", paramLabel = "SECONDS", descriptionKey = "warmupSeconds")
-    Double warmup;
-    @Option(names = "--warmup-mode", paramLabel = "auto|fixed", descriptionKey = "warmupMode")
-    WarmupMode warmupMode;
-    @Option(names = "--warmup-max", paramLabel = "SECONDS", descriptionKey = "warmupMaxSeconds")
-    Double warmupMax;
-    @Option(names = "--seconds", descriptionKey = "seconds")
-    Double seconds;
-    @Option(names = "--repetitions", descriptionKey = "repetitions")
-    Integer repetitions;
-    @Option(names = "--address-family", paramLabel = "ipv4|ipv6", descriptionKey = "addressFamily")
-    AddressFamily addressFamily;
-    @Option(names = "--loss-timeout-ms", paramLabel = "MILLIS", descriptionKey = "lossTimeoutMillis")
-    Integer lossTimeoutMillis;
-    @Option(names = "--datagrams-per-read", paramLabel = "N", descriptionKey = "datagramsPerRead")
-    Integer datagramsPerRead;
-    @Option(names = "--certs", paramLabel = "DIR", descriptionKey = "certsDirectory")
-    String certsDirectory;
-    @Option(names = "--tls-provider", paramLabel = "auto|jdk|openssl", descriptionKey = "tlsProvider")
-    TlsProvider tlsProvider;
-    @Option(names = "--timeline-interval-ms", paramLabel = "MILLIS", descriptionKey = "timelineIntervalMillis")
-    Integer timelineIntervalMillis;
     /** The flag that adds each repetition's timeline to the JSON (the service's workers always give it). */
     @Option(names = "--timeline", description = "Add each repetition's timeline (warm-up and measured phase in "
             + "intervals, with GC and JIT events) to the JSON.")
@@ -104,26 +64,14 @@ public final class MeasureCommand implements Callable<Integer> {
             + "FILE in HdrHistogram's interval log format (nanoseconds; warm-up intervals tagged warmup), readable by "
             + "HdrHistogram's HistogramLogReader and HistogramLogProcessor.")
     Path histogramLog;
-    @Option(names = "--load", paramLabel = "closed|open", descriptionKey = "load")
-    LoadModel load;
-    @Option(names = "--rate", paramLabel = "MESSAGES_PER_S", descriptionKey = "rate")
-    Double rate;
-    @Option(names = "--execution", paramLabel = "netty|reactive|virtual-threads", descriptionKey = "execution")
-    Execution execution;
-    @Option(names = "--target", paramLabel = "HOST:PORT", descriptionKey = "target")
-    String target;
+    @CommandLine.Mixin
+    LoadOptions load;
+    @CommandLine.Mixin
+    LayoutOptions layout;
 
     /** The spec a parsed command line describes; omitted flags take their defaults. */
     RunSpec spec() {
-        return new RunSpec(protocol, payload, clients, window, windowMode, ioModel, ioThreads, transport, work,
-                warmup, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
-                execution, warmupMode, warmupMax, datagramsPerRead, certsDirectory, tlsProvider, timelineIntervalMillis);
-    }
-
-    /** The flags that set a violation's field, or each of its fields ({@code clients×window×payloadBytes}). */
-    static String flags(String field) {
-        return Arrays.stream(field.split("×")).map(f -> SpecField.find(f).map(SpecField::flag).orElse("--" + f))
-                .collect(Collectors.joining(" × "));
+        return load.spec(layout);
     }
 
     @CommandLine.Spec
@@ -139,7 +87,7 @@ public final class MeasureCommand implements Callable<Integer> {
             measurement = Measurement.of(spec);
         } catch (InvalidSpecException e) {
             for (Violation v : e.violations()) {
-                err.println("loopbench: " + flags(v.field()) + ": " + v.message());
+                err.println("loopbench: " + LoadOptions.flags(v.field()) + ": " + v.message());
             }
             err.flush();
             return 2;

@@ -15,13 +15,18 @@ import java.util.function.DoubleSupplier;
  * Runs a race: round after round, one repetition of every surviving candidate each (each in the caller's executor:
  * a fresh JVM for the service and the command line), in an order rotated and reversed from round to round so that
  * no candidate always runs first or after the same one; after each round the race is judged ({@link Race#judge}),
- * and it stops once decided, when stopped, or when the next round would not fit in the budget. Threads: {@link #run}
+ * and it stops once decided, when stopped, or when the next round would not fit in the budget (at the planned time a
+ * repetition, or the mean one so far where longer). Threads: {@link #run}
  * blocks its caller, on which the executor and listener are called.
  */
 public final class Racer {
 
-    /** Seconds a forked repetition spends outside its phases (JVM start, set-up, drains), for the plan. */
-    public static final double FORKED_OVERHEAD_SECONDS = 1.5;
+    /**
+     * Seconds a forked repetition spends outside its phases (JVM start, connections, the phases' drains, exit), for
+     * the plan: about 3 s measured on a 2-core VM (docs/performance.md), more than a matrix's estimate assumes,
+     * because a plan that overestimates the rounds loses its last looks.
+     */
+    public static final double FORKED_OVERHEAD_SECONDS = 3;
 
     private Racer() {
     }
@@ -119,8 +124,10 @@ public final class Racer {
         List<Integer> racing = new ArrayList<>(java.util.stream.IntStream.range(0, k).boxed().toList());
         int step = 0;
         for (int round = 1; round <= race.plan().maxRounds() && !stopped.getAsBoolean(); round++) {
-            double roundSeconds = racing.size() * race.plan().repetitionSeconds();
-            if (elapsedSeconds.getAsDouble() + roundSeconds > race.spec().budgetSeconds()) {
+            // each repetition as long as planned, or as the ones so far took where that was longer
+            double elapsed = elapsedSeconds.getAsDouble();
+            double each = Math.max(race.plan().repetitionSeconds(), step == 0 ? 0 : elapsed / step);
+            if (elapsed + racing.size() * each > race.spec().budgetSeconds()) {
                 break;
             }
             for (List<RaceSample> own : samples) {

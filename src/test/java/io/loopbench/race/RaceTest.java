@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RaceTest {
 
-    /** TCP 1024 B, 16 × 16, 3 s + 1 s: 5.5 s a repetition in the plan. */
+    /** TCP 1024 B, 16 × 16, 3 s + 1 s: 7 s a repetition in the plan. */
     static final RunSpec LOAD = RunSpec.builder().protocol(Protocol.TCP).payloadBytes(1024).clients(16).window(16)
             .seconds(3.0).warmupSeconds(1.0).build();
 
@@ -197,7 +197,7 @@ class RaceTest {
         assertThat(none).isNull();
         assertThat(why).singleElement().satisfies(w -> {
             assertThat(w.field()).isEqualTo("budgetSeconds");
-            assertThat(w.allowed()).startsWith("at least 116 for these 3 candidates").contains("after 7 rounds");
+            assertThat(w.allowed()).startsWith("at least 147 for these 3 candidates").contains("after 7 rounds");
         });
         assertThat(RacePlan.of(3, false, 0.05, 115.5, 5.5)).isNotNull();
         assertThat(RacePlan.of(3, false, 0.05, 115, 5.5)).isNull();

@@ -1,0 +1,166 @@
+package io.loopbench.cli;
+
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.process.Environment;
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.Violation;
+import io.loopbench.race.Candidate;
+import io.loopbench.race.Race;
+import io.loopbench.race.RacePlan;
+import io.loopbench.race.Racer;
+import io.loopbench.race.RecommendationSpec;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code recommend}: races the ways to run a load here (IO models × threads × transports × executions), each
+ * repetition in a fresh JVM, until one is established best, the ones left are a tie, or the budget ends (see
+ * {@link Racer}); prints the answer as JSON on stdout, a line per repetition and per elimination on stderr. Exit codes:
+ * 0 decided (a winner, or a tie and the cheapest named), 1 no candidate left, 2 invalid input or a budget that cannot
+ * decide, 3 undecided at the end of the budget.
+ */
+@Command(name = "recommend", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Race the IO models, thread counts, transports and executions that can run a load here, and "
+                + "print which to use as JSON.",
+        resourceBundle = "io.loopbench.cli.SpecFieldHelp")
+public final class RecommendCommand implements Callable<Integer> {
+
+    /** The flags of the spec's own fields, for refusals. */
+    private static final Map<String, String> FLAGS = Map.of("budgetSeconds", "--budget", "p99BoundUs",
+            "--p99-bound-us", "minimumEffect", "--minimum-effect", "alpha", "--alpha", "ioModels", "--io-models",
+            "ioThreads", "--io-threads", "transports", "--transports", "executions", "--executions", "candidates",
+            "--io-models / --io-threads / --transports / --executions");
+
+    @CommandLine.Mixin
+    LoadOptions load;
+    @Option(names = "--budget", paramLabel = "SECONDS", required = true,
+            description = "Wall time the race may take, 1 … 86400 s: its rounds are planned by it, and no round "
+                    + "starts that would not fit.")
+    Double budget;
+    @Option(names = "--p99-bound-us", paramLabel = "MICROSECONDS",
+            description = "Eliminate a candidate whose p99 is established over this bound.")
+    Double p99BoundUs;
+    @Option(names = "--minimum-effect", paramLabel = "FRACTION",
+            description = "The smallest difference that counts, 0 … 1. Default: 0.05.")
+    Double minimumEffect;
+    @Option(names = "--alpha", paramLabel = "ALPHA", description = "The chance, over the whole race, of any wrong "
+            + "elimination or tie, (0, 0.5]. Default: 0.05.")
+    Double alpha;
+    @Option(names = "--io-models", split = ",", paramLabel = "shared|sharded",
+            description = "IO models to race. Default: shared,sharded.")
+    List<IoModel> ioModels;
+    @Option(names = "--io-threads", split = ",", paramLabel = "N", description = "Thread counts to race, each "
+            + "1 … 64. Default: 1, 2, 4, … up to this machine's cores, and the cores.")
+    List<Integer> ioThreads;
+    @Option(names = "--transports", split = ",", paramLabel = "nio|epoll|io_uring",
+            description = "Netty transports to race. Default: every one that loads here.")
+    List<Transport> transports;
+    @Option(names = "--executions", split = ",", paramLabel = "netty|reactive|virtual-threads",
+            description = "Executions to race. Default: netty.")
+    List<Execution> executions;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec commandSpec;
+
+    /**
+     * The answer as printed.
+     *
+     * @param spec           the effective spec
+     * @param candidates     the candidates raced
+     * @param plan           the rounds, looks and the level of every test
+     * @param verdict        the answer, every candidate's figures and fate
+     * @param elapsedSeconds wall time the race took
+     * @param environment    the JVM that measured (the last worker's)
+     * @param repetitions    per candidate, per round from 1: the repetition (without its timeline), null where it
+     *                       did not run
+     */
+    record Answer(RecommendationSpec spec, List<Candidate> candidates, RacePlan plan, Race.Verdict verdict,
+                  double elapsedSeconds, Environment environment, List<List<RepetitionResult>> repetitions) {
+    }
+
+    RecommendationSpec recommendation() {
+        return new RecommendationSpec(load.spec(null), budget, p99BoundUs, minimumEffect, alpha, ioModels, ioThreads,
+                transports, executions);
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter err = commandSpec.commandLine().getErr();
+        PrintWriter out = commandSpec.commandLine().getOut();
+        List<Violation> violations = new ArrayList<>();
+        Racer.Prepared race = Racer.prepare(recommendation(), Runtime.getRuntime().availableProcessors(),
+                Transports::isAvailable, violations);
+        if (race == null) {
+            for (Violation v : violations) {
+                boolean ofLoad = v.field().startsWith("load.");
+                Violation own = ofLoad ? new Violation(v.field().substring(5), v.value(), v.allowed()) : v;
+                String flag = ofLoad ? LoadOptions.flags(own.field()) : FLAGS.getOrDefault(v.field(), v.field());
+                err.println("loopbench: " + flag + ": " + own.message());
+            }
+            err.flush();
+            return 2;
+        }
+        err.printf(Locale.ROOT, "loopbench: racing %d candidates, at most %d rounds, looking after rounds %s%n",
+                race.candidates().size(), race.plan().maxRounds(), race.plan().lookRounds());
+        List<List<RepetitionResult>> repetitions = new ArrayList<>();
+        race.candidates().forEach(c -> repetitions.add(new ArrayList<>()));
+        WorkerFork fork = new WorkerFork();
+        java.util.Set<String> told = new java.util.HashSet<>(); // candidates whose elimination was told
+        long started = System.nanoTime();
+        Race.Verdict verdict = Racer.run(race, (c, spec, round) -> fork.run(spec, round),
+                (round, c, r, now) -> {
+                    List<RepetitionResult> own = repetitions.get(c);
+                    while (own.size() < round) {
+                        own.add(null);
+                    }
+                    own.set(round - 1, r.withoutTimeline());
+                    err.println(progress(race, round, c, r, now, told));
+                    err.flush();
+                }, () -> Thread.currentThread().isInterrupted(), () -> (System.nanoTime() - started) / 1e9);
+        for (List<RepetitionResult> own : repetitions) {
+            while (own.size() < verdict.rounds()) {
+                own.add(null);
+            }
+        }
+        err.println("loopbench: " + verdict.answer());
+        err.flush();
+        out.println(MeasureCommand.Json.MAPPER.writeValueAsString(new Answer(race.spec(), race.candidates(),
+                race.plan(), verdict, (System.nanoTime() - started) / 1e9, fork.lastEnvironment(), repetitions)));
+        out.flush();
+        return switch (verdict.outcome()) {
+            case WINNER, EQUIVALENT -> 0;
+            case NONE -> 1;
+            case UNDECIDED, RACING -> 3;
+        };
+    }
+
+    /** "round 3 of 18, shared 2 · epoll · netty: 912,345 round trips/s, p99 301.2 µs; 3 racing". */
+    private static String progress(Racer.Prepared race, int round, int c, RepetitionResult r, Race.Verdict now,
+                                   java.util.Set<String> told) {
+        String figures = r.ok() && r.roundTripsPerSecond() != null && r.latency() != null
+                ? String.format(Locale.ROOT, "%,.0f round trips/s, p99 %.1f µs%s", r.roundTripsPerSecond(),
+                r.latency().p99Us(), r.warnings().isEmpty() ? "" : " (warned: left out)")
+                : "failed: " + r.error();
+        long racing = now.candidates().stream().filter(e -> e.status() == Race.Status.RACING).count();
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "loopbench: round %d of %d, %s: %s; %d racing",
+                round, race.plan().maxRounds(), race.candidates().get(c).label(), figures, racing));
+        for (Race.Entry e : now.candidates()) {
+            if (e.reason() != null && told.add(e.label())) {
+                line.append(System.lineSeparator()).append("loopbench: out: ").append(e.label()).append(", ")
+                        .append(e.reason());
+            }
+        }
+        return line.toString();
+    }
+}
