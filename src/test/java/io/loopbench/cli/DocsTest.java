@@ -28,7 +28,7 @@ class DocsTest {
 
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)#\\s]+)(#[^)]*)?\\)");
     /** A command up to the end of its line, a pipe, a redirection or a closing bracket. */
-    private static final Pattern COMMAND = Pattern.compile("\\./loopbench (measure|compare)((?: [^`\\n|;)>#]*)?)");
+    private static final Pattern COMMAND = Pattern.compile("\\./loopbench (measure|compare|recommend)((?: [^`\\n|;)>#]*)?)");
     private static final Pattern POSTED = Pattern.compile("-d '(\\{[^']*})'");
 
     private static List<Path> documents() throws IOException {
@@ -65,24 +65,29 @@ class DocsTest {
     }
 
     @Test
-    void everyMeasureAndCompareCommandShownParses() throws IOException {
+    void everyMeasureRecommendAndCompareCommandShownParses() throws IOException {
         List<String> commands = new ArrayList<>();
         for (Path doc : documents()) {
             Matcher m = COMMAND.matcher(text(doc));
             while (m.find()) {
                 String[] args = m.group(2).trim().isEmpty() ? new String[0] : m.group(2).trim().split("\\s+");
-                if (m.group(1).equals("compare") && args.length == 0) {
+                if (!m.group(1).equals("measure") && args.length == 0) {
                     continue; // the command named in prose, not run
                 }
                 commands.add(doc + ": " + m.group(0));
-                CommandLine cli = new CommandLine(m.group(1).equals("measure") ? new MeasureCommand()
-                        : new CompareCommand());
+                CommandLine cli = new CommandLine(switch (m.group(1)) {
+                    case "measure" -> new MeasureCommand();
+                    case "recommend" -> new RecommendCommand();
+                    default -> new CompareCommand();
+                });
                 LoopbenchCli.registerLabels(cli);
                 assertThatCode(() -> cli.parseArgs(args)).as("%s: %s", doc, m.group(0)).doesNotThrowAnyException();
             }
         }
-        assertThat(commands).as("README shows a measure and a compare").anyMatch(c -> c.startsWith("README.md")
-                && c.contains("measure")).anyMatch(c -> c.startsWith("README.md") && c.contains("compare"));
+        assertThat(commands).as("README shows a measure, a recommend and a compare")
+                .anyMatch(c -> c.startsWith("README.md") && c.contains("measure"))
+                .anyMatch(c -> c.startsWith("README.md") && c.contains("recommend"))
+                .anyMatch(c -> c.startsWith("README.md") && c.contains("compare"));
         // the check itself: an option the CLI does not have fails to parse
         assertThatCode(() -> new CommandLine(new MeasureCommand()).parseArgs("--no-such-option", "1"))
                 .isInstanceOf(CommandLine.ParameterException.class);
