@@ -1,4 +1,5 @@
-// loopbench's web page: runs, the run form, live progress, results, comparison and matrices, one module per view.
+// loopbench's web page: runs, the run form, live progress, results, comparison, matrices and recommendations, one
+// module per view.
 // Plain ES modules, no framework and nothing from the network but this service's own API.
 
 import {h, fill, notice} from './dom.js';
@@ -8,7 +9,9 @@ import {runsView} from './runs.js';
 import {runView} from './run.js';
 import {compareView} from './compare.js';
 import {matrixView} from './matrix.js';
-import {newRunView, newMatrixView} from './forms.js';
+import {recommendationsView} from './recommendations.js';
+import {recommendationView} from './recommendation.js';
+import {newRunView, newMatrixView, newRecommendationView} from './forms.js';
 import {agentsView} from './agents.js';
 
 const main = document.getElementById('main');
@@ -33,6 +36,9 @@ const routes = [
   [/^\/compare$/, compareView, 'Compare', 'compare'],
   [/^\/matrices\/new$/, newMatrixView, 'Start a matrix', 'new-matrix'],
   [/^\/matrices\/([^/]+)$/, matrixView, 'Matrix', 'runs'],
+  [/^\/recommendations$/, recommendationsView, 'Recommendations', 'recommendations'],
+  [/^\/recommendations\/new$/, newRecommendationView, 'Get a recommendation', 'new-recommendation'],
+  [/^\/recommendations\/([^/]+)$/, recommendationView, 'Recommendation', 'recommendations'],
   [/^\/agents$/, agentsView, 'Agents', 'agents'],
 ];
 

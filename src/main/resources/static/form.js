@@ -92,18 +92,22 @@ function showValue(v) {
 
 /**
  * new SchemaForm(apiDocs, schema, {idPrefix}) builds .element; read() gives {body, errors}; setValues(obj);
- * reset(); showProblem(apiError) maps the server's violations to the inputs.
+ * reset(); showProblem(apiError) maps the server's violations to the inputs. The schema's required names are marked
+ * as such. fieldName maps a field name the service reports to this form's, for a form whose request nests some of its
+ * fields ('load.clients' → 'clients').
  */
 export class SchemaForm {
-  constructor(apiDocs, schema, {idPrefix = 'f', defaultsNote = null, aliases = {}} = {}) {
+  constructor(apiDocs, schema, {idPrefix = 'f', defaultsNote = null, aliases = {}, fieldName = n => n} = {}) {
     this.prefix = idPrefix;
     this.aliases = aliases;
+    this.fieldName = fieldName;
     this.fields = new Map();
     this.element = h('div', {class: 'fields'});
+    const required = new Set(schema.required || []);
     for (const [name, raw] of Object.entries(schema.properties)) {
       const p = resolve(apiDocs, raw);
       const item = p.type === 'array' ? resolve(apiDocs, p.items) : null;
-      const field = this.#build(name, p, item, kindOf(p, item), defaultsNote);
+      const field = this.#build(name, p, item, kindOf(p, item), defaultsNote, required.has(name));
       this.fields.set(name, field);
       this.element.append(field.box);
     }
@@ -114,7 +118,7 @@ export class SchemaForm {
     return `${this.prefix}-${kind}-${name}`;
   }
 
-  #build(name, p, item, kind, defaultsNote) {
+  #build(name, p, item, kind, defaultsNote, required) {
     const inputId = this.#id('input', name);
     const helpId = this.#id('help', name);
     const errorId = this.#id('error', name);
@@ -133,7 +137,7 @@ export class SchemaForm {
     const help = h('p', {class: 'help', id: helpId}, p.description || '', p.description ? ' ' : '',
       meta.length ? h('span', {class: 'meta'}, meta.join(' · ')) : null);
     const error = h('p', {class: 'field-error', id: errorId, hidden: true});
-    const labelText = [humanize(name), ' ', h('code', {}, name)];
+    const labelText = [humanize(name), ' ', h('code', {}, name), required ? ' (required)' : null];
     const describedBy = `${helpId} ${errorId}`;
     const field = {name, p, item, kind, error, box: null, control: null, checkboxes: null};
 
@@ -166,9 +170,9 @@ export class SchemaForm {
       const numeric = kind === 'number' || kind === 'number-list';
       field.control = h('input', {type: 'text', id: inputId, name, autocomplete: 'off', spellcheck: 'false',
         inputmode: kind === 'number' ? (p.type === 'integer' ? 'numeric' : 'decimal') : null,
-        placeholder: p.default !== undefined ? showValue(p.default) : (numeric || kind === 'tuple-list'
-          ? 'server default' : null),
-        'aria-describedby': describedBy});
+        placeholder: p.default !== undefined ? showValue(p.default) : required ? 'required'
+          : (numeric || kind === 'tuple-list' ? 'server default' : null),
+        'aria-required': required ? 'true' : null, 'aria-describedby': describedBy});
     }
     field.box = h('div', {class: 'field', id: this.#id('field', name), dataset: {field: name}},
       h('label', {for: inputId}, labelText), field.control, help, error);
@@ -286,6 +290,7 @@ export class SchemaForm {
    */
   fieldFor(name) {
     if (!name) return null;
+    name = this.fieldName(String(name));
     const base = String(name).split(/[.[]/)[0];
     return this.fields.get(name) || this.fields.get(base) || this.fields.get(this.aliases[name])
       || this.fields.get(this.aliases[base]) || null;
@@ -293,7 +298,8 @@ export class SchemaForm {
 
   /** The fields a rule names: one, or several for a cross-field rule ('clients×window×payloadBytes'). */
   fieldsFor(name) {
-    const names = [name, ...String(name ?? '').split(/\s*[×+*,]\s*/)];
+    const own = this.fieldName(String(name ?? ''));
+    const names = [own, ...own.split(/\s*[×+*,]\s*/)];
     return [...new Set(names.map(n => this.fieldFor(n)).filter(Boolean))];
   }
 

@@ -1,4 +1,5 @@
-// The forms that start a run or a matrix, built from the API description, and how they show a refused value.
+// The forms that start a run, a matrix or a recommendation, built from the API description, and how they show a
+// refused value.
 
 import {h, fill, notice} from './dom.js';
 import {getJson, postJson, describe, ApiError} from './api.js';
@@ -46,10 +47,11 @@ function showSubmitProblem(form, summary, e, what) {
 }
 
 /**
- * Makes a form POST its values to url: values the form itself refuses are shown without sending; a created run or
- * matrix opens its view (#/route/id); the service's problem details are shown next to their fields.
+ * Makes a form POST its values to url, as shape(values) makes the request of them: values the form itself refuses are
+ * shown without sending; what was created opens its view (#/route/id); the service's problem details are shown next to
+ * their fields.
  */
-function submitsTo(el, form, summary, submit, url, route, what) {
+function submitsTo(el, form, summary, submit, url, route, what, shape = body => body) {
   el.addEventListener('submit', async ev => {
     ev.preventDefault();
     summary.hidden = true;
@@ -62,7 +64,7 @@ function submitsTo(el, form, summary, submit, url, route, what) {
     submit.disabled = true;
     submit.textContent = 'Starting…';
     try {
-      const created = await postJson(url, body);
+      const created = await postJson(url, shape(body));
       location.hash = `#/${route}/${encodeURIComponent(created.id)}`;
     } catch (e) {
       showSubmitProblem(form, summary, e, what);
@@ -218,5 +220,89 @@ export function newMatrixView(root) {
     submitsTo(el, form, summary, submit, '/api/matrices', 'matrices', 'The matrix');
     fill(root, heading('Start a matrix'), el);
     refocus(root);
+  });
+}
+
+// The load's fields a recommendation form offers: the rest of a run's spec is either raced (ioModel, ioThreads,
+// transport, execution), set by the race (repetitions) or left at its default.
+const RECOMMENDATION_LOAD = ['protocol', 'payloadBytes', 'clients', 'window', 'load', 'rate', 'work', 'tlsProvider',
+  'seconds', 'warmupSeconds'];
+
+/**
+ * A recommendation request as the form holds it: the load's fields beside the race's, the race's winning a name both
+ * have (ioThreads: the load's one count is not used, the race's list is).
+ */
+function flatRecommendation(spec) {
+  const {load, ...race} = spec || {};
+  return {...load, ...race};
+}
+
+export function newRecommendationView(root, params) {
+  const title = 'Get a recommendation';
+  return formView(root, title, describe, async docs => {
+    const request = requestSchema(docs, '/api/recommendations', 'RecommendationSpec');
+    const load = resolve(docs, request?.properties?.load);
+    if (!request || !load?.properties) {
+      fill(root, heading(title), notice('warn', 'This service does not offer recommendations yet:',
+        'its API description has no request schema for POST /api/recommendations.'));
+      return;
+    }
+    const loadNames = RECOMMENDATION_LOAD.filter(n => load.properties[n]);
+    const raceNames = Object.keys(request.properties).filter(n => n !== 'load');
+    const properties = {};
+    for (const n of loadNames) properties[n] = load.properties[n];
+    for (const n of raceNames) properties[n] = request.properties[n];
+    // budgetSeconds has no default: the service refuses a request without it
+    const form = new SchemaForm(docs, {properties, required: ['budgetSeconds']}, {idPrefix: 'recommendation',
+      defaultsNote: 'Empty: the service\'s default',
+      // the service names the load's fields 'load.clients', a rule on several 'load.clients×window×payloadBytes'
+      fieldName: name => name.replace(/(^|[×+*,]\s*)load\./g, '$1')});
+    const group = (legend, names, id) => h('fieldset', {class: 'field-set', id},
+      h('legend', {}, legend), h('div', {class: 'fields'}, names.map(n => form.fields.get(n).box)));
+    const examples = requestExamples(docs, '/api/recommendations');
+    const summary = h('div', {id: 'recommendation-form-problems', class: 'form-problems', tabindex: '-1',
+      hidden: true});
+    const submit = h('button', {type: 'submit', id: 'recommendation-submit', class: 'primary'},
+      'Get a recommendation');
+    const exampleSel = h('select', {id: 'recommendation-example', onchange: () => {
+      const ex = examples.find(x => x.name === exampleSel.value);
+      form.setValues(ex ? flatRecommendation(ex.value) : {});
+      summary.hidden = true;
+    }}, h('option', {value: ''}, 'defaults'), examples.map(ex => h('option', {value: ex.name}, ex.summary)));
+    const el = h('form', {id: 'recommendation-form', novalidate: true},
+      h('p', {class: 'lead'}, request.description || '', ' The candidates race round by round, each repetition '
+        + 'in a fresh JVM, until one is established best, they tie, or the budget ends. Leave a list empty for '
+        + 'the service\'s default candidates.'),
+      examples.length ? h('p', {class: 'examples'}, h('label', {for: 'recommendation-example'}, 'Start from '),
+        exampleSel) : null,
+      summary,
+      group('The load', loadNames, 'recommendation-load'),
+      group('The race', raceNames, 'recommendation-race'),
+      h('div', {class: 'actions'}, submit, ' ',
+        h('button', {type: 'button', onclick: () => {
+          exampleSel.value = '';
+          form.reset();
+          summary.hidden = true;
+        }}, 'Reset to defaults')));
+    submitsTo(el, form, summary, submit, '/api/recommendations', 'recommendations', 'The recommendation',
+      body => {
+        const race = {...body};
+        const loadBody = {};
+        for (const n of loadNames) {
+          if (n in race) loadBody[n] = race[n];
+          delete race[n];
+        }
+        return {...race, load: loadBody};
+      });
+    fill(root, heading(title), el);
+    refocus(root);
+    if (params.get('from')) {
+      try {
+        const r = await getJson(`/api/recommendations/${encodeURIComponent(params.get('from'))}`);
+        form.setValues(flatRecommendation(r.spec));
+      } catch (e) {
+        root.insertBefore(errorNotice(e, 'Reading the recommendation to copy'), el);
+      }
+    }
   });
 }

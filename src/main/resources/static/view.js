@@ -75,10 +75,11 @@ export function truncate(s, n) {
 }
 
 /**
- * Loads a run or a matrix, renders it, then follows it live over SSE until it finishes, polling every pollMs
- * instead if the stream is lost. Returns {disposed, dispose}: views check `disposed` before they touch the page.
+ * Loads a run, a matrix or a recommendation, renders it, then follows it live over SSE until it finishes, polling
+ * every pollMs instead if the stream is lost; a missing one links back to the list at listHref. Returns {disposed,
+ * dispose}: views check `disposed` before they touch the page.
  */
-export function followLive(root, {base, id, noun, pollMs, render}) {
+export function followLive(root, {base, id, noun, pollMs, render, listHref = '#/'}) {
   const live = {disposed: false};
   let stopStream = () => {};
   let stopPoll = () => {};
@@ -101,7 +102,7 @@ export function followLive(root, {base, id, noun, pollMs, render}) {
       const title = noun[0].toUpperCase() + noun.slice(1) + ' ';
       fill(root, heading(title, h('span', {class: 'mono'}, fmt.shortId(id))),
         e instanceof ApiError && e.status === 404 && !e.missingEndpoint
-          ? notice('error', `No such ${noun}.`, describe(e), ' ', link('#/', 'Back to the list.'))
+          ? notice('error', `No such ${noun}.`, describe(e), ' ', link(listHref, 'Back to the list.'))
           : errorNotice(e, `Reading the ${noun}`));
       return;
     }
@@ -119,7 +120,10 @@ export function followLive(root, {base, id, noun, pollMs, render}) {
   return live;
 }
 
-/** A button that cancels the run or matrix at base and renders what the service answers; errors go to errorBox. */
+/**
+ * A button that cancels the run, matrix or recommendation at base and renders what the service answers; errors go to
+ * errorBox.
+ */
 export function cancelButton(base, render, errorBox, label, id) {
   return h('button', {type: 'button', id, onclick: async ev => {
     ev.target.disabled = true;

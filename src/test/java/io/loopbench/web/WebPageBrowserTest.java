@@ -9,6 +9,8 @@ import io.loopbench.cluster.PhaseSpan;
 import io.loopbench.cluster.StartReport;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.jobs.RunStatus;
+import io.loopbench.recommendations.RecommendationRecord;
+import io.loopbench.recommendations.RecommendationStore;
 import io.loopbench.runs.HostsRepetition;
 import io.loopbench.runs.Isolation;
 import io.loopbench.runs.RunRecord;
@@ -54,7 +56,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The web page at {@code /} in headless Chromium, against the real service on a random port: a run and a matrix
  * started from their forms and followed live to their results, a comparison of two runs, a run across hosts (written
- * into the store) with its placement and per-agent tables, and the form's handling of values the service refuses. Each test is skipped, saying what is missing, when Chromium or ChromeDriver is not
+ * into the store) with its placement and per-agent tables, recommendations (asked from their form, followed live and
+ * cancelled; a finished one written into the store), and the forms' handling of values the service refuses. Each
+ * test is skipped, saying what is missing, when Chromium or ChromeDriver is not
  * installed (see docs/testing.md, "Browser tests"); the check runs per test (in {@link Chromium}), not in a
  * {@code @BeforeAll}: Surefire reports a class skipped there as no tests at all, without the reason.
  */
@@ -86,6 +90,8 @@ class WebPageBrowserTest {
     ObjectMapper json;
     @Autowired
     RunStore runs;
+    @Autowired
+    RecommendationStore recommendations;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -229,7 +235,8 @@ class WebPageBrowserTest {
     @Test
     void everyViewRendersWithLabelledInputsAndNoScriptErrorInLightAndDarkMode() {
         WebDriver browser = chromium.driver();
-        for (String view : List.of("/#/", "/#/runs/new", "/#/compare", "/#/matrices/new", "/#/runs/no-such-run")) {
+        for (String view : List.of("/#/", "/#/runs/new", "/#/compare", "/#/matrices/new", "/#/runs/no-such-run",
+                "/#/recommendations", "/#/recommendations/new", "/#/recommendations/no-such-recommendation")) {
             browser.get(url(view));
             wait(browser, UI).until(d -> !d.findElements(By.cssSelector("main h1")).isEmpty()
                     && d.findElements(By.xpath("//main//p[starts-with(., 'Loading') or starts-with(., 'Reading')]"))
@@ -574,6 +581,248 @@ class WebPageBrowserTest {
         assertThat(pageErrors(browser)).isEmpty();
     }
 
+    @Test
+    void aRecommendationsRefusedFieldsAreShownNextToThemAndNothingIsQueued() throws Exception {
+        long before = recommendationCount();
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/"));
+        browser.findElement(By.cssSelector("nav a[href='#/recommendations/new']")).click();
+        wait(browser, UI).until(d -> !d.findElements(By.id("recommendation-form")).isEmpty());
+        assertThat(browser.findElement(By.cssSelector("label[for='recommendation-input-budgetSeconds']")).getText())
+                .endsWith("(required)");
+        // two candidates, so that the least budget the service names is for them
+        browser.findElement(By.id("recommendation-input-ioModels-shared")).click();
+        browser.findElement(By.id("recommendation-input-transports-nio")).click();
+        typeInto(browser, "recommendation-input-ioThreads", "1, 2");
+        typeInto(browser, "recommendation-input-seconds", "0.5");
+        typeInto(browser, "recommendation-input-warmupSeconds", "0");
+        typeInto(browser, "recommendation-input-budgetSeconds", "5");
+
+        // a load's field: the service names it load.payloadBytes, the form shows it next to payloadBytes
+        typeInto(browser, "recommendation-input-payloadBytes", "5");
+        browser.findElement(By.id("recommendation-submit")).click();
+        assertThat(shownError(browser, "recommendation-error-payloadBytes").getText())
+                .contains("load.payloadBytes = 5 is out of range", "16 … 65,507");
+        assertThat(browser.findElement(By.id("recommendation-input-payloadBytes")).getDomAttribute("aria-invalid"))
+                .isEqualTo("true");
+        assertThat(browser.findElement(By.id("recommendation-form-problems")).getText())
+                .contains("The recommendation was not started");
+
+        // the load valid: the budget is judged, and too small for a test to decide
+        typeInto(browser, "recommendation-input-payloadBytes", "256");
+        browser.findElement(By.id("recommendation-submit")).click();
+        assertThat(shownError(browser, "recommendation-error-budgetSeconds").getText())
+                .contains("budgetSeconds = 5 is out of range: allowed at least", "for these 2 candidates");
+        assertThat(browser.findElements(By.cssSelector(".field-error")).stream().filter(WebElement::isDisplayed)
+                .map(e -> e.getDomAttribute("id")).toList()).containsExactly("recommendation-error-budgetSeconds");
+
+        // a value of the wrong type in the load, as the service words it, next to its field
+        typeInto(browser, "recommendation-input-clients", "many");
+        browser.findElement(By.id("recommendation-submit")).click();
+        assertThat(shownError(browser, "recommendation-error-clients").getText())
+                .contains("field 'load.clients': 'many' is not a value of type integer");
+
+        assertThat(browser.getCurrentUrl()).endsWith("#/recommendations/new");
+        assertThat(recommendationCount()).as("recommendations stored").isEqualTo(before);
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void aStoredRecommendationShowsItsAnswerPlanAndCandidatesAndTheListHasItNewestFirst() throws Exception {
+        String older = UUID.randomUUID().toString();
+        String newer = UUID.randomUUID().toString();
+        recommendations.save(json.readValue(recommendationJson(older, "2026-01-01T10:00:00Z", "cancelled", """
+                {"outcome":"undecided","rounds":1,"decidedAtRound":null,"recommended":"shared 1 · nio · netty",
+                 "runnerUp":null,"margin":null,"candidates":[],
+                 "answer":"Undecided after 1 rounds: shared 1 · nio · netty leads so far."}""", "\"cancelled; its finished repetitions are kept\""), RecommendationRecord.class));
+        String answer = "Use shared 2 · epoll · netty: established better than every other candidate after round 9 "
+                + "over sharded 2 · epoll · netty: 1.19× (99.72 % interval 1.12–1.27) on round trips/s over 9 rounds; "
+                + "it costs 12.34 µs of CPU per round trip and 123 MiB of RSS.";
+        recommendations.save(json.readValue(recommendationJson(newer, "2026-01-02T10:00:00Z", "succeeded", """
+                {"outcome":"winner","rounds":9,"decidedAtRound":9,"recommended":"shared 2 · epoll · netty",
+                 "runnerUp":"sharded 2 · epoll · netty","margin":%s,"answer":"%s","candidates":[
+                  {"label":"shared 2 · epoll · netty","status":"recommended","repetitions":9,"usable":9,
+                   "candidate":{"ioModel":"shared","ioThreads":2,"transport":"epoll","execution":"netty"},
+                   "roundTripsPerSecond":{"median":48000,"min":45000,"max":50000},
+                   "p99Us":{"median":85.2,"min":80.1,"max":90.3},"cpuUsPerRoundTrip":12.34,"peakRssMiB":123.4,
+                   "eliminatedAtRound":null,"eliminatedBy":null,"lostBy":null,"reason":null},
+                  {"label":"sharded 2 · epoll · netty","status":"eliminated","repetitions":6,"usable":6,
+                   "candidate":{"ioModel":"sharded","ioThreads":2,"transport":"epoll","execution":"netty"},
+                   "roundTripsPerSecond":{"median":39000,"min":37000,"max":41000},
+                   "p99Us":{"median":101,"min":95,"max":110},"cpuUsPerRoundTrip":14.5,"peakRssMiB":130,
+                   "eliminatedAtRound":6,"eliminatedBy":"shared 2 · epoll · netty","lostBy":%s,
+                   "reason":"established worse than shared 2 · epoll · netty after round 6"},
+                  {"label":"shared 1 · epoll · netty","status":"failed","repetitions":2,"usable":1,
+                   "candidate":{"ioModel":"shared","ioThreads":1,"transport":"epoll","execution":"netty"},
+                   "roundTripsPerSecond":{"median":30000,"min":30000,"max":30000},
+                   "p99Us":{"median":120,"min":120,"max":120},"cpuUsPerRoundTrip":null,"peakRssMiB":null,
+                   "eliminatedAtRound":2,"eliminatedBy":null,"lostBy":null,
+                   "reason":"failed in round 2: <b>stalled</b>"}]}""".formatted(difference(1.19), answer,
+                difference(0.81)), "null"), RecommendationRecord.class));
+
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/recommendations/" + newer));
+        WebElement candidates = wait(browser, UI).until(d -> d.findElement(
+                By.cssSelector("#recommendation-candidates table.candidates")));
+        assertThat(browser.findElement(By.cssSelector("main .view")).getDomAttribute("data-status"))
+                .isEqualTo("succeeded");
+        assertThat(browser.findElement(By.id("recommendation-status")).getText()).isEqualTo("succeeded");
+        assertThat(browser.findElement(By.id("recommendation-outcome")).getText()).isEqualTo("winner");
+        assertThat(browser.findElement(By.id("recommendation-answer-text")).getText()).isEqualTo(answer);
+        assertThat(browser.findElement(By.id("recommendation-margin")).getText())
+                .isEqualTo("Against the runner-up, sharded 2 · epoll · netty: 1.190× (interval 1.120× – 1.260×), "
+                        + "established");
+        // the plan, and what the race used of it
+        String plan = browser.findElement(By.id("recommendation-plan-list")).getText();
+        assertThat(plan).contains("9 run of at most 40; decided after round 9", "after rounds 6, 9, 14, 21, 32, 40",
+                "0.00278 each: alpha 0.05 ÷ (3 tests per look × 6 looks)", "3, about 5.5 s a repetition",
+                "Minimum effect", "5 %", "p99 bound", "2,000 µs", "Budget", "10 min 00 s, 45 s used",
+                "tcp 256 B 4×4", "closed");
+        assertThat(browser.findElement(By.id("recommendation-progress")).isDisplayed()).isFalse();
+        assertThat(browser.findElements(By.id("recommendation-cancel"))).as("no cancel once finished").isEmpty();
+        assertThat(browser.findElement(By.id("recommendation-report-md")).getDomAttribute("href"))
+                .isEqualTo("/api/recommendations/" + newer + "/report");
+
+        // every candidate: its fate, repetitions (usable), figures, and why it was eliminated, text as text
+        assertThat(candidates.findElements(By.cssSelector("thead th")).stream().map(WebElement::getText).toList())
+                .containsExactly("Candidate", "Status", "Repetitions (usable)", "Round trips/s median [min, max]",
+                        "p99 median [min, max]", "CPU µs per round trip", "Peak RSS MiB", "Why eliminated");
+        List<List<String>> rows = candidates.findElements(By.cssSelector("tbody tr")).stream()
+                .map(tr -> tr.findElements(By.cssSelector("th, td")).stream().map(WebElement::getText).toList())
+                .toList();
+        assertThat(rows).containsExactly(
+                List.of("shared 2 · epoll · netty", "recommended", "9 (9)", "48,000 [45,000, 50,000]",
+                        "85.2 µs [80.1 µs, 90.3 µs]", "12.3", "123", ""),
+                List.of("sharded 2 · epoll · netty", "eliminated", "6 (6)", "39,000 [37,000, 41,000]",
+                        "101 µs [95 µs, 110 µs]", "14.5", "130", "established worse than shared 2 · epoll · netty "
+                                + "after round 6"),
+                List.of("shared 1 · epoll · netty", "failed", "2 (1)", "30,000 [30,000, 30,000]",
+                        "120 µs [120 µs, 120 µs]", "–", "–", "failed in round 2: <b>stalled</b>"));
+        assertThat(candidates.findElements(By.tagName("b"))).as("the server's text is never markup").isEmpty();
+
+        // the list, from the navigation: the newer first, with its outcome and answer
+        browser.findElement(By.cssSelector("nav a[href='#/recommendations']")).click();
+        wait(browser, UI).until(d -> d.findElements(By.cssSelector("#recommendations-list tbody tr a")).stream()
+                .map(WebElement::getText).toList().containsAll(List.of(newer.substring(0, 8), older.substring(0, 8))));
+        List<String> listed = browser.findElements(By.cssSelector("#recommendations-list tbody tr")).stream()
+                .map(WebElement::getText).toList();
+        int newerRow = indexOf(listed, newer.substring(0, 8));
+        int olderRow = indexOf(listed, older.substring(0, 8));
+        assertThat(newerRow).as("rows %s", listed).isLessThan(olderRow);
+        assertThat(listed.get(newerRow)).contains("succeeded", "tcp", "3", "10 min 00 s", "winner",
+                "Use shared 2 · epoll · netty");
+        assertThat(listed.get(olderRow)).contains("cancelled", "undecided", "cancelled; its finished repetitions");
+        browser.findElement(By.linkText(newer.substring(0, 8))).click();
+        wait(browser, UI).until(d -> d.findElement(By.id("recommendation-answer-text")).getText().equals(answer));
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void aRecommendationAskedFromTheFormIsFollowedLiveAndCancelled() throws Exception {
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/recommendations/new"));
+        wait(browser, UI).until(d -> !d.findElements(By.id("recommendation-form")).isEmpty());
+        browser.findElement(By.id("recommendation-input-ioModels-shared")).click();
+        browser.findElement(By.id("recommendation-input-transports-nio")).click();
+        typeInto(browser, "recommendation-input-ioThreads", "1, 2");
+        typeInto(browser, "recommendation-input-payloadBytes", "256");
+        typeInto(browser, "recommendation-input-clients", "2");
+        typeInto(browser, "recommendation-input-window", "2");
+        typeInto(browser, "recommendation-input-seconds", "0.5");
+        typeInto(browser, "recommendation-input-warmupSeconds", "0");
+        // far more than the race needs to decide: it is still racing when cancelled, whatever the machine's load
+        typeInto(browser, "recommendation-input-budgetSeconds", "3600");
+        browser.findElement(By.id("recommendation-submit")).click();
+
+        wait(browser, UI).until(d -> d.getCurrentUrl().matches(".*#/recommendations/[^/]+$")
+                && !d.getCurrentUrl().endsWith("/new"));
+        String id = browser.getCurrentUrl().replaceFirst(".*#/recommendations/", "");
+        // the form's values reached the service as a recommendation's request: the load nested, the lists beside it
+        JsonNode spec = json.readTree(get("/api/recommendations/" + id)).get("spec");
+        assertThat(spec.at("/load/payloadBytes").asInt()).isEqualTo(256);
+        assertThat(spec.at("/load/clients").asInt()).isEqualTo(2);
+        assertThat(spec.at("/load/seconds").asDouble()).isEqualTo(0.5);
+        assertThat(spec.get("budgetSeconds").asDouble()).isEqualTo(3600);
+        assertThat(spec.get("ioThreads").valueStream().map(JsonNode::asInt).toList()).containsExactly(1, 2);
+        assertThat(spec.get("transports").valueStream().map(JsonNode::asString).toList()).containsExactly("nio");
+
+        // live: the round and the candidate under way, until the page shows one (or the race ended first)
+        String progress = wait(browser, RUN).until(d -> {
+            WebElement p = d.findElement(By.id("recommendation-progress-text"));
+            if (p.isDisplayed() && p.getText().startsWith("Round")) {
+                return p.getText();
+            }
+            String s = d.findElement(By.cssSelector("main .view")).getDomAttribute("data-status");
+            return s != null && FINISHED.contains(s) ? "ended " + s : null;
+        });
+        assertThat(progress).as("recommendation %s: %s", id, browser.findElement(By.id("recommendation-error"))
+                .getText()).matches("Round \\d+ of at most \\d+ · shared [12] · nio · netty under way \\(repetition "
+                + "\\d+\\) · [12] candidates? racing · .* of the 1 h 00 min budget");
+        assertThat(browser.findElements(By.cssSelector("#recommendation-candidates tbody tr"))).hasSize(2);
+
+        browser.findElement(By.id("recommendation-cancel")).click();
+        String status = wait(browser, RUN).until(d -> {
+            String s = d.findElement(By.cssSelector("main .view")).getDomAttribute("data-status");
+            return s != null && FINISHED.contains(s) ? s : null;
+        });
+        assertThat(status).isEqualTo("cancelled");
+        assertThat(browser.findElement(By.id("recommendation-status")).getText()).isEqualTo("cancelled");
+        assertThat(browser.findElement(By.id("recommendation-error")).getText()).startsWith("Cancelled:");
+        assertThat(browser.findElements(By.id("recommendation-cancel"))).isEmpty();
+        assertThat(browser.findElement(By.id("recommendation-progress")).isDisplayed()).isFalse();
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    /**
+     * A stored recommendation's JSON as the service writes it: a race of three candidates over a 4 × 4 TCP load,
+     * started at createdAt plus 1 s and finished 45 s later; verdict and error (JSON, or null) as given.
+     */
+    private static String recommendationJson(String id, String createdAt, String status, String verdict,
+                                             String error) {
+        Instant created = Instant.parse(createdAt);
+        return """
+                {"schemaVersion":1,"id":"%s","status":"%s",
+                 "spec":{"load":{"protocol":"tcp","payloadBytes":256,"clients":4,"window":4,"seconds":3.0,
+                   "warmupSeconds":1.0},"budgetSeconds":600,"p99BoundUs":2000,"minimumEffect":0.05,"alpha":0.05,
+                   "ioModels":null,"ioThreads":[1,2],"transports":["epoll"],"executions":null},
+                 "candidates":[
+                   {"ioModel":"shared","ioThreads":1,"transport":"epoll","execution":"netty"},
+                   {"ioModel":"shared","ioThreads":2,"transport":"epoll","execution":"netty"},
+                   {"ioModel":"sharded","ioThreads":2,"transport":"epoll","execution":"netty"}],
+                 "plan":{"candidates":3,"testsPerLook":3,"lookRounds":[6,9,14,21,32,40],"maxRounds":40,"alpha":0.05,
+                   "testAlpha":0.002777777777777778,"repetitionSeconds":5.5},
+                 "createdAt":"%s","startedAt":"%s","finishedAt":"%s","progress":null,
+                 "repetitions":[[],[],[]],"verdict":%s,"error":%s,"system":null,"workerEnvironment":null,
+                 "worker":null}""".formatted(id, status, created, created.plusSeconds(1), created.plusSeconds(46),
+                verdict, error);
+    }
+
+    /** A difference established at the race's level, as Verdicts makes one: {@code ratio} over 9 paired rounds. */
+    private static String difference(double ratio) {
+        return String.format(Locale.ROOT, """
+                {"ratio":%s,"lower":%s,"upper":%s,"pValue":0.0039,"adjustedPValue":0.0039,"family":1,"paired":true,
+                 "controlled":true,"baselineSize":9,"candidateSize":9,"method":"paired Wilcoxon signed-rank",
+                 "decision":"established","needed":null,"minimumEffect":0.05}""", ratio,
+                Math.round((ratio - 0.07) * 100) / 100.0, Math.round((ratio + 0.07) * 100) / 100.0);
+    }
+
+    private static int indexOf(List<String> rows, String text) {
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i).contains(text)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no row with " + text + " in " + rows);
+    }
+
+    /** The field's error message once the page shows it. */
+    private static WebElement shownError(WebDriver browser, String id) {
+        return wait(browser, UI).until(d -> {
+            WebElement e = d.findElement(By.id(id));
+            return e.isDisplayed() ? e : null;
+        });
+    }
+
     /** A row of the per-agent table: its cells, with the CPU and peak RSS cells where the records carry them. */
     private static List<String> row(boolean perAgentResources, List<String> cells, List<String> resources,
                                     String error) {
@@ -659,6 +908,10 @@ class WebPageBrowserTest {
             Thread.sleep(200);
         }
         throw new AssertionError("run " + id + " did not finish in " + RUN);
+    }
+
+    private long recommendationCount() throws Exception {
+        return json.readTree(get("/api/recommendations?limit=1")).get("total").asLong();
     }
 
     private long runCount() throws Exception {
