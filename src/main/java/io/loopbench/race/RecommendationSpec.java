@@ -39,7 +39,7 @@ import java.util.function.Predicate;
 @Schema(description = "A load and a time budget: loopbench races the ways to run it here and names the one to use.")
 public record RecommendationSpec(
         RunSpec load,
-        @Schema(example = "300") Double budgetSeconds,
+        @Schema(example = "300", requiredMode = Schema.RequiredMode.REQUIRED) Double budgetSeconds,
         @Schema(example = "1000") Double p99BoundUs,
         @Schema(defaultValue = "0.05") Double minimumEffect,
         @Schema(defaultValue = "0.05") Double alpha,
