@@ -1,21 +1,12 @@
 package io.loopbench.cli;
 
-import io.loopbench.engine.spec.AddressFamily;
-import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.InvalidSpecException;
-import io.loopbench.engine.spec.IoModel;
-import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
-import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
-import io.loopbench.engine.spec.SpecField;
-import io.loopbench.engine.spec.TlsProvider;
-import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.engine.spec.WarmupMode;
-import io.loopbench.engine.spec.WindowMode;
 import io.loopbench.worker.ProgressLines;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,10 +24,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 
 /**
  * {@code measure}: runs one measurement and prints its result as JSON on stdout, one progress line per phase on

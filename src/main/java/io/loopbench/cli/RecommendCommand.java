@@ -18,9 +18,11 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -116,7 +118,7 @@ public final class RecommendCommand implements Callable<Integer> {
         List<List<RepetitionResult>> repetitions = new ArrayList<>();
         race.candidates().forEach(c -> repetitions.add(new ArrayList<>()));
         WorkerFork fork = new WorkerFork();
-        java.util.Set<String> told = new java.util.HashSet<>(); // candidates whose elimination was told
+        Set<String> told = new HashSet<>(); // candidates whose elimination was told
         long started = System.nanoTime();
         Race.Verdict verdict = Racer.run(race, (c, spec, round) -> fork.run(spec, round),
                 (round, c, r, now) -> {
@@ -147,7 +149,7 @@ public final class RecommendCommand implements Callable<Integer> {
 
     /** "round 3 of 18, shared 2 · epoll · netty: 912,345 round trips/s, p99 301.2 µs; 3 racing". */
     private static String progress(Racer.Prepared race, int round, int c, RepetitionResult r, Race.Verdict now,
-                                   java.util.Set<String> told) {
+                                   Set<String> told) {
         String figures = r.ok() && r.roundTripsPerSecond() != null && r.latency() != null
                 ? String.format(Locale.ROOT, "%,.0f round trips/s, p99 %.1f µs%s", r.roundTripsPerSecond(),
                 r.latency().p99Us(), r.warnings().isEmpty() ? "" : " (warned: left out)")

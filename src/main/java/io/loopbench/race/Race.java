@@ -1,5 +1,6 @@
 package io.loopbench.race;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import io.loopbench.engine.Stat;
 import io.loopbench.verdicts.Decision;
 import io.loopbench.verdicts.Difference;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.IntStream;
 
@@ -41,9 +43,9 @@ public final class Race {
         /** Every candidate failed or was eliminated. */
         NONE;
 
-        @com.fasterxml.jackson.annotation.JsonValue
+        @JsonValue
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -51,9 +53,9 @@ public final class Race {
     public enum Status {
         RECOMMENDED, RACING, ELIMINATED, FAILED;
 
-        @com.fasterxml.jackson.annotation.JsonValue
+        @JsonValue
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -99,9 +101,14 @@ public final class Race {
      * Judges {@code samples} (per candidate, per round from 1; null where it did not run that round).
      *
      * @param finished whether the race has stopped: undecided then rather than racing
+     * @param endLook  whether the budget ended it (between rounds): its last round is then looked at too, as the plan's
+     *                 last look, which the plan counts as "after the last round run" (when the budget ends depends on
+     *                 time, not on the figures compared); a race cancelled or interrupted gets no such look, since when
+     *                 a person stops it may depend on what it showed
      */
     public static Verdict judge(List<Candidate> candidates, List<List<RaceSample>> samples, RacePlan plan,
-                                RaceMetric metric, Double p99BoundUs, double minimumEffect, boolean finished) {
+                                RaceMetric metric, Double p99BoundUs, double minimumEffect, boolean finished,
+                                boolean endLook) {
         int k = candidates.size();
         VerdictRule rule = new VerdictRule(Math.min(0.5, plan.testAlpha()), minimumEffect);
         int rounds = samples.stream().mapToInt(List::size).max().orElse(0);
@@ -124,7 +131,7 @@ public final class Race {
             }
             List<Integer> alive = alive(status);
             int round = r;
-            if (!plan.looksAfter(r)
+            if (!(plan.looksAfter(r) || (endLook && r == rounds && r >= plan.firstLook()))
                     || !alive.stream().allMatch(c -> sample(samples, c, round) != null)) {
                 continue; // no look here, or the round is not complete: its look comes when it is
             }
@@ -142,7 +149,7 @@ public final class Race {
                         at[j] = r;
                         by[j] = i;
                         lost[j] = diff[i][j];
-                        reason[j] = String.format(java.util.Locale.ROOT, "established worse than %s after round %d:"
+                        reason[j] = String.format(Locale.ROOT, "established worse than %s after round %d:"
                                 + " %s", candidates.get(i).label(), r, words(diff[i][j], plan, metric));
                     }
                 }
@@ -151,7 +158,7 @@ public final class Race {
                     if (p <= plan.testAlpha()) {
                         next[i] = Status.ELIMINATED;
                         at[i] = r;
-                        reason[i] = String.format(java.util.Locale.ROOT, "p99 established over the bound of %.0f µs "
+                        reason[i] = String.format(Locale.ROOT, "p99 established over the bound of %.0f µs "
                                 + "after round %d (one-sided p %.2g)", p99BoundUs, r, p);
                     }
                 }
@@ -209,9 +216,9 @@ public final class Race {
                                  int rounds, RacePlan plan, RaceMetric metric, List<Entry> entries) {
         String lead = second == null || margin == null ? "" : " over " + second + ": " + words(margin, plan, metric);
         Entry e = entries.stream().filter(x -> x.label().equals(best)).findFirst().orElse(null);
-        String cost = e == null || e.cpuUsPerRoundTrip() == null ? "" : String.format(java.util.Locale.ROOT,
+        String cost = e == null || e.cpuUsPerRoundTrip() == null ? "" : String.format(Locale.ROOT,
                 "; it costs %.2f µs of CPU per round trip%s", e.cpuUsPerRoundTrip(), e.peakRssMiB() == null ? ""
-                        : String.format(java.util.Locale.ROOT, " and %.0f MiB of RSS", e.peakRssMiB()));
+                        : String.format(Locale.ROOT, " and %.0f MiB of RSS", e.peakRssMiB()));
         return switch (outcome) {
             case WINNER -> "Use " + best + ": established better than every other candidate after round " + decidedAt
                     + lead + cost + ".";
@@ -229,9 +236,9 @@ public final class Race {
     /** A difference in words: "0.81× (99.6 % interval 0.77–0.85) on round trips/s over 9 rounds". */
     public static String words(Difference d, RacePlan plan, RaceMetric metric) {
         String interval = d.lower() == null || d.upper() == null ? ""
-                : String.format(java.util.Locale.ROOT, " (%.4g %% interval %.2f–%.2f)", 100 * (1 - plan.testAlpha()),
+                : String.format(Locale.ROOT, " (%.4g %% interval %.2f–%.2f)", 100 * (1 - plan.testAlpha()),
                         d.lower(), d.upper());
-        return String.format(java.util.Locale.ROOT, "%.2f×%s on %s over %d rounds", d.ratio(), interval,
+        return String.format(Locale.ROOT, "%.2f×%s on %s over %d rounds", d.ratio(), interval,
                 metric.words(), d.baselineSize());
     }
 

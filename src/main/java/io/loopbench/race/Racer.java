@@ -2,6 +2,8 @@ package io.loopbench.race;
 
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.Violation;
 
 import java.util.ArrayList;
@@ -10,13 +12,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.BooleanSupplier;
 import java.util.function.DoubleSupplier;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
 
 /**
  * Runs a race: round after round, one repetition of every surviving candidate each (each in the caller's executor:
  * a fresh JVM for the service and the command line), in an order rotated and reversed from round to round so that
  * no candidate always runs first or after the same one; after each round the race is judged ({@link Race#judge}),
  * and it stops once decided, when stopped, or when the next round would not fit in the budget (at the planned time a
- * repetition, or the mean one so far where longer). Threads: {@link #run}
+ * repetition, or the mean one so far where longer); a race the budget ended is looked at after its last round. Threads: {@link #run}
  * blocks its caller, on which the executor and listener are called.
  */
 public final class Racer {
@@ -58,14 +62,25 @@ public final class Racer {
 
         /** Judges samples of this race. */
         public Race.Verdict judge(List<List<RaceSample>> samples, boolean finished) {
+            return judge(samples, finished, false);
+        }
+
+        /** Judges samples of this race, with a look at its end when the budget ended it ({@link Race#judge}). */
+        public Race.Verdict judge(List<List<RaceSample>> samples, boolean finished, boolean endLook) {
             return Race.judge(candidates, samples, plan, spec.metric(), spec.p99BoundUs(), spec.minimumEffect(),
-                    finished);
+                    finished, endLook);
         }
     }
 
-    /** Seconds one repetition of {@code load} is planned to take in a fresh JVM: its least warm-up, measured phase. */
+    /**
+     * Seconds one repetition of {@code load} is planned to take in a fresh JVM: its warm-up (a fixed one, or an auto
+     * one halfway between its least and its cap: measured here, TCP's auto warm-ups took 4 to 8 s of 1 … 10), the
+     * measured phase and {@link #FORKED_OVERHEAD_SECONDS}.
+     */
     public static double repetitionSeconds(RunSpec load) {
-        return load.warmupSeconds() + load.seconds() + FORKED_OVERHEAD_SECONDS;
+        double warmup = load.warmupMode() == WarmupMode.AUTO && load.warmupSeconds() > 0
+                ? (load.warmupSeconds() + load.warmupMaxSeconds()) / 2 : load.warmupSeconds();
+        return warmup + load.seconds() + FORKED_OVERHEAD_SECONDS;
     }
 
     /**
@@ -78,7 +93,7 @@ public final class Racer {
      * @param violations filled with the reasons when null is returned
      */
     public static Prepared prepare(RecommendationSpec requested, int cores,
-                                   java.util.function.Predicate<io.loopbench.engine.spec.Transport> loads,
+                                   Predicate<Transport> loads,
                                    List<Violation> violations) {
         RecommendationSpec spec = requested.effective();
         violations.addAll(spec.violations());
@@ -99,7 +114,7 @@ public final class Racer {
             violations.add(new Violation("budgetSeconds", String.format(Locale.ROOT, "%.0f", spec.budgetSeconds()),
                     String.format(Locale.ROOT, "at least %.0f for these %d candidates: a test at the race's level "
                                     + "decides after %d rounds at the soonest, a round being a repetition of each "
-                                    + "(~%.1f s each: warmupSeconds + seconds + %.1f s for the JVM); or fewer "
+                                    + "(~%.1f s each: the warm-up, seconds and %.1f s for the JVM); or fewer "
                                     + "candidates (ioModels, ioThreads, transports, executions)", least,
                             candidates.size(), (int) Math.round(least / (candidates.size() * each)), each,
                             FORKED_OVERHEAD_SECONDS)));
@@ -121,7 +136,7 @@ public final class Racer {
         for (int c = 0; c < k; c++) {
             samples.add(new ArrayList<>());
         }
-        List<Integer> racing = new ArrayList<>(java.util.stream.IntStream.range(0, k).boxed().toList());
+        List<Integer> racing = new ArrayList<>(IntStream.range(0, k).boxed().toList());
         int step = 0;
         for (int round = 1; round <= race.plan().maxRounds() && !stopped.getAsBoolean(); round++) {
             // each repetition as long as planned, or as the ones so far took where that was longer
@@ -157,7 +172,7 @@ public final class Racer {
                 }
             }
         }
-        return race.judge(samples, true);
+        return race.judge(samples, true, !stopped.getAsBoolean());
     }
 
     /** The survivors rotated by the round and reversed every other round. */

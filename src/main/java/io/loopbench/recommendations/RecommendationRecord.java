@@ -124,7 +124,8 @@ public record RecommendationRecord(
                 finishedAt, progress, repetitions, verdict, error, system, workerEnvironment, w);
     }
 
-    private RecommendationRecord withVerdict(Race.Verdict v) {
+    /** This record with {@code v}, as the race judged it at its end (with the look a budget's end adds). */
+    RecommendationRecord withVerdict(Race.Verdict v) {
         return new RecommendationRecord(schemaVersion, id, status, spec, candidates, plan, createdAt, startedAt,
                 finishedAt, progress, repetitions, v, error, system, workerEnvironment, worker);
     }

@@ -128,8 +128,9 @@ public class RecommendationService extends QueuedService<RecommendationRecord> {
         AtomicReference<Environment> environment = new AtomicReference<>();
         long started = System.nanoTime();
         RuntimeException unexpected = null;
+        Race.Verdict verdict = null;
         try {
-            Racer.run(r.race(), (c, spec, round) -> {
+            verdict = Racer.run(r.race(), (c, spec, round) -> {
                 RepetitionOutcome o = executor.run(spec, round, new RepetitionExecutor.StepListener() {
                     @Override
                     public void worker(WorkerProcess process) {
@@ -161,10 +162,12 @@ public class RecommendationService extends QueuedService<RecommendationRecord> {
             unexpected = e;
         }
         Failure failure = unexpected == null ? null : Failure.Internal.of(unexpected);
-        end(id, x -> outcome(x, failure));
+        Race.Verdict last = verdict;
+        end(id, x -> outcome(x, failure, last));
     }
 
-    private RecommendationRecord outcome(RecommendationRecord r, Failure failure) {
+    /** The record's end: stopped, failed, or the race's own last verdict. */
+    private RecommendationRecord outcome(RecommendationRecord r, Failure failure, Race.Verdict verdict) {
         if (stopRequested()) {
             RunStatus s = stoppedStatus();
             return r.with(s, r.startedAt(), Instant.now(), s == RunStatus.INTERRUPTED ? INTERRUPTED
@@ -173,7 +176,7 @@ public class RecommendationService extends QueuedService<RecommendationRecord> {
         if (failure != null) {
             return failed(r, failure);
         }
-        RecommendationRecord judged = r.judged(true);
+        RecommendationRecord judged = r.withVerdict(verdict);
         return judged.verdict().outcome() == Race.Outcome.NONE
                 ? judged.with(RunStatus.FAILED, r.startedAt(), Instant.now(),
                 "every candidate failed or was eliminated: see each candidate's reason")

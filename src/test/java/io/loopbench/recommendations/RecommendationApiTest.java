@@ -33,7 +33,7 @@ class RecommendationApiTest extends ServiceHttpTest {
                  "transports":["nio"]}""");
         assertThat(tooShort.statusCode()).isEqualTo(400);
         assertThat(json.readTree(tooShort.body()).at("/violations/0/allowed").asString())
-                .startsWith("at least 84 for these 2 candidates");
+                .startsWith("at least 138 for these 2 candidates");
         assertThat(json.readTree(send(at("/api/recommendations")).body()).get("total").asInt()).isEqualTo(before);
     }
 
