@@ -79,6 +79,16 @@ function submitsTo(el, form, summary, submit, url, route, what, shape = body => 
  * A form view built from the API description: says it is reading it and, once read, unless the view has been left
  * meanwhile, builds the form with build(docs); when the description cannot be read, says why with unreadable(e).
  */
+/** The form's buttons: submit, and reset to the defaults (no example chosen, no problem shown). */
+function actions(submit, exampleSel, form, summary) {
+  return h('div', {class: 'actions'}, submit, ' ',
+    h('button', {type: 'button', onclick: () => {
+      exampleSel.value = '';
+      form.reset();
+      summary.hidden = true;
+    }}, 'Reset to defaults'));
+}
+
 function formView(root, title, unreadable, build) {
   fill(root, heading(title), h('p', {class: 'muted'}, 'Reading the fields from the API description…'));
   let disposed = false;
@@ -123,12 +133,7 @@ export function newRunView(root, params) {
         : null,
       summary,
       form.element,
-      h('div', {class: 'actions'}, submit, ' ',
-        h('button', {type: 'button', onclick: () => {
-          exampleSel.value = '';
-          form.reset();
-          summary.hidden = true;
-        }}, 'Reset to defaults')));
+      actions(submit, exampleSel, form, summary));
     submitsTo(el, form, summary, submit, '/api/runs', 'runs', 'The run');
     fill(root, heading('Start a run'), el);
     refocus(root);
@@ -278,12 +283,7 @@ export function newRecommendationView(root, params) {
       summary,
       group('The load', loadNames, 'recommendation-load'),
       group('The race', raceNames, 'recommendation-race'),
-      h('div', {class: 'actions'}, submit, ' ',
-        h('button', {type: 'button', onclick: () => {
-          exampleSel.value = '';
-          form.reset();
-          summary.hidden = true;
-        }}, 'Reset to defaults')));
+      actions(submit, exampleSel, form, summary));
     submitsTo(el, form, summary, submit, '/api/recommendations', 'recommendations', 'The recommendation',
       body => {
         const race = {...body};
