@@ -148,6 +148,7 @@ public final class Racer {
             for (List<RaceSample> own : samples) {
                 own.add(null);
             }
+            Race.Verdict now = null; // judged after each repetition: after the round's last, the round's verdict
             for (int c : order(racing, round)) {
                 if (stopped.getAsBoolean()) {
                     break;
@@ -158,10 +159,10 @@ public final class Racer {
                     break;
                 }
                 samples.get(c).set(round - 1, RaceSample.of(r));
-                Race.Verdict now = race.judge(samples, false);
+                now = race.judge(samples, false);
                 listener.recorded(round, c, r, now);
             }
-            Race.Verdict after = race.judge(samples, false);
+            Race.Verdict after = now != null ? now : race.judge(samples, false);
             if (after.decidedAtRound() != null) {
                 return after;
             }

@@ -130,8 +130,11 @@ public record RecommendationRecord(
                 finishedAt, progress, repetitions, v, error, system, workerEnvironment, worker);
     }
 
-    /** A finished repetition of candidate {@code c} in {@code round}, stored without its timeline. */
-    RecommendationRecord withRepetition(int c, int round, RepetitionResult r, Environment env) {
+    /**
+     * A finished repetition of candidate {@code c} in {@code round}, stored without its timeline, with the race's
+     * verdict after it ({@link Racer#run} judged it).
+     */
+    RecommendationRecord withRepetition(int c, int round, RepetitionResult r, Environment env, Race.Verdict v) {
         List<List<RepetitionResult>> all = new ArrayList<>(repetitions);
         for (int i = 0; i < all.size(); i++) {
             List<RepetitionResult> own = new ArrayList<>(all.get(i));
@@ -144,8 +147,7 @@ public record RecommendationRecord(
             all.set(i, own);
         }
         return new RecommendationRecord(schemaVersion, id, status, spec, candidates, plan, createdAt, startedAt,
-                finishedAt, progress, all, verdict, error, system, env != null ? env : workerEnvironment, worker)
-                .judged(false);
+                finishedAt, progress, all, v, error, system, env != null ? env : workerEnvironment, worker);
     }
 
     /** This record with its elapsed time brought up to {@code now}; unchanged unless running. */

@@ -155,7 +155,8 @@ public class RecommendationService extends QueuedService<RecommendationRecord> {
                 @Override
                 public void recorded(int round, int candidate, io.loopbench.engine.RepetitionResult result,
                                      Race.Verdict verdict) {
-                    update(id, x -> x.withRepetition(candidate, round, result, environment.get()).withWorker(null));
+                    update(id, x -> x.withRepetition(candidate, round, result, environment.get(), verdict)
+                            .withWorker(null));
                 }
             }, this::stopRequested, () -> (System.nanoTime() - started) / 1e9);
         } catch (RuntimeException e) {
