@@ -139,18 +139,24 @@ public final class Race {
             Status[] next = status.clone();
             for (int i : alive) {
                 for (int j : alive) {
-                    if (i == j) {
+                    if (i >= j) {
+                        continue; // each pair tested once, j ÷ i; i ÷ j is worded only for the loser
+                    }
+                    diff[i][j] = compare(samples, i, j, r, metric, rule);
+                    if (!diff[i][j].established()) {
                         continue;
                     }
-                    diff[i][j] = compare(samples, i, j, r, metric, rule); // j ÷ i
-                    if (diff[i][j].established() && metric.worse(diff[i][j].ratio())
-                            && (lost[j] == null || further(diff[i][j].ratio(), lost[j].ratio()))) {
-                        next[j] = Status.ELIMINATED;
-                        at[j] = r;
-                        by[j] = i;
-                        lost[j] = diff[i][j];
-                        reason[j] = String.format(Locale.ROOT, "established worse than %s after round %d:"
-                                + " %s", candidates.get(i).label(), r, words(diff[i][j], plan, metric));
+                    boolean jLost = metric.worse(diff[i][j].ratio());
+                    int loser = jLost ? j : i;
+                    int winner = jLost ? i : j;
+                    Difference d = jLost ? diff[i][j] : compare(samples, j, i, r, metric, rule);
+                    if (lost[loser] == null || further(d.ratio(), lost[loser].ratio())) {
+                        next[loser] = Status.ELIMINATED;
+                        at[loser] = r;
+                        by[loser] = winner;
+                        lost[loser] = d;
+                        reason[loser] = String.format(Locale.ROOT, "established worse than %s after round %d:"
+                                + " %s", candidates.get(winner).label(), r, words(d, plan, metric));
                     }
                 }
                 if (p99BoundUs != null && next[i] == Status.RACING) {
