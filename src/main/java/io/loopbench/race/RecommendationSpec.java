@@ -110,6 +110,9 @@ public record RecommendationSpec(
     private static void list(List<Violation> out, String field, List<?> values) {
         if (values != null && (values.isEmpty() || values.stream().anyMatch(java.util.Objects::isNull))) {
             out.add(new Violation(field, String.valueOf(values), "one value or more, or omitted for the default"));
+        } else if (values != null && values.stream().distinct().count() < values.size()) {
+            // a value twice would race a candidate against itself
+            out.add(new Violation(field, String.valueOf(values), "each value once"));
         }
     }
 

@@ -215,6 +215,12 @@ class RaceTest {
                 0.0, null, List.of(0), List.of(Transport.JDK), null), 2, t -> true, why)).isNull();
         assertThat(why).extracting(Violation::field).containsExactly("load.payloadBytes", "budgetSeconds",
                 "p99BoundUs", "minimumEffect", "alpha", "ioThreads", "transports");
+
+        why.clear();
+        assertThat(Racer.prepare(new RecommendationSpec(LOAD, 600.0, null, null, null, null, List.of(2, 2),
+                List.of(Transport.EPOLL), null), 2, t -> true, why)).isNull();
+        assertThat(why).extracting(Violation::field, Violation::allowed)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("ioThreads", "each value once"));
     }
 
     /**
