@@ -11,6 +11,7 @@ import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The event loops of one repetition, owned by it and shut down by {@link #close()}: never Reactor Netty's global
@@ -35,9 +36,13 @@ public final class LoopLayout implements AutoCloseable {
             int groupCount = model == IoModel.SHARED ? 1 : threads;
             int threadsPerGroup = model == IoModel.SHARED ? threads : 1;
             for (int g = 0; g < groupCount; g++) {
-                DefaultThreadFactory named = new DefaultThreadFactory(THREAD_PREFIX + transport.label() + "-" + g, true);
+                String name = THREAD_PREFIX + transport.label() + "-" + g + "-";
+                DefaultThreadFactory named = new DefaultThreadFactory(name, true);
+                AtomicInteger started = new AtomicInteger();
                 groups.add(new MultiThreadIoEventLoopGroup(threadsPerGroup, task -> {
                     Thread t = named.newThread(task);
+                    // without the factory's per-JVM pool number: profiles of repetitions in one JVM name them alike
+                    t.setName(name + started.incrementAndGet());
                     loopThreads.add(t);
                     return t;
                 }, Transports.handlerFactory(transport)));
