@@ -2,6 +2,7 @@ package io.loopbench.cli;
 
 import io.loopbench.engine.spec.AddressFamily;
 import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.Profiling;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.SpecField;
@@ -55,6 +56,8 @@ final class LoadOptions {
     TlsProvider tlsProvider;
     @Option(names = "--timeline-interval-ms", paramLabel = "MILLIS", descriptionKey = "timelineIntervalMillis")
     Integer timelineIntervalMillis;
+    @Option(names = "--profile", paramLabel = "cpu|off", descriptionKey = "profile")
+    Profiling profile;
     @Option(names = "--load", paramLabel = "closed|open", descriptionKey = "load")
     LoadModel load;
     @Option(names = "--rate", paramLabel = "MESSAGES_PER_S", descriptionKey = "rate")
@@ -69,7 +72,7 @@ final class LoadOptions {
         return new RunSpec(protocol, payload, clients, window, windowMode, l.ioModel, l.ioThreads, l.transport, work,
                 warmup, seconds, l.repetitions, addressFamily, lossTimeoutMillis, l.target, load, rate,
                 l.execution, warmupMode, warmupMax, datagramsPerRead, certsDirectory, tlsProvider,
-                timelineIntervalMillis);
+                timelineIntervalMillis, profile);
     }
 
     /** The flags that set a violation's field, or each of its fields ({@code clients×window×payloadBytes}). */

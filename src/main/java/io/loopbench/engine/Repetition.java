@@ -17,6 +17,8 @@ import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.JvmEvents;
 import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.process.ProcessMetrics;
+import io.loopbench.engine.profile.CpuProfile;
+import io.loopbench.engine.profile.CpuProfiler;
 import io.loopbench.engine.protocol.BlockingProtocol;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.reactive.ReactiveEnds;
@@ -24,6 +26,7 @@ import io.loopbench.engine.server.ServerCheck;
 import io.loopbench.engine.server.ServerFault;
 import io.loopbench.engine.server.ServerStats;
 import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.Profiling;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WindowMode;
@@ -125,7 +128,25 @@ final class Repetition {
         progress.phaseStarted(index, TimelineInterval.MEASURED, spec.seconds());
         TimelineRecording measuredRecording = new TimelineRecording(TimelineInterval.MEASURED, warmupRecording,
                 intervalNanos, spec.seconds(), toProgress);
-        PhaseRunner.Outcome measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds(), measuredRecording);
+        // started last and stopped first, so that the profile holds the measured phase and its drain only
+        CpuProfiler.Session profiling = spec.profile() == Profiling.CPU
+                ? CpuProfiler.start(CpuProfiler.DEFAULT_INTERVAL_MICROS) : null;
+        PhaseRunner.Outcome measured;
+        CpuProfile profile = null;
+        String noProfile = null;
+        try {
+            measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds(), measuredRecording);
+        } finally {
+            if (profiling != null && profiling.refused() == null) {
+                try {
+                    profile = profiling.stop();
+                } catch (IllegalStateException e) {
+                    noProfile = e.getMessage();
+                }
+            } else if (profiling != null) {
+                noProfile = profiling.refused();
+            }
+        }
         progress.measuredPhaseRan(index, measured.endNanos() - measured.elapsedNanos(), measured.stoppedNanos());
         TimelineRecording.Result measuredTimeline = measuredRecording.finish(measured.endNanos());
         MemoryUsage memory = ProcessMetrics.memory();
@@ -216,6 +237,11 @@ final class Repetition {
         if (!jitKnown) {
             notes.add(JvmEvents.UNKNOWN_NOTE);
         }
+        if (noProfile != null) {
+            notes.add("no CPU profile: " + noProfile);
+        } else if (profile != null && profile.fallback() != null) {
+            notes.add("CPU profile by the " + profile.profiler() + ", Java frames only: " + profile.fallback());
+        }
         double cpuSeconds = measured.cpuNanos() / 1e9;
         return new RepetitionResult(index, failure == null, null, failure, transport, pair.serverChannel(),
                 pair.clientChannel(), pair.serverAddresses(), pair.clientAddress(), spec.target() != null,
@@ -225,7 +251,7 @@ final class Repetition {
                 latency, new CpuUsage(cpuSeconds, elapsed, cpuSeconds / elapsed * 100), memory,
                 new GcActivity(measured.gcCollections(), measured.gcMillis()), errors, warmupResult,
                 uncorrectedLatency, openLoad, measuredJit, fairness, windowFill, stampGap, warnings, notes,
-                LatencyHistograms.encode(all), timeline);
+                LatencyHistograms.encode(all), timeline, profile);
     }
 
     /** Open load: the clients' corrected p99s and dropped shares of the measured phase, lowest and highest. */

@@ -3,6 +3,7 @@ package io.loopbench.engine;
 import com.fasterxml.jackson.annotation.JsonAlias;
 import io.loopbench.engine.latency.Latency;
 import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.profile.CpuProfile;
 import io.loopbench.engine.process.GcActivity;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.MemoryUsage;
@@ -69,6 +70,8 @@ import java.util.List;
  *                              hosts can be merged exactly
  * @param timeline              the repetition over time: warm-up and measured phase in intervals, with the process's
  *                              GC and JIT events (absent in records stored before timelines existed)
+ * @param cpuProfile            where the measured phase's CPU time went (with {@code profile} {@code cpu}; null
+ *                              without one, or in records stored before profiles: a note then says why)
  */
 public record RepetitionResult(
         int repetition,
@@ -106,7 +109,8 @@ public record RepetitionResult(
         List<String> warnings,
         List<String> notes,
         String latencyHistogram,
-        Timeline timeline) {
+        Timeline timeline,
+        CpuProfile cpuProfile) {
 
     public RepetitionResult {
         failure = failure == null && error != null ? new Failure.Recorded(error) : failure;
@@ -121,7 +125,7 @@ public record RepetitionResult(
                 clientAddress, remote, eventLoops,
                 connectionsOnOneThread, tcpNoDelay, udpBuffers, tls, elapsedSeconds, messagesSent, messages,
                 roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup, uncorrectedLatency,
-                openLoad, jit, fairness, windowFill, stampGap, warnings, notes, latencyHistogram, timeline);
+                openLoad, jit, fairness, windowFill, stampGap, warnings, notes, latencyHistogram, timeline, cpuProfile);
     }
 
     /** The same result without its timeline, for output that leaves it out. */
@@ -130,13 +134,13 @@ public record RepetitionResult(
                 serverAddress, clientAddress, remote, eventLoops,
                 connectionsOnOneThread, tcpNoDelay, udpBuffers, tls, elapsedSeconds, messagesSent, messages,
                 roundTripsPerSecond, payloadMibPerSecond, latency, cpu, memory, gc, errors, warmup, uncorrectedLatency,
-                openLoad, jit, fairness, windowFill, stampGap, warnings, notes, latencyHistogram, null);
+                openLoad, jit, fairness, windowFill, stampGap, warnings, notes, latencyHistogram, null, cpuProfile);
     }
 
     /** A repetition that produced no figures, e.g. a forked worker that died or was killed. */
     public static RepetitionResult failed(int repetition, Transport transport, int eventLoops, Failure failure) {
         return new RepetitionResult(repetition, false, null, failure, transport, null, null, null, null, false,
                 eventLoops, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, List.of(), List.of(), null, null);
+                null, null, null, null, null, List.of(), List.of(), null, null, null);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonAlias;
 import io.loopbench.engine.latency.Latency;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
+import io.loopbench.engine.profile.ProfileSummary;
 
 import java.util.List;
 import java.util.function.Function;
@@ -31,6 +32,8 @@ import java.util.function.Function;
  * @param warnings            every repetition's warnings, each prefixed with its repetition
  * @param notes               every repetition's notes, each prefixed with its repetition (null in records stored
  *                            before notes)
+ * @param cpuProfile          the repetitions' CPU profiles merged: layers (with CPU µs per round trip) and threads;
+ *                            null when none was profiled
  */
 public record Summary(
         int repetitions,
@@ -47,7 +50,8 @@ public record Summary(
         Stat jitDeoptimizations,
         Stat warmupSeconds,
         List<String> warnings,
-        List<String> notes) {
+        List<String> notes,
+        ProfileSummary cpuProfile) {
 
     /**
      * Latency statistics in microseconds, each over the repetitions' own percentiles.
@@ -87,7 +91,15 @@ public record Summary(
                 statIfAll(reps, r -> r.jit() == null ? null : r.jit().compilations()),
                 statIfAll(reps, r -> r.jit() == null ? null : r.jit().deoptimizations()),
                 statIfAll(reps, r -> r.warmup() == null ? null : r.warmup().elapsedSeconds()),
-                prefixed(reps, RepetitionResult::warnings), prefixed(reps, RepetitionResult::notes));
+                prefixed(reps, RepetitionResult::warnings), prefixed(reps, RepetitionResult::notes), profile(reps));
+    }
+
+    /** The profiled repetitions' profiles merged, against those repetitions' CPU time and round trips. */
+    private static ProfileSummary profile(List<RepetitionResult> reps) {
+        List<RepetitionResult> profiled = reps.stream().filter(r -> r.cpuProfile() != null).toList();
+        return ProfileSummary.of(profiled.stream().map(RepetitionResult::cpuProfile).toList(),
+                profiled.stream().mapToDouble(r -> r.cpu().seconds()).sum(),
+                profiled.stream().mapToLong(RepetitionResult::messages).sum());
     }
 
     private static List<String> prefixed(List<RepetitionResult> reps, Function<RepetitionResult, List<String>> lines) {

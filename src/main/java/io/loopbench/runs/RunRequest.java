@@ -5,6 +5,7 @@ import io.loopbench.engine.spec.AddressFamily;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.Profiling;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.TlsProvider;
@@ -53,6 +54,7 @@ public record RunRequest(
         String certsDirectory,
         TlsProvider tlsProvider,
         Integer timelineIntervalMillis,
+        Profiling profile,
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
                 allowableValues = {"forked", "in-process"})
@@ -77,7 +79,7 @@ public record RunRequest(
         return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport, work,
                 warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
                 execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider,
-                timelineIntervalMillis);
+                timelineIntervalMillis, profile);
     }
 
     public Isolation isolationOrDefault() {

@@ -58,12 +58,12 @@ class CompareCommandTest {
                     new Latency(LatencyMode.MESSAGE, n, 1, 1, 1, 400 + i * 0.4, 1, 1, 1), new CpuUsage(1, 1, 100),
                     new MemoryUsage(128L << 20, 130L << 20), new GcActivity(1, 2), null, null, null, null, QUIET,
                     new Fairness(16, 1000, 1000, 1), null, null,
-                    List.of(), List.of(), null, null));
+                    List.of(), List.of(), null, null, null));
         }
         Stat any = new Stat(1, 1, 1);
         Summary summary = new Summary(rates.length, any, any, new Summary.LatencySummary(LatencyMode.MESSAGE, any,
                 any, any, any, any, any, any), any, any, any, null, any, any, null, null, null, List.of(),
-                List.of());
+                List.of(), null);
         return new MeasurementResult(RunSpec.builder().repetitions(rates.length).build(), Transport.EPOLL, null,
                 reps, summary, true, null, false);
     }

@@ -39,13 +39,13 @@ final class GateFixtures {
                     null, null, null, null, 1.0, n, n, rates[i], null,
                     new Latency(LatencyMode.MESSAGE, n, 1, 1, 1, p99s[i], 1, 1, 1), new CpuUsage(1, 1, 100), null,
                     null, null, null, null, null, jit, new Fairness(16, 1000, 1000, 1), null, null,
-                    i < warned ? List.of("measured phase not JIT-quiet") : List.of(), List.of(), null, null));
+                    i < warned ? List.of("measured phase not JIT-quiet") : List.of(), List.of(), null, null, null));
         }
         Stat any = new Stat(1, 1, 1);
         List<String> warnings = reps.stream().flatMap(r -> r.warnings().stream()
                 .map(w -> "repetition " + r.repetition() + ": " + w)).toList();
         Summary summary = new Summary(rates.length, any, any, new Summary.LatencySummary(LatencyMode.MESSAGE, any,
-                any, any, any, any, any, any), any, any, any, null, any, any, null, null, null, warnings, List.of());
+                any, any, any, any, any, any), any, any, any, null, any, any, null, null, null, warnings, List.of(), null);
         return new CaseResult(spec, Transport.EPOLL, summary, reps, null);
     }
 

@@ -47,7 +47,7 @@ class RaceTest {
         return new RepetitionResult(1, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
                 null, null, 1.0, n, n, rate, null, new Latency(LatencyMode.MESSAGE, n, 1, 1, 1, p99Us, 1, 1, 1),
                 new CpuUsage(cpuUsPerRoundTrip * n / 1e6, 1, 100), new MemoryUsage(100L << 20, 110L << 20), null,
-                null, null, null, null, null, null, null, null, List.of(), List.of(), null, null);
+                null, null, null, null, null, null, null, null, List.of(), List.of(), null, null, null);
     }
 
     /**

@@ -52,7 +52,7 @@ final class ReportFixtures {
         return new RepetitionResult(index, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
                 null, null, 1.0, messages, messages, roundTripsPerSecond, null,
                 new Latency(LatencyMode.MESSAGE, messages, 1, 1, 1, p99Us, 1, 1, 1), new CpuUsage(1, 1.0, 100), null,
-                null, null, null, null, null, QUIET, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of(), null, null);
+                null, null, null, null, null, QUIET, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of(), null, null, null);
     }
 
     /**
@@ -70,7 +70,7 @@ final class ReportFixtures {
                     null, null, null, null, 1.0, 100_000L, 100_000L, roundTrips.median(), null,
                     new Latency(LatencyMode.MESSAGE, 100_000, 1, 1, 1, p99s[i % 3] * (1 + i / 1000.0), 1, 1, 1), null, null, null, null,
                     null, null, load, QUIET, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of(),
-                    null, null));
+                    null, null, null));
         }
         return new CaseResult(spec, Transport.EPOLL, summary(roundTrips, p99, null, null, null, List.of()), reps,
                 null);
@@ -84,7 +84,7 @@ final class ReportFixtures {
                 new Summary.LatencySummary(LatencyMode.MESSAGE, any, any, any, p99, any, any, any),
                 new Stat(99.4, 98, 101), new Stat(100 << 20, 99 << 20, 101 << 20), any,
                 pooledP99 == null ? null : new Latency(LatencyMode.MESSAGE, 3000, 1, 1, 1, pooledP99, 1, 1, 1),
-                jain, windowFill, null, null, null, warnings, List.of());
+                jain, windowFill, null, null, null, warnings, List.of(), null);
     }
 
     /** A measured phase with no JIT activity. */
@@ -101,7 +101,7 @@ final class ReportFixtures {
                 new WarmupResult(WarmupMode.AUTO, warmupSeconds, 5000, null, stoppedBecause, WarmupResult.CAP.equals(
                         stoppedBecause) ? "throughput moved +12.0 % from one second to the next (at most ±10 %)" : null,
                         QUIET), null, null, jit, fairness, new WindowFill(256, 256 * windowFillRatio, windowFillRatio),
-                null, List.of(warnings), List.of(), null, null);
+                null, List.of(warnings), List.of(), null, null, null);
     }
 
     /** A repetition that validated every echo but failed as unfair, worded as the engine words it. */
@@ -113,7 +113,7 @@ final class ReportFixtures {
     static RepetitionResult unfairRepetition(int index, Failure failure) {
         return new RepetitionResult(index, false, null, failure, Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, null, 1.0, 16_012L, 16_012L, 16_012.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
-                null, null, null, QUIET, new Fairness(16, 12, 1100, 0.94), null, null, List.of(), List.of(), null, null);
+                null, null, null, QUIET, new Fairness(16, 12, 1100, 0.94), null, null, List.of(), List.of(), null, null, null);
     }
 
     static CaseResult failed(Protocol p, IoModel model, int threads, String error) {
@@ -136,7 +136,7 @@ final class ReportFixtures {
         return new RepetitionResult(index, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, tls, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
                 new CpuUsage(cpuPercent / 100, 1.0, cpuPercent), null, null, null, null, null, null, null, null, null,
-                null, List.of(), List.of(), null, null);
+                null, List.of(), List.of(), null, null, null);
     }
 
     /** A repetition that failed, with figures that must not be used. */
@@ -144,7 +144,7 @@ final class ReportFixtures {
         return new RepetitionResult(index, false, null,
                 new Failure.ErrorCounters("measured phase", "unfinishedMessages=2", null), Transport.EPOLL, null, null,
                 null, null, false, 1, null, null, null, null, 1.0, 10L, 8L, 8.0, null, null, new CpuUsage(5, 1.0, 500),
-                null, null, null, null, null, null, null, null, null, null, List.of(), List.of(), null, null);
+                null, null, null, null, null, null, null, null, null, null, List.of(), List.of(), null, null, null);
     }
 
     /**
@@ -169,6 +169,6 @@ final class ReportFixtures {
         return new RepetitionResult(index, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null,
                 null, null, null, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
                 new CpuUsage(1, 1.0, 100), null, null, null, null, null, null, QUIET, null, null,
-                null, List.of(), List.of(), io.loopbench.engine.latency.LatencyHistograms.encode(h), timeline);
+                null, List.of(), List.of(), io.loopbench.engine.latency.LatencyHistograms.encode(h), timeline, null);
     }
 }

@@ -44,7 +44,7 @@ class StepRunnerTest {
     private static RepetitionOutcome passed(int repetition) {
         return new RepetitionOutcome(new RepetitionResult(repetition, true, null, null, Transport.NIO, null, null,
                 null, null, false, 1, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, List.of(), List.of(), null, null), null, null, null);
+                null, null, null, null, null, null, null, null, List.of(), List.of(), null, null, null), null, null, null);
     }
 
     @Test

@@ -36,7 +36,8 @@ public record RunSpec(
         Integer datagramsPerRead,
         String certsDirectory,
         TlsProvider tlsProvider,
-        Integer timelineIntervalMillis) {
+        Integer timelineIntervalMillis,
+        Profiling profile) {
 
     public static final int MIN_PAYLOAD = MessageFormat.HEADER_BYTES;
     public static final int MAX_PAYLOAD = MessageFormat.MAX_BYTES;
@@ -87,6 +88,7 @@ public record RunSpec(
                 Math.max(DEFAULT_TIMELINE_INTERVAL_MILLIS, leastTimelineIntervalMillis(
                         warmupMode == WarmupMode.AUTO && warmupSeconds > 0 ? warmupMaxSeconds : warmupSeconds,
                         seconds)));
+        profile = orDefault(profile, Profiling.CPU);
     }
 
     /**
@@ -175,6 +177,7 @@ public record RunSpec(
         private String certsDirectory;
         private TlsProvider tlsProvider;
         private Integer timelineIntervalMillis;
+        private Profiling profile;
 
         private Builder() {
         }
@@ -204,6 +207,7 @@ public record RunSpec(
             certsDirectory = s.certsDirectory;
             tlsProvider = s.tlsProvider;
             timelineIntervalMillis = s.timelineIntervalMillis;
+            profile = s.profile;
         }
 
         public Builder protocol(Protocol v) { protocol = v; return this; }
@@ -230,12 +234,13 @@ public record RunSpec(
         public Builder certsDirectory(String v) { certsDirectory = v; return this; }
         public Builder tlsProvider(TlsProvider v) { tlsProvider = v; return this; }
         public Builder timelineIntervalMillis(Integer v) { timelineIntervalMillis = v; return this; }
+        public Builder profile(Profiling v) { profile = v; return this; }
 
         public RunSpec build() {
             return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport,
                     work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
                     execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider,
-                    timelineIntervalMillis);
+                    timelineIntervalMillis, profile);
         }
     }
 }

@@ -10,7 +10,7 @@ class RunSpecTest {
     @Test
     void omittedFieldsTakeTheIssuesDefaults() {
         RunSpec s = new RunSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null);
         assertThat(s).isEqualTo(RunSpec.defaults());
         assertThat(s.datagramsPerRead()).isEqualTo(1);
         assertThat(s.warmupMode()).isEqualTo(WarmupMode.AUTO);

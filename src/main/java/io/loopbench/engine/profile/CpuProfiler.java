@@ -1,0 +1,212 @@
+package io.loopbench.engine.profile;
+
+import jdk.jfr.EventType;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingFile;
+import one.profiler.AsyncProfiler;
+import one.profiler.Counter;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+/**
+ * Samples the process's CPU time while a measured phase runs: async-profiler where its native library loads and the
+ * kernel lets it open perf events (Java, native and kernel frames, every thread), else the flight recorder's CPU-time
+ * samples (Java frames only), and the profile says which and why. One profile at a time per JVM, since both samplers
+ * see the whole process: {@link #start} while another runs answers why not. A {@link Session} is used by the thread
+ * that started it.
+ */
+public final class CpuProfiler {
+
+    /** CPU time between two samples of a thread: 200 per second of a busy thread. */
+    public static final int DEFAULT_INTERVAL_MICROS = 5_000;
+
+    private static final AtomicBoolean RUNNING = new AtomicBoolean();
+
+    private CpuProfiler() {
+    }
+
+    /** A sampler the profile can come from: started once, stopped once. */
+    interface Sampler {
+        String name();
+
+        String event();
+
+        void start(int intervalMicros) throws Exception;
+
+        /** Stops sampling and adds what was sampled to {@code tree}. */
+        void stop(CallTree tree) throws Exception;
+    }
+
+    /** Sampling that has begun, or the reason it could not. */
+    public static final class Session {
+        private final Sampler sampler;
+        private final String fallback;
+        private final String refused;
+        private final int intervalMicros;
+
+        private Session(Sampler sampler, String fallback, String refused, int intervalMicros) {
+            this.sampler = sampler;
+            this.fallback = fallback;
+            this.refused = refused;
+            this.intervalMicros = intervalMicros;
+        }
+
+        /** Why no profile is being taken; null when one is. */
+        public String refused() {
+            return refused;
+        }
+
+        /**
+         * Stops sampling and returns the profile, or throws {@link IllegalStateException} naming why there is none
+         * (also when {@link #refused} was set).
+         */
+        public CpuProfile stop() {
+            if (sampler == null) {
+                throw new IllegalStateException(refused);
+            }
+            try {
+                CallTree tree = new CallTree();
+                sampler.stop(tree);
+                return tree.toProfile(sampler.name(), sampler.event(), fallback, intervalMicros);
+            } catch (Exception e) {
+                throw new IllegalStateException(sampler.name() + " failed to stop: " + e, e);
+            } finally {
+                RUNNING.set(false);
+            }
+        }
+    }
+
+    /** Starts sampling with async-profiler, else the flight recorder. */
+    public static Session start(int intervalMicros) {
+        return start(intervalMicros, AsyncSampler::new);
+    }
+
+    static Session start(int intervalMicros, Supplier<Sampler> nativeSampler) {
+        if (!RUNNING.compareAndSet(false, true)) {
+            return new Session(null, null, "another profile of this JVM was being taken", intervalMicros);
+        }
+        String fallback;
+        try {
+            Sampler s = nativeSampler.get();
+            s.start(intervalMicros);
+            return new Session(s, null, null, intervalMicros);
+        } catch (Exception | LinkageError e) {
+            fallback = "async-profiler could not start: " + e.getMessage();
+        }
+        try {
+            Sampler s = new FlightRecorderSampler();
+            s.start(intervalMicros);
+            return new Session(s, fallback, null, intervalMicros);
+        } catch (Exception | LinkageError e) {
+            RUNNING.set(false);
+            return new Session(null, null, fallback + "; the flight recorder could not either: " + e.getMessage(),
+                    intervalMicros);
+        }
+    }
+
+    /** async-profiler through its Maven artifact, which carries the native library and extracts it once per JVM. */
+    private static final class AsyncSampler implements Sampler {
+        private final AsyncProfiler profiler = AsyncProfiler.getInstance();
+
+        @Override
+        public String name() {
+            return "async-profiler " + profiler.getVersion();
+        }
+
+        @Override
+        public String event() {
+            return "cpu";
+        }
+
+        @Override
+        public void start(int intervalMicros) throws IOException {
+            profiler.execute("start,event=cpu,interval=" + intervalMicros + "us,threads");
+        }
+
+        @Override
+        public void stop(CallTree tree) {
+            profiler.stop();
+            tree.addCollapsed(profiler.dumpCollapsed(Counter.SAMPLES));
+        }
+    }
+
+    /**
+     * The flight recorder's {@code jdk.CPUTimeSample} (JDK 25 on Linux: every thread's CPU time, Java frames), else
+     * {@code jdk.ExecutionSample} (threads running Java code only).
+     */
+    private static final class FlightRecorderSampler implements Sampler {
+        private static final String CPU_TIME = "jdk.CPUTimeSample";
+        private static final String EXECUTION = "jdk.ExecutionSample";
+
+        private final String event = FlightRecorder.getFlightRecorder().getEventTypes().stream()
+                .map(EventType::getName).anyMatch(CPU_TIME::equals) ? CPU_TIME : EXECUTION;
+        private final Recording recording = new Recording();
+
+        @Override
+        public String name() {
+            return "flight recorder";
+        }
+
+        @Override
+        public String event() {
+            return event;
+        }
+
+        @Override
+        public void start(int intervalMicros) {
+            if (event.equals(CPU_TIME)) {
+                recording.enable(CPU_TIME).with("throttle", intervalMicros + "us");
+            } else {
+                recording.enable(EXECUTION).withPeriod(Duration.ofNanos(intervalMicros * 1000L));
+            }
+            recording.setToDisk(true);
+            recording.start();
+        }
+
+        @Override
+        public void stop(CallTree tree) throws IOException {
+            recording.stop();
+            Path file = Files.createTempFile("loopbench-profile", ".jfr");
+            try {
+                recording.dump(file);
+                for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+                    if (e.getEventType().getName().equals(event)) {
+                        tree.add(stack(e), 1);
+                    }
+                }
+            } finally {
+                recording.close();
+                Files.deleteIfExists(file);
+            }
+        }
+
+        /** The event's stack, thread first, frames named as async-profiler names them. */
+        private static List<String> stack(RecordedEvent e) {
+            RecordedThread t = e.getThread(e.hasField("sampledThread") ? "sampledThread" : "eventThread");
+            List<String> stack = new ArrayList<>();
+            stack.add("[" + (t == null ? "unknown thread" : t.getJavaName() != null ? t.getJavaName()
+                    : t.getOSName()) + "]");
+            if (e.getStackTrace() == null) {
+                stack.add("[no stack]");
+                return stack;
+            }
+            List<RecordedFrame> frames = e.getStackTrace().getFrames();
+            for (int i = frames.size() - 1; i >= 0; i--) {
+                RecordedFrame f = frames.get(i);
+                stack.add(f.getMethod().getType().getName().replace('.', '/') + "." + f.getMethod().getName());
+            }
+            return stack;
+        }
+    }
+}

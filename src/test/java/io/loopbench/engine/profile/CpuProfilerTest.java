@@ -1,0 +1,66 @@
+package io.loopbench.engine.profile;
+
+import io.loopbench.engine.server.Work;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Which profiler samples, and what it sees of a known hot method. */
+class CpuProfilerTest {
+
+    /** CPU work of a known amount, whatever the machine's load: the samplers count CPU time, not wall time. */
+    private static long busy() {
+        long v = 0;
+        for (int i = 0; i < 40_000; i++) {
+            v += Work.run(10_000, (byte) i);
+        }
+        return v;
+    }
+
+    @Test
+    void asyncProfilerSeesTheHotMethod() {
+        CpuProfiler.Session s = CpuProfiler.start(1000);
+        assertThat(s.refused()).isNull();
+        busy();
+        CpuProfile p = s.stop();
+
+        assertThat(p.profiler()).startsWith("async-profiler ");
+        assertThat(p.fallback()).isNull();
+        assertThat(p.samples()).isPositive();
+        assertThat(CallTreeTest.selfSum(p)).isEqualTo(p.samples());
+        assertThat(p.threads().getFirst().layers().getFirst().layer()).isEqualTo(Layer.WORK);
+    }
+
+    @Test
+    void whenTheNativeProfilerCannotLoadTheFlightRecorderSamplesAndSaysWhy() {
+        CpuProfiler.Session s = CpuProfiler.start(1000, () -> {
+            throw new UnsatisfiedLinkError("no libasyncProfiler.so for this platform");
+        });
+        busy();
+        CpuProfile p = s.stop();
+
+        assertThat(p.profiler()).isEqualTo("flight recorder");
+        assertThat(p.fallback()).isEqualTo("async-profiler could not start: no libasyncProfiler.so for this platform");
+        assertThat(p.kernelFrames()).isFalse();
+        assertThat(p.samples()).isPositive();
+        assertThat(CallTreeTest.selfSum(p)).isEqualTo(p.samples());
+        assertThat(p.frames()).contains("io/loopbench/engine/server/Work.run");
+        assertThat(p.threads().getFirst().layers().getFirst().layer()).isEqualTo(Layer.WORK);
+    }
+
+    @Test
+    void oneProfileAtATimePerJvm() {
+        CpuProfiler.Session first = CpuProfiler.start(1000);
+        try {
+            CpuProfiler.Session second = CpuProfiler.start(1000);
+            assertThat(second.refused()).isEqualTo("another profile of this JVM was being taken");
+            assertThatThrownBy(second::stop).hasMessage("another profile of this JVM was being taken");
+        } finally {
+            first.stop();
+        }
+        CpuProfiler.Session third = CpuProfiler.start(1000);
+        assertThat(third.refused()).isNull();
+        third.stop();
+    }
+}
