@@ -1,15 +1,7 @@
 package io.loopbench.cli;
 
-import io.loopbench.engine.spec.AddressFamily;
-import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.Labeled;
-import io.loopbench.engine.spec.Execution;
-import io.loopbench.engine.spec.LoadModel;
-import io.loopbench.engine.spec.Protocol;
-import io.loopbench.engine.spec.TlsProvider;
-import io.loopbench.engine.spec.Transport;
-import io.loopbench.engine.spec.WarmupMode;
-import io.loopbench.engine.spec.WindowMode;
+import io.loopbench.engine.spec.SpecField;
 import io.loopbench.worker.MeasuringJvm;
 import picocli.CommandLine;
 
@@ -44,23 +36,21 @@ public final class LoopbenchCli {
         return cli.execute(args);
     }
 
-    /** Enum options take the same lowercase labels as the JSON. */
+    /** Enum options take the same lowercase labels as the JSON: every enum a spec field has. */
     static void registerLabels(CommandLine cli) {
-        labels(cli, Protocol.class);
-        labels(cli, WindowMode.class);
-        labels(cli, IoModel.class);
-        labels(cli, Transport.class);
-        labels(cli, AddressFamily.class);
-        labels(cli, LoadModel.class);
-        labels(cli, Execution.class);
-        labels(cli, WarmupMode.class);
-        labels(cli, TlsProvider.class);
+        for (SpecField f : SpecField.values()) {
+            if (f.type().isEnum()) {
+                labels(cli, f.type());
+            }
+        }
     }
 
-    private static <E extends Enum<E> & Labeled> void labels(CommandLine cli, Class<E> type) {
-        cli.registerConverter(type, text -> {
+    @SuppressWarnings({"unchecked", "rawtypes"}) // a spec field's enum is Labeled (SpecField's contract)
+    private static void labels(CommandLine cli, Class<?> type) {
+        Class raw = type;
+        cli.registerConverter(raw, text -> {
             try {
-                return Labeled.parse(type, text);
+                return Labeled.parse(raw, text);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }
