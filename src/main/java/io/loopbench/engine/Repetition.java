@@ -131,25 +131,30 @@ final class Repetition {
         // started last and stopped first, so that the profile holds the measured phase and its drain only
         CpuProfiler.Session profiling = spec.profile() == Profiling.CPU
                 ? CpuProfiler.start(CpuProfiler.DEFAULT_INTERVAL_MICROS) : null;
+        String noProfile = profiling == null ? null : profiling.refused();
         PhaseRunner.Outcome measured;
-        CpuProfile profile = null;
-        String noProfile = null;
         try {
             measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds(), measuredRecording);
         } finally {
-            if (profiling != null && profiling.refused() == null) {
+            if (profiling != null && noProfile == null) {
                 try {
-                    profile = profiling.stop();
+                    profiling.stop();
                 } catch (IllegalStateException e) {
                     noProfile = e.getMessage();
                 }
-            } else if (profiling != null) {
-                noProfile = profiling.refused();
             }
         }
         progress.measuredPhaseRan(index, measured.endNanos() - measured.elapsedNanos(), measured.stoppedNanos());
         TimelineRecording.Result measuredTimeline = measuredRecording.finish(measured.endNanos());
         MemoryUsage memory = ProcessMetrics.memory();
+        CpuProfile profile = null;
+        if (profiling != null && noProfile == null) {
+            try {
+                profile = profiling.profile(); // after the memory reading: building it allocates
+            } catch (IllegalStateException e) {
+                noProfile = e.getMessage();
+            }
+        }
         boolean jitKnown = jit == null || jit.awaitEvents();
         JitActivity measuredJit = jit == null ? null : jit.activity(measured.from(), measured.to(),
                 JitActivity.capacityNanos(measured.elapsedNanos()));

@@ -32,6 +32,11 @@ public final class CpuProfiler {
     public static final int DEFAULT_INTERVAL_MICROS = 5_000;
 
     private static final AtomicBoolean RUNNING = new AtomicBoolean();
+    /**
+     * Whether async-profiler's library was loaded into this JVM: its signal handler then takes the signals the flight
+     * recorder's CPU-time sampler relies on, which would record nothing.
+     */
+    private static volatile boolean nativeLoaded;
 
     private CpuProfiler() {
     }
@@ -44,8 +49,10 @@ public final class CpuProfiler {
 
         void start(int intervalMicros) throws Exception;
 
-        /** Stops sampling and adds what was sampled to {@code tree}. */
-        void stop(CallTree tree) throws Exception;
+        void stop() throws Exception;
+
+        /** Adds what was sampled until {@link #stop} to {@code tree}. */
+        void collect(CallTree tree) throws Exception;
     }
 
     /** Sampling that has begun, or the reason it could not. */
@@ -68,19 +75,30 @@ public final class CpuProfiler {
         }
 
         /**
-         * Stops sampling and returns the profile, or throws {@link IllegalStateException} naming why there is none
-         * (also when {@link #refused} was set).
+         * Stops sampling, at once (the profile is built by {@link #profile}, after the phase's own figures are read:
+         * building it allocates). Throws {@link IllegalStateException} naming why there is no profile (also when
+         * {@link #refused} was set).
          */
-        public CpuProfile stop() {
+        public void stop() {
             if (sampler == null) {
                 throw new IllegalStateException(refused);
             }
             try {
+                sampler.stop();
+            } catch (Exception e) {
+                RUNNING.set(false);
+                throw new IllegalStateException(sampler.name() + " failed to stop: " + e, e);
+            }
+        }
+
+        /** The profile of what was sampled until {@link #stop}; after it, another profile may be taken. */
+        public CpuProfile profile() {
+            try {
                 CallTree tree = new CallTree();
-                sampler.stop(tree);
+                sampler.collect(tree);
                 return tree.toProfile(sampler.name(), sampler.event(), fallback, intervalMicros);
             } catch (Exception e) {
-                throw new IllegalStateException(sampler.name() + " failed to stop: " + e, e);
+                throw new IllegalStateException(sampler.name() + " could not hand over its samples: " + e, e);
             } finally {
                 RUNNING.set(false);
             }
@@ -117,7 +135,13 @@ public final class CpuProfiler {
 
     /** async-profiler through its Maven artifact, which carries the native library and extracts it once per JVM. */
     private static final class AsyncSampler implements Sampler {
-        private final AsyncProfiler profiler = AsyncProfiler.getInstance();
+        private final AsyncProfiler profiler = loaded();
+
+        private static AsyncProfiler loaded() {
+            AsyncProfiler p = AsyncProfiler.getInstance();
+            nativeLoaded = true;
+            return p;
+        }
 
         @Override
         public String name() {
@@ -135,22 +159,27 @@ public final class CpuProfiler {
         }
 
         @Override
-        public void stop(CallTree tree) {
+        public void stop() {
             profiler.stop();
+        }
+
+        @Override
+        public void collect(CallTree tree) {
             tree.addCollapsed(profiler.dumpCollapsed(Counter.SAMPLES));
         }
     }
 
     /**
      * The flight recorder's {@code jdk.CPUTimeSample} (JDK 25 on Linux: every thread's CPU time, Java frames), else
-     * {@code jdk.ExecutionSample} (threads running Java code only).
+     * — where the JDK lacks it or async-profiler's handler holds its signal — {@code jdk.ExecutionSample} (threads
+     * running Java code only).
      */
     private static final class FlightRecorderSampler implements Sampler {
         private static final String CPU_TIME = "jdk.CPUTimeSample";
         private static final String EXECUTION = "jdk.ExecutionSample";
 
         private final String event = FlightRecorder.getFlightRecorder().getEventTypes().stream()
-                .map(EventType::getName).anyMatch(CPU_TIME::equals) ? CPU_TIME : EXECUTION;
+                .map(EventType::getName).anyMatch(CPU_TIME::equals) && !nativeLoaded ? CPU_TIME : EXECUTION;
         private final Recording recording = new Recording();
 
         @Override
@@ -175,8 +204,12 @@ public final class CpuProfiler {
         }
 
         @Override
-        public void stop(CallTree tree) throws IOException {
+        public void stop() {
             recording.stop();
+        }
+
+        @Override
+        public void collect(CallTree tree) throws IOException {
             Path file = Files.createTempFile("loopbench-profile", ".jfr");
             try {
                 recording.dump(file);

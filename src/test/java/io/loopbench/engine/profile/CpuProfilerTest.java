@@ -23,7 +23,8 @@ class CpuProfilerTest {
         CpuProfiler.Session s = CpuProfiler.start(1000);
         assertThat(s.refused()).isNull();
         busy();
-        CpuProfile p = s.stop();
+        s.stop();
+        CpuProfile p = s.profile();
 
         assertThat(p.profiler()).startsWith("async-profiler ");
         assertThat(p.fallback()).isNull();
@@ -38,9 +39,12 @@ class CpuProfilerTest {
             throw new UnsatisfiedLinkError("no libasyncProfiler.so for this platform");
         });
         busy();
-        CpuProfile p = s.stop();
+        s.stop();
+        CpuProfile p = s.profile();
 
         assertThat(p.profiler()).isEqualTo("flight recorder");
+        // CPU-time samples, unless async-profiler was loaded into this JVM by an earlier test
+        assertThat(p.event()).isIn("jdk.CPUTimeSample", "jdk.ExecutionSample");
         assertThat(p.fallback()).isEqualTo("async-profiler could not start: no libasyncProfiler.so for this platform");
         assertThat(p.kernelFrames()).isFalse();
         assertThat(p.samples()).isPositive();
@@ -58,9 +62,11 @@ class CpuProfilerTest {
             assertThatThrownBy(second::stop).hasMessage("another profile of this JVM was being taken");
         } finally {
             first.stop();
+            first.profile();
         }
         CpuProfiler.Session third = CpuProfiler.start(1000);
         assertThat(third.refused()).isNull();
         third.stop();
+        third.profile();
     }
 }
