@@ -1,6 +1,7 @@
 package io.loopbench.reports;
 
 import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.profile.ProfileDifference;
 import io.loopbench.verdicts.Difference;
 import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.verdicts.Verdicts;
@@ -41,9 +42,11 @@ public final class Comparisons {
      * @param warnings      what makes either side's figures doubtful, each prefixed with its side
      *                      ({@code baseline repetition 2: measured phase not JIT-quiet: …}); empty when both sides
      *                      are clean
+     * @param profile       where the two sides' CPU time per round trip differs, from the CPU profiles of their
+     *                      passed repetitions; null unless both sides have some
      */
     public record CaseComparison(String baselineCase, String candidateCase, Difference throughput, Difference p99,
-                                 String verdict, List<String> warnings) {
+                                 String verdict, List<String> warnings, ProfileDifference profile) {
     }
 
     /**
@@ -125,10 +128,22 @@ public final class Comparisons {
     static CaseComparison compare(CaseResult b, CaseResult c, boolean alternated, VerdictRule rule) {
         List<String> warnings = new ArrayList<>(warnings("baseline", b));
         warnings.addAll(warnings("candidate", c));
+        boolean sameLayout = b.ioLabel().equals(c.ioLabel());
         return worded(new CaseComparison(describe(b), describe(c),
                 difference(b, c, alternated, RepetitionResult::roundTripsPerSecond, rule),
                 difference(b, c, alternated, r -> r.latency() == null ? null : r.latency().p99Us(), rule),
-                null, List.copyOf(warnings)));
+                null, List.copyOf(warnings), ProfileDifference.of(
+                        profiled(sameLayout ? "the baseline" : b.ioLabel(), b),
+                        profiled(sameLayout ? "the candidate" : c.ioLabel(), c))));
+    }
+
+    /** A side's passed repetitions that have a CPU profile, with their CPU seconds and round trips. */
+    static ProfileDifference.Side profiled(String name, CaseResult c) {
+        List<RepetitionResult> reps = c.repetitions().stream().filter(r -> r.ok() && r.cpuProfile() != null
+                && r.cpu() != null && r.messages() != null).toList();
+        return new ProfileDifference.Side(name, reps.stream().map(RepetitionResult::cpuProfile).toList(),
+                reps.stream().mapToDouble(r -> r.cpu().seconds()).sum(),
+                reps.stream().mapToLong(RepetitionResult::messages).sum());
     }
 
     /** The comparisons' throughput and p99 differences decided as one family (Holm), the verdicts reworded. */
@@ -143,7 +158,7 @@ public final class Comparisons {
         for (int i = 0; i < comparisons.size(); i++) {
             CaseComparison c = comparisons.get(i);
             out.add(worded(new CaseComparison(c.baselineCase(), c.candidateCase(), decided.get(2 * i),
-                    decided.get(2 * i + 1), null, c.warnings())));
+                    decided.get(2 * i + 1), null, c.warnings(), c.profile())));
         }
         return out;
     }
@@ -153,7 +168,7 @@ public final class Comparisons {
                 + (c.warnings().isEmpty() ? "" : "; not clean: " + c.warnings().size()
                 + (c.warnings().size() == 1 ? " warning" : " warnings") + " on its figures");
         return new CaseComparison(c.baselineCase(), c.candidateCase(), c.throughput(), c.p99(), verdict,
-                c.warnings());
+                c.warnings(), c.profile());
     }
 
     /**

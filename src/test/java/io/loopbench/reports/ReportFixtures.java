@@ -20,6 +20,9 @@ import io.loopbench.engine.WarmupResult;
 
 import io.loopbench.engine.protocol.TlsSession;
 
+import io.loopbench.engine.profile.CallTree;
+import io.loopbench.engine.profile.CpuProfile;
+
 import java.util.List;
 
 /** Cases with chosen figures, for tests of the report rules. */
@@ -48,11 +51,25 @@ final class ReportFixtures {
 
     /** A passed, clean repetition of one measured second with this throughput and p99. */
     static RepetitionResult passed(int index, double roundTripsPerSecond, double p99Us) {
+        return passed(index, roundTripsPerSecond, p99Us, null);
+    }
+
+    /** {@link #passed(int, double, double)} with a CPU profile of its measured second. */
+    static RepetitionResult passed(int index, double roundTripsPerSecond, double p99Us, CpuProfile profile) {
         long messages = Math.round(roundTripsPerSecond);
         return new RepetitionResult(index, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
                 null, null, 1.0, messages, messages, roundTripsPerSecond, null,
                 new Latency(LatencyMode.MESSAGE, messages, 1, 1, 1, p99Us, 1, 1, 1), new CpuUsage(1, 1.0, 100), null,
-                null, null, null, null, null, QUIET, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of(), null, null, null);
+                null, null, null, null, null, QUIET, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of(), null, null, profile);
+    }
+
+    /** A loop thread's profile: {@code send} samples in the kernel's send path, {@code pipeline} in Netty's. */
+    static CpuProfile loopProfile(int send, int pipeline) {
+        String loop = "[loopbench-epoll-0-1];io/netty/channel/epoll/EpollIoHandler.run;";
+        CallTree t = new CallTree();
+        t.addCollapsed(loop + "io/netty/channel/unix/FileDescriptor.writeAddress;tcp_sendmsg_[k] " + send + "\n"
+                + loop + "io/netty/channel/DefaultChannelPipeline.fireChannelRead " + pipeline);
+        return t.toProfile("async-profiler 4.2", "cpu", null, 5000);
     }
 
     /**

@@ -184,6 +184,31 @@ class ReportRulesTest {
     }
 
     @Test
+    void aComparisonSaysWhereTheCpuTimePerRoundTripDiffers() {
+        RunSpec shared = RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(1).build();
+        RunSpec sharded = RunSpec.builder().ioModel(IoModel.SHARDED).ioThreads(2).build();
+        Comparisons.Comparison c = Comparisons.compare(
+                source("b", List.of(profiled(shared, ReportFixtures.loopProfile(600, 400)))),
+                source("c", List.of(profiled(sharded, ReportFixtures.loopProfile(300, 400)))), VerdictRule.DEFAULT);
+        io.loopbench.engine.profile.ProfileDifference d = c.cases().getFirst().profile();
+        assertThat(d.words()).startsWith("sharded 2 spends 29 % less CPU per round trip in kernel send than shared 1");
+        assertThat(d.layers().getFirst().baselineUsPerRoundTrip()).isCloseTo(0.6, within(1e-9));
+
+        Comparisons.Comparison unprofiled = Comparisons.compare(
+                source("b", List.of(ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(100, 90, 110), new Stat(9, 8, 10)))),
+                source("c", List.of(profiled(sharded, ReportFixtures.loopProfile(300, 400)))), VerdictRule.DEFAULT);
+        assertThat(unprofiled.cases().getFirst().profile()).isNull();
+    }
+
+    /** Three passed repetitions of a million round trips in one CPU second each, every one with this profile. */
+    private static CaseResult profiled(RunSpec spec, io.loopbench.engine.profile.CpuProfile profile) {
+        List<io.loopbench.engine.RepetitionResult> reps = java.util.stream.IntStream.rangeClosed(1, 3)
+                .mapToObj(i -> ReportFixtures.passed(i, 1_000_000, 100, profile)).toList();
+        return new CaseResult(spec, Transport.EPOLL, summary(new Stat(1e6, 1e6, 1e6), new Stat(100, 100, 100), null,
+                null, null, List.of()), reps, null);
+    }
+
+    @Test
     void aRemoteRunComparedWithALoopbackOneSaysSo() {
         io.loopbench.engine.spec.RunSpec remote = io.loopbench.engine.spec.RunSpec.builder().target("127.0.0.1:7").build();
         Comparisons.Comparison c = Comparisons.compare(
