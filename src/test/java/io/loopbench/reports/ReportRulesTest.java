@@ -191,8 +191,15 @@ class ReportRulesTest {
                 source("b", List.of(profiled(shared, ReportFixtures.loopProfile(600, 400)))),
                 source("c", List.of(profiled(sharded, ReportFixtures.loopProfile(300, 400)))), VerdictRule.DEFAULT);
         io.loopbench.engine.profile.ProfileDifference d = c.cases().getFirst().profile();
-        assertThat(d.words()).startsWith("sharded 2 spends 29 % less CPU per round trip in kernel send than shared 1");
-        assertThat(d.layers().getFirst().baselineUsPerRoundTrip()).isCloseTo(0.6, within(1e-9));
+        // the same CPU second per million round trips on both sides, spent 600:400 against 300:400 (3:4)
+        assertThat(d.layers()).extracting(io.loopbench.engine.profile.ProfileDifference.Change::name)
+                .containsExactlyInAnyOrder("kernel send", "Netty pipeline");
+        assertThat(d.layers()).filteredOn(l -> l.name().equals("kernel send")).singleElement().satisfies(l -> {
+            assertThat(l.baselineUsPerRoundTrip()).isCloseTo(0.6, within(1e-9));
+            assertThat(l.candidateUsPerRoundTrip()).isCloseTo(3.0 / 7, within(1e-9));
+            assertThat(l.withinNoise()).isFalse();
+        });
+        assertThat(d.words()).startsWith("sharded 2 spends ").contains(" than shared 1 (");
 
         Comparisons.Comparison unprofiled = Comparisons.compare(
                 source("b", List.of(ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(100, 90, 110), new Stat(9, 8, 10)))),

@@ -205,7 +205,7 @@ public final class CallTree {
     }
 
     private CpuProfile.LayerShare share(Layer l, long count) {
-        return new CpuProfile.LayerShare(l, count, share(count));
+        return new CpuProfile.LayerShare(l, l.words(), count, share(count));
     }
 
     private double share(long count) {

@@ -36,8 +36,8 @@ public record CpuProfile(String profiler, String event, String fallback, int int
         frames = List.copyOf(frames);
     }
 
-    /** One layer's samples and their share of all samples. */
-    public record LayerShare(Layer layer, long samples, double share) {
+    /** One layer (by its label and its name in words, {@link Layer#words()}), its samples and their share. */
+    public record LayerShare(Layer layer, String words, long samples, double share) {
     }
 
     /** One thread's samples, their share of all samples, and its own samples by layer (those with any). */

@@ -37,7 +37,7 @@ public record ProfileDifference(double baselineUsPerRoundTrip, double candidateU
     /**
      * One layer or frame on both sides.
      *
-     * @param name                    the layer's label or the frame
+     * @param name                    the layer's name in words ({@link Layer#words()}) or the frame
      * @param baselineUsPerRoundTrip  the baseline's CPU µs per round trip in it (a frame: with what it calls)
      * @param candidateUsPerRoundTrip the candidate's
      * @param changeUs                candidate − baseline
@@ -72,7 +72,7 @@ public record ProfileDifference(double baselineUsPerRoundTrip, double candidateU
             long bs = samples(b, l);
             long cs = samples(c, l);
             if (bs + cs > 0) {
-                layers.add(change(l.label(), bs, cs, bUs, cUs));
+                layers.add(change(l.words(), bs, cs, bUs, cUs));
             }
         }
         Map<String, Long> bf = inclusive(b);
@@ -134,7 +134,7 @@ public record ProfileDifference(double baselineUsPerRoundTrip, double candidateU
                 .map(c -> String.format(Locale.ROOT, "%s spends %.0f %% %s CPU per round trip in %s than %s "
                                 + "(%.2f µs against %.2f µs; 95 %% interval of the ratio %.2f–%.2f, from sample counts)",
                         candidate, Math.abs(c.ratio() - 1) * 100, c.ratio() < 1 ? "less" : "more",
-                        Layer.valueOf(c.name().toUpperCase(Locale.ROOT)).words(), baseline,
+                        c.name(), baseline,
                         c.candidateUsPerRoundTrip(), c.baselineUsPerRoundTrip(), c.ratioLow(),
                         c.ratioHigh() == null ? Double.POSITIVE_INFINITY : c.ratioHigh()))
                 .orElse("no layer's CPU per round trip differs beyond the sampling noise");

@@ -21,10 +21,10 @@ public record ProfileSummary(String profiler, int repetitions, long samples, Lis
     }
 
     /**
-     * A layer's samples, share of all samples, and CPU µs per round trip: its share of the process's CPU time over the
-     * measured phases, divided by their validated round trips.
+     * A layer (its label and its name in words), its samples, share of all samples, and CPU µs per round trip: its share
+     * of the process's CPU time over the measured phases, divided by their validated round trips.
      */
-    public record LayerCost(Layer layer, long samples, double share, double cpuUsPerRoundTrip) {
+    public record LayerCost(Layer layer, String words, long samples, double share, double cpuUsPerRoundTrip) {
     }
 
     /**
@@ -38,7 +38,7 @@ public record ProfileSummary(String profiler, int repetitions, long samples, Lis
         CpuProfile merged = merged(profiles);
         double usPerRoundTrip = roundTrips == 0 ? 0 : cpuSeconds * 1e6 / roundTrips;
         return new ProfileSummary(merged.profiler(), profiles.size(), merged.samples(),
-                merged.layers().stream().map(l -> new LayerCost(l.layer(), l.samples(), l.share(),
+                merged.layers().stream().map(l -> new LayerCost(l.layer(), l.words(), l.samples(), l.share(),
                         l.share() * usPerRoundTrip)).toList(), merged.threads());
     }
 
@@ -55,6 +55,6 @@ public record ProfileSummary(String profiler, int repetitions, long samples, Lis
     /** This layer's cost, or a zero one. */
     public LayerCost layer(Layer layer) {
         return layers.stream().filter(l -> l.layer() == layer).findFirst()
-                .orElse(new LayerCost(layer, 0, 0, 0));
+                .orElse(new LayerCost(layer, layer.words(), 0, 0, 0));
     }
 }

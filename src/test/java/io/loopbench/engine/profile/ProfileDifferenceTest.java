@@ -30,13 +30,13 @@ class ProfileDifferenceTest {
         assertThat(d.baselineUsPerRoundTrip()).isCloseTo(1.0, within(1e-9));
         assertThat(d.candidateUsPerRoundTrip()).isCloseTo(0.7, within(1e-9));
         ProfileDifference.Change send = d.layers().getFirst();
-        assertThat(send.name()).isEqualTo("kernel_send");
+        assertThat(send.name()).isEqualTo("kernel send");
         assertThat(send.baselineUsPerRoundTrip()).isCloseTo(0.6, within(1e-9));
         assertThat(send.candidateUsPerRoundTrip()).isCloseTo(0.3, within(1e-9));
         assertThat(send.ratio()).isCloseTo(0.5, within(1e-9));
         assertThat(send.withinNoise()).isFalse();
         ProfileDifference.Change netty = d.layers().get(1);
-        assertThat(netty.name()).isEqualTo("netty");
+        assertThat(netty.name()).isEqualTo("Netty pipeline");
         assertThat(netty.ratio()).isCloseTo(1.0, within(1e-9));
         assertThat(netty.withinNoise()).isTrue();
         assertThat(d.words()).startsWith("sharded 2 spends 50 % less CPU per round trip in kernel send than shared 1");
