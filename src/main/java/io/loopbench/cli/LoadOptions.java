@@ -56,8 +56,8 @@ final class LoadOptions {
     TlsProvider tlsProvider;
     @Option(names = "--timeline-interval-ms", paramLabel = "MILLIS", descriptionKey = "timelineIntervalMillis")
     Integer timelineIntervalMillis;
-    @Option(names = "--profile", paramLabel = "cpu|off", descriptionKey = "profile")
-    Profiling profile;
+    @Option(names = "--profiling", paramLabel = "cpu|off", descriptionKey = "profiling")
+    Profiling profiling;
     @Option(names = "--load", paramLabel = "closed|open", descriptionKey = "load")
     LoadModel load;
     @Option(names = "--rate", paramLabel = "MESSAGES_PER_S", descriptionKey = "rate")
@@ -72,7 +72,7 @@ final class LoadOptions {
         return new RunSpec(protocol, payload, clients, window, windowMode, l.ioModel, l.ioThreads, l.transport, work,
                 warmup, seconds, l.repetitions, addressFamily, lossTimeoutMillis, l.target, load, rate,
                 l.execution, warmupMode, warmupMax, datagramsPerRead, certsDirectory, tlsProvider,
-                timelineIntervalMillis, profile);
+                timelineIntervalMillis, profiling);
     }
 
     /** The flags that set a violation's field, or each of its fields ({@code clients×window×payloadBytes}). */

@@ -129,7 +129,7 @@ final class Repetition {
         TimelineRecording measuredRecording = new TimelineRecording(TimelineInterval.MEASURED, warmupRecording,
                 intervalNanos, spec.seconds(), toProgress);
         // started last and stopped first, so that the profile holds the measured phase and its drain only
-        CpuProfiler.Session profiling = spec.profile() == Profiling.CPU
+        CpuProfiler.Session profiling = spec.profiling() == Profiling.CPU
                 ? CpuProfiler.start(CpuProfiler.DEFAULT_INTERVAL_MICROS) : null;
         String noProfile = profiling == null ? null : profiling.refused();
         PhaseRunner.Outcome measured;

@@ -70,7 +70,7 @@ import java.util.List;
  *                              hosts can be merged exactly
  * @param timeline              the repetition over time: warm-up and measured phase in intervals, with the process's
  *                              GC and JIT events (absent in records stored before timelines existed)
- * @param cpuProfile            where the measured phase's CPU time went (with {@code profile} {@code cpu}; null
+ * @param cpuProfile            where the measured phase's CPU time went (with {@code profiling} {@code cpu}; null
  *                              without one, or in records stored before profiles: a note then says why)
  */
 public record RepetitionResult(

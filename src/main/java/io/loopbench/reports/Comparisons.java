@@ -42,11 +42,11 @@ public final class Comparisons {
      * @param warnings      what makes either side's figures doubtful, each prefixed with its side
      *                      ({@code baseline repetition 2: measured phase not JIT-quiet: …}); empty when both sides
      *                      are clean
-     * @param profile       where the two sides' CPU time per round trip differs, from the CPU profiles of their
+     * @param cpuProfile    where the two sides' CPU time per round trip differs, from the CPU profiles of their
      *                      passed repetitions; null unless both sides have some
      */
     public record CaseComparison(String baselineCase, String candidateCase, Difference throughput, Difference p99,
-                                 String verdict, List<String> warnings, ProfileDifference profile) {
+                                 String verdict, List<String> warnings, ProfileDifference cpuProfile) {
     }
 
     /**
@@ -158,7 +158,7 @@ public final class Comparisons {
         for (int i = 0; i < comparisons.size(); i++) {
             CaseComparison c = comparisons.get(i);
             out.add(worded(new CaseComparison(c.baselineCase(), c.candidateCase(), decided.get(2 * i),
-                    decided.get(2 * i + 1), null, c.warnings(), c.profile())));
+                    decided.get(2 * i + 1), null, c.warnings(), c.cpuProfile())));
         }
         return out;
     }
@@ -168,7 +168,7 @@ public final class Comparisons {
                 + (c.warnings().isEmpty() ? "" : "; not clean: " + c.warnings().size()
                 + (c.warnings().size() == 1 ? " warning" : " warnings") + " on its figures");
         return new CaseComparison(c.baselineCase(), c.candidateCase(), c.throughput(), c.p99(), verdict,
-                c.warnings(), c.profile());
+                c.warnings(), c.cpuProfile());
     }
 
     /**

@@ -54,7 +54,7 @@ public record RunRequest(
         String certsDirectory,
         TlsProvider tlsProvider,
         Integer timelineIntervalMillis,
-        Profiling profile,
+        Profiling profiling,
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
                 allowableValues = {"forked", "in-process"})
@@ -79,7 +79,7 @@ public record RunRequest(
         return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport, work,
                 warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
                 execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider,
-                timelineIntervalMillis, profile);
+                timelineIntervalMillis, profiling);
     }
 
     public Isolation isolationOrDefault() {

@@ -190,7 +190,7 @@ class ReportRulesTest {
         Comparisons.Comparison c = Comparisons.compare(
                 source("b", List.of(profiled(shared, ReportFixtures.loopProfile(600, 400)))),
                 source("c", List.of(profiled(sharded, ReportFixtures.loopProfile(300, 400)))), VerdictRule.DEFAULT);
-        io.loopbench.engine.profile.ProfileDifference d = c.cases().getFirst().profile();
+        io.loopbench.engine.profile.ProfileDifference d = c.cases().getFirst().cpuProfile();
         // the same CPU second per million round trips on both sides, spent 600:400 against 300:400 (3:4)
         assertThat(d.layers()).extracting(io.loopbench.engine.profile.ProfileDifference.Change::name)
                 .containsExactlyInAnyOrder("kernel send", "Netty pipeline");
@@ -204,7 +204,7 @@ class ReportRulesTest {
         Comparisons.Comparison unprofiled = Comparisons.compare(
                 source("b", List.of(ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(100, 90, 110), new Stat(9, 8, 10)))),
                 source("c", List.of(profiled(sharded, ReportFixtures.loopProfile(300, 400)))), VerdictRule.DEFAULT);
-        assertThat(unprofiled.cases().getFirst().profile()).isNull();
+        assertThat(unprofiled.cases().getFirst().cpuProfile()).isNull();
     }
 
     /** Three passed repetitions of a million round trips in one CPU second each, every one with this profile. */

@@ -37,7 +37,7 @@ public record RunSpec(
         String certsDirectory,
         TlsProvider tlsProvider,
         Integer timelineIntervalMillis,
-        Profiling profile) {
+        Profiling profiling) {
 
     public static final int MIN_PAYLOAD = MessageFormat.HEADER_BYTES;
     public static final int MAX_PAYLOAD = MessageFormat.MAX_BYTES;
@@ -88,7 +88,7 @@ public record RunSpec(
                 Math.max(DEFAULT_TIMELINE_INTERVAL_MILLIS, leastTimelineIntervalMillis(
                         warmupMode == WarmupMode.AUTO && warmupSeconds > 0 ? warmupMaxSeconds : warmupSeconds,
                         seconds)));
-        profile = orDefault(profile, Profiling.CPU);
+        profiling = orDefault(profiling, Profiling.CPU);
     }
 
     /**
@@ -177,7 +177,7 @@ public record RunSpec(
         private String certsDirectory;
         private TlsProvider tlsProvider;
         private Integer timelineIntervalMillis;
-        private Profiling profile;
+        private Profiling profiling;
 
         private Builder() {
         }
@@ -207,7 +207,7 @@ public record RunSpec(
             certsDirectory = s.certsDirectory;
             tlsProvider = s.tlsProvider;
             timelineIntervalMillis = s.timelineIntervalMillis;
-            profile = s.profile;
+            profiling = s.profiling;
         }
 
         public Builder protocol(Protocol v) { protocol = v; return this; }
@@ -234,13 +234,13 @@ public record RunSpec(
         public Builder certsDirectory(String v) { certsDirectory = v; return this; }
         public Builder tlsProvider(TlsProvider v) { tlsProvider = v; return this; }
         public Builder timelineIntervalMillis(Integer v) { timelineIntervalMillis = v; return this; }
-        public Builder profile(Profiling v) { profile = v; return this; }
+        public Builder profiling(Profiling v) { profiling = v; return this; }
 
         public RunSpec build() {
             return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport,
                     work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
                     execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider,
-                    timelineIntervalMillis, profile);
+                    timelineIntervalMillis, profiling);
         }
     }
 }

@@ -75,7 +75,7 @@ public enum SpecField {
             "The timeline's interval, ms: each phase is recorded in intervals this long (round trips, throughput, "
             + "p50, p99 and max RTT, GC and JIT events); at least the longest phase ÷ "
             + String.format(Locale.ROOT, "%,d", RunSpec.MAX_TIMELINE_INTERVALS) + "."),
-    PROFILE("--profile", null, null, null, "cpu: sample where each measured phase's CPU time goes (every thread, "
+    PROFILING("--profiling", null, null, null, "cpu: sample where each measured phase's CPU time goes (every thread, "
             + "Java, native and kernel frames with async-profiler; Java frames with the flight recorder where "
             + "async-profiler cannot start), stored as layers, threads and a call tree for flame graphs; off: no "
             + "profile."),

@@ -37,7 +37,7 @@ class CpuProfileTest {
 
     @Test
     void offTakesNoProfile() {
-        RepetitionResult r = EngineTestSupport.measure(tcp().seconds(0.3).profile(Profiling.OFF).build())
+        RepetitionResult r = EngineTestSupport.measure(tcp().seconds(0.3).profiling(Profiling.OFF).build())
                 .runRepetition(1);
         assertThat(r.cpuProfile()).isNull();
         assertThat(r.notes()).noneMatch(n -> n.contains("profile"));
