@@ -4,6 +4,7 @@ import io.loopbench.cluster.AgentGroup;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.Profiling;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.TlsProvider;
@@ -66,6 +67,8 @@ import java.util.List;
  *                      each role of one hardware) cases run in parallel, one per group at a time, the cases that
  *                      differ only by execution on the same group; each case records its placement. Omitted, the
  *                      cases run on this host ({@code isolation} does not apply across hosts: the agents measure)
+ * @param profiling     for every case: cpu (default) profiles each measured phase's CPU time, off takes no profile
+ *                      (the run spec's {@code profiling})
  */
 @Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
 public record MatrixSpec(
@@ -90,7 +93,8 @@ public record MatrixSpec(
         @Schema(example = "[1, 16]") List<Integer> datagramsPerRead,
         @Schema(example = "[\"jdk\", \"openssl\"]", defaultValue = "[\"auto\"]") List<TlsProvider> tlsProviders,
         String certsDirectory,
-        List<AgentGroup> agentGroups) implements Validatable {
+        List<AgentGroup> agentGroups,
+        @Schema(defaultValue = "cpu", allowableValues = {"cpu", "off"}) Profiling profiling) implements Validatable {
 
     /**
      * Repetitions by default: the fewest with which Wilcoxon's signed-rank test can establish the two differences of
@@ -141,7 +145,7 @@ public record MatrixSpec(
                 or(datagramsPerRead, List.of(1)),
                 or(tlsProviders, List.of(TlsProvider.AUTO)),
                 certsDirectory,
-                agentGroups == null ? null : or(agentGroups, null));
+                agentGroups == null ? null : or(agentGroups, null), profiling);
     }
 
     /** Whether the cases run across hosts. */
@@ -200,7 +204,8 @@ public record MatrixSpec(
                                                 .transport(t).windowMode(mode).seconds(seconds)
                                                 .warmupSeconds(warmupSeconds).repetitions(repetitions)
                                                 .load(rate == null ? null : LoadModel.OPEN).rate(rate)
-                                                .warmupMode(warmupMode).warmupMaxSeconds(warmupMaxSeconds));
+                                                .warmupMode(warmupMode).warmupMaxSeconds(warmupMaxSeconds)
+                                                .profiling(profiling));
                                         for (RunSpec variant : variants) {
                                             for (Execution e : executions) {
                                                 if ((e != Execution.VIRTUAL_THREADS || io.model() != IoModel.SHARDED)
