@@ -11,6 +11,7 @@ import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.MemoryUsage;
+import io.loopbench.engine.profile.CpuProfile;
 import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.timeline.Timeline;
 
@@ -45,13 +46,15 @@ import java.util.List;
  *                         clients, for a part that failed before its phase, or from an agent that does not say
  * @param stampGap         its clients' gap from each message's send stamp to its hand-over to the transport; null
  *                         without clients or figures
+ * @param cpuProfile       where its process's CPU time went over its measured phase (its spec's {@code profiling});
+ *                         null when not profiled, or from an agent that does not say
  */
 public record AgentPart(String member, int clients, double elapsedSeconds, PhaseCounts counts,
                         String latencyHistogram, Failure failure, CpuUsage cpu, GcActivity gc, MemoryUsage memory,
                         JitActivity jit, Fairness fairness, List<String> warnings, List<String> notes,
                         TlsSession tls,
                         Timeline timeline, List<String> intervalRtts, PhaseSpan phase,
-                        StampGap stampGap) {
+                        StampGap stampGap, CpuProfile cpuProfile) {
 
     public AgentPart {
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
@@ -76,6 +79,6 @@ public record AgentPart(String member, int clients, double elapsedSeconds, Phase
         return new AgentPart(member, clients, r.elapsedSeconds() == null ? 0 : r.elapsedSeconds(), counts, histogram,
                 r.ok() ? null : r.failure(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings(),
                 r.notes(), r.tls(),
-                r.timeline(), r.timeline() == null ? List.of() : intervalRtts, span, r.stampGap());
+                r.timeline(), r.timeline() == null ? List.of() : intervalRtts, span, r.stampGap(), r.cpuProfile());
     }
 }

@@ -12,8 +12,12 @@ import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.JvmEvents;
+import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.process.ProcessMetrics;
+import io.loopbench.engine.profile.CpuProfile;
+import io.loopbench.engine.profile.CpuProfiler;
 import io.loopbench.engine.spec.InvalidSpecException;
+import io.loopbench.engine.spec.Profiling;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
 import io.loopbench.engine.timeline.TimelineInterval;
@@ -63,13 +67,17 @@ final class AgentWork {
      *                before: the server's figures when no clients run here
      * @param span    the clients' measured phase's start and stop ({@link System#nanoTime()}), set by their
      *                repetition's thread before its result completes; unset until then
+     * @param profile   a server without clients here: whether its measured phase is profiled (its spec's
+     *                  {@code profiling}); clients' repetitions profile themselves, the whole process
+     * @param profiling that profile, from the phase's start until its part is taken or the work stops
      */
     private record Work(StandingEchoServer server, RunControl control, MeasuredPhaseGate gate,
                         CompletableFuture<RepetitionResult> result, int clients, AtomicReference<PhaseStart> phase,
-                        List<String> intervalRtts, AtomicReference<long[]> span) {
+                        List<String> intervalRtts, AtomicReference<long[]> span, boolean profile,
+                        AtomicReference<CpuProfiler.Session> profiling) {
 
         static final Work NONE = new Work(null, null, null, null, 0, new AtomicReference<>(), List.of(),
-                new AtomicReference<>());
+                new AtomicReference<>(), false, new AtomicReference<>());
     }
 
     /** This process's clocks, CPU time and collections at the start of a measured phase. */
@@ -124,7 +132,8 @@ final class AgentWork {
         StandingEchoServer server = StandingEchoServer.start(config);
         // the flight recorder takes a while to start: by the measured phase it sees the server's JIT
         JvmEvents.startInBackground();
-        current.set(new Work(server, null, null, null, 0, new AtomicReference<>(), List.of(), new AtomicReference<>()));
+        current.set(new Work(server, null, null, null, 0, new AtomicReference<>(), List.of(), new AtomicReference<>(),
+                spec.profiling() == Profiling.CPU, new AtomicReference<>()));
         return new Target(bindAddress, server.port());
     }
 
@@ -178,7 +187,7 @@ final class AgentWork {
                 });
         CompletableFuture<RepetitionResult> result = new CompletableFuture<>();
         Work work = new Work(before.server, control, gate, result, spec.clients(), new AtomicReference<>(),
-                intervalRtts, span);
+                intervalRtts, span, false, new AtomicReference<>());
         if (!current.compareAndSet(before, work)) {
             throw new IllegalStateException("agent " + member + " was told to end while it prepared");
         }
@@ -243,7 +252,9 @@ final class AgentWork {
         if (w == Work.NONE) {
             throw new IllegalStateException("agent " + member + " runs no server or clients to start");
         }
-        w.phase.compareAndSet(null, PhaseStart.now());
+        if (w.phase.compareAndSet(null, PhaseStart.now()) && w.result == null && w.profile) {
+            w.profiling.set(CpuProfiler.start(CpuProfiler.DEFAULT_INTERVAL_MICROS));
+        }
         if (w.gate != null) {
             w.gate.release();
         }
@@ -258,7 +269,7 @@ final class AgentWork {
         Work w = current.get();
         PhaseStart started = w.phase.get();
         if (w.result == null && w.server != null && started != null) {
-            return serverPart(started);
+            return serverPart(w, started);
         }
         if (w.result == null) {
             throw new IllegalStateException("agent " + member + " has no part to send");
@@ -288,7 +299,7 @@ final class AgentWork {
      * phase's start to now (the coordinator asks once the clients' phase is over, so it spans the same phase, to
      * within the clients' drain and the request's way here), and its resident memory now.
      */
-    private AgentPart serverPart(PhaseStart start) {
+    private AgentPart serverPart(Work w, PhaseStart start) {
         long nanos = System.nanoTime() - start.nanos;
         long cpu = ProcessMetrics.cpuNanos();
         long[] gc = ProcessMetrics.gc();
@@ -298,11 +309,25 @@ final class AgentWork {
         JvmEvents events = JvmEvents.get();
         boolean known = events.awaitEvents();
         JitActivity jit = events.activity(start.wall, Instant.now(), JitActivity.capacityNanos(nanos));
+        MemoryUsage memory = ProcessMetrics.memory();
+        List<String> notes = new ArrayList<>();
+        if (!known) {
+            notes.add(JvmEvents.UNKNOWN_NOTE);
+        }
+        CpuProfile profile = null;
+        CpuProfiler.Session profiling = w.profiling.getAndSet(null);
+        if (profiling != null) {
+            try {
+                profiling.stop();
+                profile = profiling.profile();
+            } catch (IllegalStateException e) {
+                notes.add("no CPU profile: " + e.getMessage());
+            }
+        }
         return new AgentPart(member, 0, seconds, PhaseCounts.NONE,
                 LatencyHistograms.encode(LatencyHistograms.create()), null, usage,
-                new GcActivity(gc[0] - start.gcCollections, gc[1] - start.gcMillis), ProcessMetrics.memory(), jit,
-                null, jit.quiet() ? List.of() : List.of(jit.warning()),
-                known ? List.of() : List.of(JvmEvents.UNKNOWN_NOTE), null, null, null, null, null);
+                new GcActivity(gc[0] - start.gcCollections, gc[1] - start.gcMillis), memory, jit,
+                null, jit.quiet() ? List.of() : List.of(jit.warning()), notes, null, null, null, null, null, profile);
     }
 
     /**
@@ -326,6 +351,15 @@ final class AgentWork {
             } catch (CancellationException | ExecutionException | TimeoutException e) {
                 // cancelled, the repetition ends with a CancellationException (which the future throws as it is); or
                 // it is still closing, which it finishes on its own thread
+            }
+        }
+        CpuProfiler.Session profiling = w.profiling.getAndSet(null);
+        if (profiling != null && profiling.refused() == null) {
+            try {
+                profiling.stop();
+                profiling.profile(); // not asked for: dropped, so that the next phase here can be profiled
+            } catch (IllegalStateException e) {
+                // the profiler is released either way
             }
         }
         if (w.server != null) {

@@ -235,7 +235,7 @@ public final class DistributedRun {
                 MergedParts.jit(merged.parts()), fairness, windowFill, MergedParts.stampGap(merged.parts()), warnings,
                 notes,
                 merged.latencyHistogram(),
-                MergedTimeline.of(merged.parts()), null);
+                MergedTimeline.of(merged.parts()), MergedParts.cpuProfile(merged.parts()));
         return new DistributedRepetition(result, rows, start);
     }
 

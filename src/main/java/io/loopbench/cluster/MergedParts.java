@@ -9,6 +9,8 @@ import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.profile.ProfileSummary;
+import io.loopbench.engine.profile.CpuProfile;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.MemoryUsage;
 import org.HdrHistogram.Histogram;
@@ -138,6 +140,20 @@ public record MergedParts(PhaseCounts counts, String latencyHistogram, Latency l
     }
 
     /** Every agent's process's garbage collections added up, the server's agent's included. */
+    /**
+     * Every agent's CPU profile in one tree, each thread's frame named {@code [agent: thread]} so that each agent's
+     * threads stay apart; layers count every agent's process, as the merged CPU figure does. Null when no agent
+     * profiled.
+     */
+    static CpuProfile cpuProfile(List<AgentPart> parts) {
+        List<AgentPart> profiled = parts.stream().filter(p -> p.cpuProfile() != null).toList();
+        if (profiled.isEmpty()) {
+            return null;
+        }
+        return ProfileSummary.merged(profiled.stream().map(AgentPart::cpuProfile).toList(),
+                profiled.stream().map(p -> p.member() + ": ").toList());
+    }
+
     static GcActivity gc(List<AgentPart> parts) {
         return new GcActivity(parts.stream().mapToLong(p -> p.gc() == null ? 0 : p.gc().collections()).sum(),
                 parts.stream().mapToLong(p -> p.gc() == null ? 0 : p.gc().collectionMillis()).sum());

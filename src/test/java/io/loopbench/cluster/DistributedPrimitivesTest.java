@@ -88,7 +88,7 @@ class DistributedPrimitivesTest {
                 }
                 String name = agent.name(agent.address());
                 agent.partSource(() -> new AgentPart(name, 1, 1.0, MergedPartsTest.counts(5_000, null),
-                        LatencyHistograms.encode(h), null, null, null, null, null, null, null, null, null, null, null, null, null));
+                        LatencyHistograms.encode(h), null, null, null, null, null, null, null, null, null, null, null, null, null, null));
             }
             MergedParts merged = coordinator.collect(List.of(a, b), LatencyMode.MESSAGE);
             assertThat(LatencyHistograms.decode(merged.latencyHistogram())).isEqualTo(union);

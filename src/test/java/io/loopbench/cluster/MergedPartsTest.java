@@ -41,7 +41,7 @@ class MergedPartsTest {
                 LatencyHistograms.record(union, rtt);
             }
             parts.add(new AgentPart(names[i], 1, 1.0, counts(n, i == 1 ? null : "error of " + names[i]),
-                    LatencyHistograms.encode(h), null, null, null, null, null, null, null, null, null, null, null, null, null));
+                    LatencyHistograms.encode(h), null, null, null, null, null, null, null, null, null, null, null, null, null, null));
         }
         MergedParts merged = MergedParts.of(parts, LatencyMode.MESSAGE);
 
@@ -65,7 +65,7 @@ class MergedPartsTest {
         long[] onB = {50, 4_000};
         List<AgentPart> parts = List.of(withClients("agent-a", onA), withClients("agent-b", onB),
                 new AgentPart("agent-s", 0, 1.0, PhaseCounts.NONE, LatencyHistograms.encode(LatencyHistograms.create()),
-                        null, null, null, null, null, null, null, null, null, null, null, null, null));
+                        null, null, null, null, null, null, null, null, null, null, null, null, null, null));
 
         Fairness merged = MergedParts.fairness(parts);
 
@@ -106,16 +106,40 @@ class MergedPartsTest {
         StampGap large = new StampGap(4_000, 3.0, 9.0, 0.12);
         AgentPart server = new AgentPart("agent-s", 0, 1.0, PhaseCounts.NONE,
                 LatencyHistograms.encode(LatencyHistograms.create()), null, null, null, null, null, null, null, null,
-                null, null, null, null, null);
+                null, null, null, null, null, null);
         assertThat(MergedParts.stampGap(List.of(server, gap("agent-a", small), gap("agent-b", large))))
                 .isSameAs(large);
         assertThat(MergedParts.stampGap(List.of(server, gap("agent-a", small), gap("agent-b", null)))).isNull();
         assertThat(MergedParts.stampGap(List.of(server))).isNull();
     }
 
+    @Test
+    void eachAgentsProfileIsKeptUnderItsOwnThreadsInTheMergedOne() {
+        io.loopbench.engine.profile.CallTree t = new io.loopbench.engine.profile.CallTree();
+        t.addCollapsed("[loopbench-epoll-0-1];io/netty/channel/unix/FileDescriptor.writeAddress 30\n"
+                + "[loopbench-epoll-0-1];io/loopbench/engine/server/Work.run 10");
+        io.loopbench.engine.profile.CpuProfile one = t.toProfile("async-profiler 4.2", "cpu", null, 5000);
+        AgentPart server = profiled("agent-s", 0, one);
+        AgentPart client = profiled("agent-a", 1, one);
+
+        io.loopbench.engine.profile.CpuProfile merged = MergedParts.cpuProfile(List.of(server, client,
+                profiled("agent-b", 1, null)));
+        assertThat(merged.samples()).isEqualTo(80);
+        assertThat(merged.threads()).extracting(io.loopbench.engine.profile.CpuProfile.ThreadShare::thread)
+                .containsExactlyInAnyOrder("[agent-s: loopbench-epoll-0-1]", "[agent-a: loopbench-epoll-0-1]");
+        assertThat(merged.share(io.loopbench.engine.profile.Layer.KERNEL_SEND)).isEqualTo(0.75);
+        assertThat(MergedParts.cpuProfile(List.of(profiled("agent-b", 1, null)))).isNull();
+    }
+
+    private static AgentPart profiled(String name, int clients, io.loopbench.engine.profile.CpuProfile profile) {
+        return new AgentPart(name, clients, 1.0, counts(clients, null),
+                LatencyHistograms.encode(LatencyHistograms.create()), null, null, null, null, null, null, null, null,
+                null, null, null, null, null, profile);
+    }
+
     private static AgentPart gap(String name, StampGap stampGap) {
         return new AgentPart(name, 1, 1.0, counts(1, null), LatencyHistograms.encode(LatencyHistograms.create()),
-                null, null, null, null, null, null, null, null, null, null, null, null, stampGap);
+                null, null, null, null, null, null, null, null, null, null, null, null, stampGap, null);
     }
 
     private static AgentPart withClients(String name, long[] perClient) {
@@ -124,11 +148,11 @@ class MergedPartsTest {
         return new AgentPart(name, perClient.length, 1.0, counts(sum, null),
                 LatencyHistograms.encode(LatencyHistograms.create()), null, null, null, null, null,
                 Fairness.of(perClient.length, java.util.Arrays.stream(perClient).min().orElseThrow(),
-                        java.util.Arrays.stream(perClient).max().orElseThrow(), sum, squares), null, null, null, null, null, null, null);
+                        java.util.Arrays.stream(perClient).max().orElseThrow(), sum, squares), null, null, null, null, null, null, null, null);
     }
 
     private static AgentPart part(String name, JitActivity jit) {
         return new AgentPart(name, 1, 1.0, counts(1, null), LatencyHistograms.encode(LatencyHistograms.create()),
-                null, null, null, null, jit, null, null, null, null, null, null, null, null);
+                null, null, null, null, jit, null, null, null, null, null, null, null, null, null);
     }
 }

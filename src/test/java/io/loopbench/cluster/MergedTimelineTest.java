@@ -32,7 +32,7 @@ class MergedTimelineTest {
         AgentPart b = part("agent-b", timeline(1, new long[] {5, 600, 700}, new int[] {0, 1, 1}), bRtts);
         AgentPart server = new AgentPart("agent-s", 0, 1.0, PhaseCounts.NONE,
                 LatencyHistograms.encode(LatencyHistograms.create()), null, null, null, null, null, null, null, null,
-                null, null, null, null, null);
+                null, null, null, null, null, null);
 
         Timeline merged = MergedTimeline.of(List.of(server, a, b));
 
@@ -95,6 +95,6 @@ class MergedTimelineTest {
     private static AgentPart part(String name, Timeline timeline, List<Histogram> measuredRtts) {
         return new AgentPart(name, 2, 1.0, PhaseCounts.NONE, LatencyHistograms.encode(LatencyHistograms.create()),
                 null, null, null, null, null, null, null, null, null, timeline,
-                measuredRtts.stream().map(LatencyHistograms::encode).toList(), null, null);
+                measuredRtts.stream().map(LatencyHistograms::encode).toList(), null, null, null);
     }
 }

@@ -65,11 +65,23 @@ public final class CallTree {
 
     /** Every node of a stored profile, merged into this tree. */
     public void add(CpuProfile profile) {
+        add(profile, "");
+    }
+
+    /**
+     * Every node of a stored profile, merged into this tree, its threads' frames renamed {@code [<prefix>name]}: a
+     * host's threads kept apart from another's.
+     */
+    public void add(CpuProfile profile, String threadPrefix) {
         int[] t = profile.tree();
         int[] mine = new int[t.length / 3];
         for (int i = 0; i < mine.length; i++) {
             int p = t[3 * i];
-            mine[i] = child(p < 0 ? 0 : mine[p], frameId(profile.frames().get(t[3 * i + 1])));
+            String f = profile.frames().get(t[3 * i + 1]);
+            if (p < 0 && f.startsWith("[")) {
+                f = "[" + threadPrefix + f.substring(1);
+            }
+            mine[i] = child(p < 0 ? 0 : mine[p], frameId(f));
             self[mine[i]] += t[3 * i + 2];
             samples += t[3 * i + 2];
         }

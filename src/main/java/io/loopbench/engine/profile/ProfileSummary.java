@@ -44,8 +44,18 @@ public record ProfileSummary(String profiler, int repetitions, long samples, Lis
 
     /** Every profile's tree merged into one (frames and threads by name). */
     public static CpuProfile merged(List<CpuProfile> profiles) {
+        return merged(profiles, profiles.stream().map(p -> "").toList());
+    }
+
+    /**
+     * Every profile's tree merged into one, the threads of profile i renamed {@code [<threadPrefixes[i]>name]} (see
+     * {@link CallTree#add(CpuProfile, String)}); the profilers named, the first fallback reason kept.
+     */
+    public static CpuProfile merged(List<CpuProfile> profiles, List<String> threadPrefixes) {
         CallTree tree = new CallTree();
-        profiles.forEach(tree::add);
+        for (int i = 0; i < profiles.size(); i++) {
+            tree.add(profiles.get(i), threadPrefixes.get(i));
+        }
         CpuProfile first = profiles.getFirst();
         String profilers = String.join(", ", profiles.stream().map(CpuProfile::profiler).distinct().toList());
         String fallbacks = profiles.stream().map(CpuProfile::fallback).filter(f -> f != null).findFirst().orElse(null);
