@@ -28,8 +28,11 @@ import java.util.function.Supplier;
  */
 public final class CpuProfiler {
 
-    /** CPU time between two samples of a thread: 200 per second of a busy thread. */
-    public static final int DEFAULT_INTERVAL_MICROS = 5_000;
+    /**
+     * CPU time between two samples of a thread: 100 per second of a busy thread (async-profiler's own default). At
+     * 5 ms a busy loop thread lost some 7 % of its throughput (docs/performance.md, "CPU profiles").
+     */
+    public static final int DEFAULT_INTERVAL_MICROS = 10_000;
 
     private static final AtomicBoolean RUNNING = new AtomicBoolean();
     /**
