@@ -1,6 +1,8 @@
 package io.loopbench.engine.profile;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Where the CPU time of a measured phase went: CPU samples of every thread of the process, by layer, by thread and as
@@ -45,6 +47,27 @@ public record CpuProfile(String profiler, String event, String fallback, int int
         public ThreadShare {
             layers = List.copyOf(layers);
         }
+    }
+
+    /** Equal when every field is, the tree by its content (a record compares arrays by identity). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CpuProfile p && profiler.equals(p.profiler) && event.equals(p.event)
+                && Objects.equals(fallback, p.fallback) && intervalMicros == p.intervalMicros && samples == p.samples
+                && kernelFrames == p.kernelFrames && layers.equals(p.layers) && threads.equals(p.threads)
+                && frames.equals(p.frames) && Arrays.equals(tree, p.tree);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(profiler, event, fallback, intervalMicros, samples, kernelFrames, layers, threads, frames,
+                Arrays.hashCode(tree));
+    }
+
+    @Override
+    public String toString() {
+        return "CpuProfile[profiler=" + profiler + ", samples=" + samples + ", layers=" + layers + ", nodes="
+                + tree.length / 3 + "]";
     }
 
     /** This layer's share of all samples, 0 when it had none. */

@@ -89,6 +89,8 @@ class CallTreeTest {
         assertThat(two.samples()).isEqualTo(200);
         assertThat(selfSum(two)).isEqualTo(200);
         assertThat(two.tree()).hasSameSizeAs(one.tree());
+        assertThat(ProfileSummary.merged(List.of(one, one))).as("equal by content, as a stored one read back")
+                .isEqualTo(two).hasSameHashCodeAs(two);
         assertThat(two.share(Layer.WORK)).isEqualTo(one.share(Layer.WORK));
     }
 
