@@ -83,7 +83,7 @@ class AgentWorkTest {
     void aServerAloneSendsItsProcessFiguresFromThePhaseStart() throws Exception {
         AgentWork work = new AgentWork("agent-s");
         try {
-            work.serve(quick().build(), "127.0.0.1");
+            work.serve(quick().profiling(io.loopbench.engine.spec.Profiling.CPU).build(), "127.0.0.1");
             assertThatThrownBy(() -> work.part(Duration.ofMillis(100))).as("no phase begun: no part")
                     .hasMessageContaining("has no part");
             work.beginPhase();
@@ -102,6 +102,19 @@ class AgentWorkTest {
             if (Files.exists(Path.of("/proc/self/status"))) {
                 assertThat(part.memory().peakRssBytes()).isPositive();
             }
+            // profiled from the phase's start to the part, the whole process
+            assertThat(part.cpuProfile()).as("notes: %s", part.notes()).isNotNull();
+            assertThat(part.cpuProfile().profiler()).startsWith("async-profiler");
+
+            // a profile nobody asks for is dropped when the work ends, and the profiler is free again
+            work.serve(quick().profiling(io.loopbench.engine.spec.Profiling.CPU).build(), "127.0.0.1");
+            work.beginPhase();
+            work.end();
+            io.loopbench.engine.profile.CpuProfiler.Session next = io.loopbench.engine.profile.CpuProfiler.start(
+                    io.loopbench.engine.profile.CpuProfiler.DEFAULT_INTERVAL_MICROS);
+            assertThat(next.refused()).isNull();
+            next.stop();
+            next.profile();
         } finally {
             work.end();
         }
