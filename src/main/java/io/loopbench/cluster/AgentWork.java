@@ -354,13 +354,8 @@ final class AgentWork {
             }
         }
         CpuProfiler.Session profiling = w.profiling.getAndSet(null);
-        if (profiling != null && profiling.refused() == null) {
-            try {
-                profiling.stop();
-                profiling.profile(); // not asked for: dropped, so that the next phase here can be profiled
-            } catch (IllegalStateException e) {
-                // the profiler is released either way
-            }
+        if (profiling != null) {
+            profiling.close(); // not asked for: dropped, so that the next phase here can be profiled
         }
         if (w.server != null) {
             w.server.close();

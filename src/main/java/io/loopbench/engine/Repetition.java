@@ -133,26 +133,34 @@ final class Repetition {
                 ? CpuProfiler.start(CpuProfiler.DEFAULT_INTERVAL_MICROS) : null;
         String noProfile = profiling == null ? null : profiling.refused();
         PhaseRunner.Outcome measured;
+        TimelineRecording.Result measuredTimeline;
+        MemoryUsage memory;
+        CpuProfile profile = null;
         try {
-            measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds(), measuredRecording);
-        } finally {
+            try {
+                measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds(), measuredRecording);
+            } finally {
+                if (profiling != null && noProfile == null) {
+                    try {
+                        profiling.stop();
+                    } catch (IllegalStateException e) {
+                        noProfile = e.getMessage();
+                    }
+                }
+            }
+            progress.measuredPhaseRan(index, measured.endNanos() - measured.elapsedNanos(), measured.stoppedNanos());
+            measuredTimeline = measuredRecording.finish(measured.endNanos());
+            memory = ProcessMetrics.memory();
             if (profiling != null && noProfile == null) {
                 try {
-                    profiling.stop();
+                    profile = profiling.profile(); // after the memory reading: building it allocates
                 } catch (IllegalStateException e) {
                     noProfile = e.getMessage();
                 }
             }
-        }
-        progress.measuredPhaseRan(index, measured.endNanos() - measured.elapsedNanos(), measured.stoppedNanos());
-        TimelineRecording.Result measuredTimeline = measuredRecording.finish(measured.endNanos());
-        MemoryUsage memory = ProcessMetrics.memory();
-        CpuProfile profile = null;
-        if (profiling != null && noProfile == null) {
-            try {
-                profile = profiling.profile(); // after the memory reading: building it allocates
-            } catch (IllegalStateException e) {
-                noProfile = e.getMessage();
+        } finally {
+            if (profiling != null) {
+                profiling.close(); // a cancelled or failed phase releases the profiler too
             }
         }
         boolean jitKnown = jit == null || jit.awaitEvents();

@@ -67,7 +67,8 @@ class ResourceReleaseTest {
         EngineTestSupport.measure(quick(execution).build()).run(); // opens what the JVM keeps for good
         long socketsBefore = openSockets();
         RunControl control = new RunControl();
-        RunSpec spec = quick(execution).repetitions(3).warmupSeconds(0.0).seconds(0.4).build();
+        RunSpec spec = quick(execution).repetitions(3).warmupSeconds(0.0).seconds(0.4)
+                .profiling(io.loopbench.engine.spec.Profiling.CPU).build();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
         try {
             // cancel in the middle of the second repetition's 0.4 s measured phase
@@ -86,6 +87,11 @@ class ResourceReleaseTest {
             assertThat(seconds).isLessThan(3.0);
             assertThat(loopThreads()).isZero();
             assertThat(openSockets()).isEqualTo(socketsBefore);
+            // the cancelled phase's profile was dropped and the profiler released
+            try (io.loopbench.engine.profile.CpuProfiler.Session next = io.loopbench.engine.profile.CpuProfiler.start(
+                    io.loopbench.engine.profile.CpuProfiler.DEFAULT_INTERVAL_MICROS)) {
+                assertThat(next.refused()).isNull();
+            }
         } finally {
             timer.shutdownNow();
         }

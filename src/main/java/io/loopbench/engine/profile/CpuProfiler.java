@@ -54,16 +54,24 @@ public final class CpuProfiler {
 
         void stop() throws Exception;
 
-        /** Adds what was sampled until {@link #stop} to {@code tree}. */
+        /** Adds what was sampled until {@link #stop} to {@code tree}, and frees it. */
         void collect(CallTree tree) throws Exception;
+
+        /** Frees what was sampled, unread. */
+        void discard() throws Exception;
     }
 
-    /** Sampling that has begun, or the reason it could not. */
-    public static final class Session {
+    /**
+     * Sampling that has begun, or the reason it could not: {@link #stop}, then {@link #profile}; {@link #close} in a
+     * finally block releases the profiler whatever happened in between.
+     */
+    public static final class Session implements AutoCloseable {
         private final Sampler sampler;
         private final String fallback;
         private final String refused;
         private final int intervalMicros;
+        private boolean stopped;
+        private boolean released;
 
         private Session(Sampler sampler, String fallback, String refused, int intervalMicros) {
             this.sampler = sampler;
@@ -86,10 +94,11 @@ public final class CpuProfiler {
             if (sampler == null) {
                 throw new IllegalStateException(refused);
             }
+            stopped = true;
             try {
                 sampler.stop();
             } catch (Exception e) {
-                RUNNING.set(false);
+                release();
                 throw new IllegalStateException(sampler.name() + " failed to stop: " + e, e);
             }
         }
@@ -103,6 +112,32 @@ public final class CpuProfiler {
             } catch (Exception e) {
                 throw new IllegalStateException(sampler.name() + " could not hand over its samples: " + e, e);
             } finally {
+                release();
+            }
+        }
+
+        /** Stops sampling if still on and drops what was sampled unless {@link #profile} took it; idempotent. */
+        @Override
+        public void close() {
+            if (sampler == null || released) {
+                return;
+            }
+            try {
+                if (!stopped) {
+                    stopped = true;
+                    sampler.stop();
+                }
+                sampler.discard();
+            } catch (Exception e) {
+                // nothing to hand over: the profiler is released below either way
+            } finally {
+                release();
+            }
+        }
+
+        private void release() {
+            if (!released) {
+                released = true;
                 RUNNING.set(false);
             }
         }
@@ -170,6 +205,11 @@ public final class CpuProfiler {
         public void collect(CallTree tree) {
             tree.addCollapsed(profiler.dumpCollapsed(Counter.SAMPLES));
         }
+
+        @Override
+        public void discard() {
+            // the next start clears async-profiler's samples
+        }
     }
 
     /**
@@ -225,6 +265,11 @@ public final class CpuProfiler {
                 recording.close();
                 Files.deleteIfExists(file);
             }
+        }
+
+        @Override
+        public void discard() {
+            recording.close();
         }
 
         /** The event's stack, thread first, frames named as async-profiler names them. */

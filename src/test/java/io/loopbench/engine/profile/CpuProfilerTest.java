@@ -69,4 +69,26 @@ class CpuProfilerTest {
         third.stop();
         third.profile();
     }
+
+    @Test
+    void closingASessionReleasesTheProfilerWhateverItReached() {
+        CpuProfiler.Session running = CpuProfiler.start(1000);
+        running.close(); // never stopped: a phase that failed
+        running.close();
+        CpuProfiler.Session stopped = CpuProfiler.start(1000);
+        assertThat(stopped.refused()).isNull();
+        stopped.stop();
+        stopped.close(); // stopped, its profile never built
+        try (CpuProfiler.Session flightRecorder = CpuProfiler.start(1000, () -> {
+            throw new UnsatisfiedLinkError("none here");
+        })) {
+            assertThat(flightRecorder.refused()).isNull();
+        }
+        try (CpuProfiler.Session last = CpuProfiler.start(1000)) {
+            assertThat(last.refused()).isNull();
+            CpuProfiler.Session refused = CpuProfiler.start(1000);
+            refused.close(); // a refused session holds nothing: the profiler stays with the first
+            assertThat(CpuProfiler.start(1000).refused()).isNotNull();
+        }
+    }
 }
