@@ -11,6 +11,6 @@ bench/sidebyside.py profile-cost --repetitions "$reps" \
 out=bench/results/profile-layers-$(date -u +%Y%m%dT%H%MZ)
 mkdir -p "$out"
 for p in tcp websocket http https; do
-  ./loopbench measure --protocol "$p" --repetitions 3 > "$out/$p.json"
+  ./loopbench measure --protocol "$p" --profiling cpu --repetitions 3 > "$out/$p.json"
 done
-echo "layers in $out"
+bench/profile_layers.py "$out"/{tcp,websocket,http,https}.json
