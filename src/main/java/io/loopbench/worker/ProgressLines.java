@@ -2,9 +2,11 @@ package io.loopbench.worker;
 
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.process.Startup;
+import io.loopbench.engine.profile.CpuProfile;
 
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * The progress lines a person reads on stderr, the same from {@code ./loopbench measure} and from the service's
@@ -22,6 +24,12 @@ public final class ProgressLines {
                 ManagementFactory.getRuntimeMXBean().getUptime());
     }
 
+    /** A profile's three largest layers, e.g. {@code kernel send 61 %, echo check 14 %, kernel receive 13 %}. */
+    private static String layers(CpuProfile p) {
+        return p.layers().stream().limit(3).map(l -> String.format(Locale.ROOT, "%s %.0f %%", l.words(),
+                100 * l.share())).collect(Collectors.joining(", "));
+    }
+
     /**
      * Its figures, warm-up, failure, warnings and notes; the first repetition's line says when this process echoed
      * first (see {@link Startup}).
@@ -32,12 +40,13 @@ public final class ProgressLines {
         }
         Long firstEcho = r.repetition() == 1 ? Startup.current().firstEchoMillis() : null;
         return String.format(Locale.ROOT,
-                "[%d/%d] %s: %,.0f round trips/s, p50 %.1f us, p99 %.1f us, CPU %.0f %%%s%s%s%s%s", r.repetition(),
+                "[%d/%d] %s: %,.0f round trips/s, p50 %.1f us, p99 %.1f us, CPU %.0f %%%s%s%s%s%s%s", r.repetition(),
                 repetitions, r.transport().label(), r.roundTripsPerSecond(), r.latency().p50Us(), r.latency().p99Us(),
                 r.cpu().percent(),
                 r.warmup() == null ? "" : String.format(Locale.ROOT, ", warm-up %.1f s (%s)",
                         r.warmup().elapsedSeconds(), r.warmup().stoppedBecause()),
                 firstEcho == null ? "" : ", first echo " + firstEcho + " ms after process start",
+                r.cpuProfile() == null ? "" : ", CPU by layer: " + layers(r.cpuProfile()),
                 r.ok() ? "" : " (FAILED: " + r.error() + ")",
                 r.warnings().isEmpty() ? "" : " (WARNING: " + String.join("; ", r.warnings()) + ")",
                 r.notes().isEmpty() ? "" : " (note: " + String.join("; ", r.notes()) + ")");

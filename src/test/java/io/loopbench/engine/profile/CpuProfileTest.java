@@ -33,6 +33,9 @@ class CpuProfileTest {
         // the samples are CPU time: at 5 ms each they stand for about the CPU time the process used
         assertThat(p.samples() * p.intervalMicros() / 1e6).isBetween(r.cpu().seconds() * 0.5,
                 r.cpu().seconds() * 1.5);
+        // the command line's line names the largest layers
+        assertThat(io.loopbench.worker.ProgressLines.finished(r, 1)).contains(", CPU by layer: "
+                + p.layers().getFirst().words() + " ");
     }
 
     @Test
