@@ -39,7 +39,8 @@ import javax.swing.Icon;
  * Bar charts of medians with min–max whiskers, line charts, a repetition's timeline and percentile spectra, drawn by
  * JFreeChart onto an SVG canvas (JFreeSVG). Colours are
  * chosen to read on light and dark backgrounds alike: a transparent background, mid-grey text and axes, and a
- * saturated blue bar with an orange whisker. Stateless and thread-safe.
+ * saturated blue bar with an orange whisker. Flame graphs are drawn by {@link FlameGraph} onto the same canvas.
+ * Stateless and thread-safe.
  */
 public final class ChartRenderer {
 
@@ -50,7 +51,9 @@ public final class ChartRenderer {
     static final int WIDTH = 720;
     static final int HEIGHT = 360;
     private static final Color TRANSPARENT = new Color(0, 0, 0, 0);
-    private static final Color TEXT = new Color(0x80, 0x80, 0x80);
+    static final Color TEXT = new Color(0x80, 0x80, 0x80);
+    static final Font TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 14);
+    static final Font SUBTITLE_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
     private static final Color GRID = new Color(0x80, 0x80, 0x80, 0x50);
     private static final Color BAR = new Color(0x3B, 0x7D, 0xD8);
     private static final Color WHISKER = new Color(0xF0, 0x8A, 0x24);
@@ -326,9 +329,9 @@ public final class ChartRenderer {
     }
 
     private static String render(JFreeChart chart, String title, String subtitle) {
-        chart.setTitle(new TextTitle(title, new Font(Font.SANS_SERIF, Font.BOLD, 14)));
+        chart.setTitle(new TextTitle(title, TITLE_FONT));
         chart.getTitle().setPaint(TEXT);
-        TextTitle sub = new TextTitle(subtitle, new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+        TextTitle sub = new TextTitle(subtitle, SUBTITLE_FONT);
         sub.setPaint(TEXT);
         chart.addSubtitle(0, sub);
         chart.setBackgroundPaint(TRANSPARENT);

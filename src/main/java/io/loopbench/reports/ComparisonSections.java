@@ -67,6 +67,8 @@ final class ComparisonSections {
                     .append(Format.text(c.p99().words())).append(" | ")
                     .append(c.warnings().isEmpty() ? "" : c.warnings().size()
                             + (c.warnings().size() == 1 ? " warning" : " warnings") + " on its figures")
+                    .append(c.cpuProfile() == null ? "" : (c.warnings().isEmpty() ? "" : "; ") + "CPU profiles: "
+                            + Format.text(c.cpuProfile().words()))
                     .append(" |\n");
         }
         md.append('\n');

@@ -11,8 +11,9 @@ import java.util.Optional;
  * The key-result sentence of a group, after the way arknet words its report: which IO profile has the highest
  * throughput median, with its p99 and CPU; then whether it beats the runner-up — throughput and p99, each a ratio
  * with its 95 % interval and a decision by the {@link VerdictRule}, the group's repetitions matched by round (a
- * matrix runs repetition r of every case in the same round), the two metrics decided as one family (Holm) — and
- * every case of the group that failed, with why. When a passed case of the group carries warnings (a measured phase not JIT-quiet,
+ * matrix runs repetition r of every case in the same round), the two metrics decided as one family (Holm), and where
+ * both were profiled, the layer whose CPU per round trip differs most beyond the sampling noise — and every case of
+ * the group that failed, with why. When a passed case of the group carries warnings (a measured phase not JIT-quiet,
  * window not kept full, a capped warm-up), its figures are doubtful, and the sentence says so. Stateless.
  */
 public final class KeyResults {
@@ -39,7 +40,8 @@ public final class KeyResults {
             Comparisons.CaseComparison c = Comparisons.family(
                     List.of(Comparisons.compare(runnerUp, best, true, rule)), rule).getFirst();
             sentence += " Against the runner-up, " + runnerUp.ioWords() + ": throughput "
-                    + c.throughput().words() + "; p99 " + c.p99().words() + ".";
+                    + c.throughput().words() + "; p99 " + c.p99().words() + "."
+                    + (c.cpuProfile() == null ? "" : " CPU profiles: " + Format.text(c.cpuProfile().words()) + ".");
         }
         return Optional.of(sentence + failed + warned(ok));
     }

@@ -3,6 +3,8 @@ package io.loopbench.reports;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.latency.Spectrum;
+import io.loopbench.engine.profile.CpuProfile;
+import io.loopbench.engine.profile.ProfileSummary;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,8 +15,8 @@ import java.util.stream.Stream;
 
 /**
  * A report's SVG charts, by name, as its Markdown links them: throughput and p99 per case group, p99 against
- * throughput per rate curve, each repetition's timeline and each case's latency spectrum. Every figure comes from the
- * source. Stateless and thread-safe.
+ * throughput per rate curve, each repetition's timeline, each case's latency spectrum and its flame graph. Every
+ * figure comes from the source. Stateless and thread-safe.
  */
 public final class ReportCharts {
 
@@ -23,8 +25,8 @@ public final class ReportCharts {
 
     /**
      * Chart names of a source: {@code throughput-N} and {@code p99-N} per group N, {@code rate-N} per rate curve,
-     * {@code timeline-C-R} per repetition R of case C (1-based, in the source's order) with a timeline, and
-     * {@code spectrum-C} per case C with stored histograms.
+     * {@code timeline-C-R} per repetition R of case C (1-based, in the source's order) with a timeline,
+     * {@code spectrum-C} per case C with stored histograms, and {@code flame-C} per passed case C with CPU profiles.
      */
     public static List<String> chartNames(ReportSource source) {
         List<String> names = new ArrayList<>(Stream.concat(CaseGroups.of(source.cases()).stream()
@@ -40,6 +42,9 @@ public final class ReportCharts {
             }
             if (!Spectra.of(kase).series().isEmpty()) {
                 names.add("spectrum-" + c);
+            }
+            if (!ProfileSection.profiles(kase).isEmpty()) {
+                names.add("flame-" + c);
             }
         }
         return names;
@@ -71,6 +76,24 @@ public final class ReportCharts {
         }
     }
 
+    /** Case C's flame graph ({@code flame-C}): its profiled repetitions' call trees merged, if it has any. */
+    private static Optional<String> flame(ReportSource source, String name) {
+        int c;
+        try {
+            c = Integer.parseInt(name.substring("flame-".length()));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        if (c < 1 || c > source.cases().size()) {
+            return Optional.empty();
+        }
+        CaseResult kase = source.cases().get(c - 1);
+        List<CpuProfile> profiles = ProfileSection.profiles(kase);
+        return profiles.isEmpty() ? Optional.empty() : Optional.of(FlameGraph.svg("Where the CPU time goes — "
+                + kase.groupTitle() + " / " + kase.ioLabel() + " (" + profiles.size()
+                + (profiles.size() == 1 ? " repetition)" : " repetitions merged)"), ProfileSummary.merged(profiles)));
+    }
+
     /**
      * The SVG chart of that name, if the source has it. {@code throughput} and {@code p99} alone mean group 1 (a
      * run has one group).
@@ -78,6 +101,9 @@ public final class ReportCharts {
     public static Optional<String> chart(ReportSource source, String name) {
         if (name.startsWith("timeline-") || name.startsWith("spectrum-")) {
             return overTime(source, name);
+        }
+        if (name.startsWith("flame-")) {
+            return flame(source, name);
         }
         String[] parts = name.split("-", 2);
         int index;

@@ -52,9 +52,10 @@ public class ReportController {
 
     @GetMapping(path = "/api/runs/{id}/charts/{name}.svg", produces = "image/svg+xml")
     @Operation(summary = "A run's chart: throughput or p99 (median with min–max whiskers), timeline-1-R (repetition "
-            + "R over time), spectrum-1 (latency by percentile)")
+            + "R over time), spectrum-1 (latency by percentile), flame-1 (flame graph of its CPU profiles, merged)")
     public ResponseEntity<String> runChart(@PathVariable String id,
-            @Parameter(description = "throughput or p99 (or throughput-N / p99-N for group N), timeline-1-R, spectrum-1")
+            @Parameter(description = "throughput or p99 (or throughput-N / p99-N for group N), timeline-1-R, "
+                    + "spectrum-1, flame-1")
             @PathVariable
             String name) {
         return chart(sources.run(id), name);
@@ -102,7 +103,8 @@ public class ReportController {
 
     @GetMapping(path = "/api/matrices/{id}/charts/{name}.svg", produces = "image/svg+xml")
     @Operation(summary = "A matrix chart: throughput-N or p99-N for case group N (medians with min–max whiskers), "
-            + "rate-N, timeline-C-R (case C's repetition R over time), spectrum-C (case C's latency by percentile)")
+            + "rate-N, timeline-C-R (case C's repetition R over time), spectrum-C (case C's latency by percentile), "
+            + "flame-C (case C's flame graph, its repetitions' CPU profiles merged)")
     public ResponseEntity<String> matrixChart(@PathVariable String id, @PathVariable String name) {
         return chart(sources.matrix(id), name);
     }

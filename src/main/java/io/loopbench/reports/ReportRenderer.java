@@ -18,10 +18,11 @@ import java.util.Optional;
 
 /**
  * Renders a report as Markdown — test conditions, computed key results, the matched comparison of executions,
- * charts, a table per case group, the "choosing an IO model" guidance, metric definitions, scope and caveats, raw
- * data — and as HTML, which is the same Markdown rendered by commonmark inside a page that reads in light and dark
- * mode. Every figure comes from the source; nothing is written by hand. Text that came from a request or a stored
- * file is escaped where it is written ({@link Format#text}), so that it shows as text. Stateless and thread-safe.
+ * charts, a table per case group, where the CPU time goes (when a case was profiled), the "choosing an IO model"
+ * guidance, metric definitions, scope and caveats, raw data — and as HTML, which is the same Markdown rendered by
+ * commonmark inside a page that reads in light and dark mode. Every figure comes from the source; nothing is written
+ * by hand. Text that came from a request or a stored file is escaped where it is written ({@link Format#text}), so
+ * that it shows as text. Stateless and thread-safe.
  */
 public final class ReportRenderer {
 
@@ -200,6 +201,7 @@ public final class ReportRenderer {
         }
 
         AcrossHostsSection.write(md, s);
+        ProfileSection.write(md, s, chartBase);
 
         md.append("""
                 ## Choosing an IO model
@@ -219,6 +221,11 @@ public final class ReportRenderer {
                 - **Median of percentiles and pooled**: a table's p50 / p95 / p99 is the median over repetitions of each repetition's own percentile (arknet's statistic). **p99 pooled** is the 99th percentile of every repetition's observations merged into one histogram (each repetition stores its histogram, so the merge is exact); where repetitions differ, it weighs each by its number of observations.
                 - **Send lag and late** (open load): send lag is a message's actual send time minus its intended one, reported apart from the RTT. A message is late when it was sent more than 100 µs after its intended time, whatever the reason (a full window or the pacer itself), and dropped when it was never sent (the window and its backlog were full). A dropped message still counts in the corrected RTT, censored at the phase's end (it took at least that long), so the percentiles above the delivered share are lower bounds, shown "≥"; a repetition that drops over 0.1 % of its messages or delivers under 99 % of them is **overloaded**, a warning.
                 - **CPU**: process CPU (user + system, all threads, both peers) ÷ wall time of the measured phase and drain; 100 % is one logical CPU. **Machine share** = CPU ÷ logical CPUs.
+                """);
+        if (ProfileSection.any(s)) {
+            md.append(ProfileSection.definitions());
+        }
+        md.append("""
                 - **Peak RSS**: the measuring process's peak resident memory (VmHWM); with forked isolation, one repetition's JVM.
                 - **Errors**: content, order, unexpected, disconnect, lost (UDP), unfinished (TCP), send failures, exceptions, drain timeouts; any non-zero counter fails the repetition, and a case with a failed repetition shows no figures.
                 - **Fairness**: validated echoes per client over the measured phase, their fewest and most, and Jain's index (Σx)² ÷ (n · Σx²): 1 when every client completed as many, 1/n when one client did everything. A repetition fails as **unfair** when a client completed under a tenth of the mean, and as **stalled** when one message took over a quarter of the measured phase; it warns as **uneven** when Jain's index is under 0.9 or the busiest client completed over twice the quietest's echoes (one throughput and one p99 then blend clients served unequally). Under open load every client sends at the same rate, so fairness is judged by each client's own corrected p99 (the slowest over three times the fastest, once every client has 1,000 observations) and share of dropped messages (one over 0.1 % and over twice another's).

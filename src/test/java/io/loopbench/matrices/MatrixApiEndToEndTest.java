@@ -11,8 +11,8 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A matrix over HTTP: queued, followed to the end, stored, reported, charted, compared with itself, and its
- * executions compared with each other.
+ * A matrix over HTTP: queued, followed to the end, stored, reported (where its CPU time goes too), charted, compared
+ * with itself, and its executions compared with each other.
  */
 class MatrixApiEndToEndTest extends ServiceHttpTest {
 
@@ -57,6 +57,11 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
         assertThat(svg.headers().firstValue("Content-Type")).contains("image/svg+xml");
         assertThat(svg.body()).contains("<svg", "p99 RTT (µs)");
         assertThat(send(at("/api/matrices/" + id + "/charts/bogus.svg")).statusCode()).isEqualTo(404);
+        // every repetition is profiled by default (async-profiler, else the flight recorder)
+        assertThat(md.body()).contains("## Where the CPU time goes", "[flame graph](charts/flame-1.svg)");
+        HttpResponse<String> flame = send(at("/api/matrices/" + id + "/charts/flame-1.svg"));
+        assertThat(flame.headers().firstValue("Content-Type")).contains("image/svg+xml");
+        assertThat(flame.body()).contains("<svg", "<rect", "<title>all threads: ");
 
         JsonNode compared = json.readTree(send(at("/api/compare?baseline=" + id + "&candidate=" + id)).body());
         assertThat(compared.get("cases").size()).isEqualTo(4);

@@ -1,6 +1,9 @@
 package io.loopbench.reports;
 
 import io.loopbench.engine.Failure;
+import io.loopbench.engine.profile.CallTree;
+import io.loopbench.engine.profile.CpuProfile;
+import io.loopbench.engine.profile.ProfileSummary;
 import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.matrices.MatrixRecord;
 import org.commonmark.ext.gfm.tables.TableBlock;
@@ -41,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A stored matrix whose every free-text field is hostile — the id, the host's and the worker JVM's strings, a
- * case's target, errors, warnings, why a warm-up stopped — reports it as text: the Markdown keeps its structure
+ * case's target, errors, warnings, why a warm-up stopped, a CPU profile's threads, frames, profiler and fallback —
+ * reports it as text: the Markdown keeps its structure
  * (the same cells per row, no injected heading, list, link, image, emphasis or HTML), the HTML page runs and links
  * to nothing of it, and the SVG charts are well-formed XML that hold such text only as text.
  */
@@ -61,6 +65,9 @@ class ReportEscapingTest {
     static final String STOPPED = "`steady` <i>x</i>";
     static final String CASE_ERROR = SCRIPT + " " + CELLS;
     static final String REPETITION_ERROR = "unfair: " + IMG + "\n> quoted";
+    static final String FRAME = SCRIPT + "&\"'";
+    /** A frame no XML document can hold as it is: a control character and half a surrogate pair. */
+    static final String UNWRITABLE = LINK + "\u0001\uD800";
 
     static final Parser MARKDOWN = Parser.builder().extensions(List.of(TablesExtension.create())).build();
     static final Pattern UNSAFE_URL = Pattern.compile("(?i)(href|src)\\s*=\\s*\"\\s*javascript:");
@@ -84,12 +91,26 @@ class ReportEscapingTest {
         ((ObjectNode) remote.get("spec")).put("target", LINK);
         ((ArrayNode) remote.get("summary").get("warnings")).add(WARNING);
         ((ObjectNode) remote.get("repetitions").get(0).get("warmup")).put("stoppedBecause", STOPPED);
+        CpuProfile profile = hostileProfile();
+        for (var repetition : remote.get("repetitions")) {
+            ((ObjectNode) repetition).set("cpuProfile", json.valueToTree(profile));
+        }
+        ((ObjectNode) remote.get("summary")).set("cpuProfile",
+                json.valueToTree(ProfileSummary.of(List.of(profile, profile), 0.68, 816_432)));
         ObjectNode failed = (ObjectNode) m.get("cases").get(1);
         failed.put("error", CASE_ERROR);
         // a worker's words (its stderr's last line) reach a failure's data
         ((ObjectNode) failed.get("repetitions").get(0)).set("failure",
                 json.valueToTree(new Failure.Worker(REPETITION_ERROR)));
         return json.treeToValue(m, MatrixRecord.class);
+    }
+
+    /** A CPU profile whose threads, frames, profiler, event and fallback are hostile. */
+    static CpuProfile hostileProfile() {
+        CallTree t = new CallTree();
+        t.add(List.of("[" + CELLS + "]", "io/netty/channel/epoll/EpollIoHandler.run", FRAME), 60);
+        t.add(List.of("[loopbench-epoll-0-1]", UNWRITABLE, FRAME + "_[k]"), 40);
+        return t.toProfile(IMG, "`cpu`|", CASE_ERROR, 5000);
     }
 
     @Test
@@ -185,7 +206,8 @@ class ReportEscapingTest {
 
         assertThat(html).as("raw HTML").isEmpty();
         assertThat(nested).as("block structure inside list items or headings").isEmpty();
-        assertThat(links).as("links").containsExactly("/api/matrices/%3Cscript%3Ealert%281%29%3C%2Fscript%3E");
+        assertThat(links).as("links").containsExactlyInAnyOrder(
+                "/api/matrices/%3Cscript%3Ealert%281%29%3C%2Fscript%3E", "charts/flame-1.svg");
         assertThat(images).as("images").allMatch(d -> d.startsWith("charts/")).isNotEmpty();
         assertThat(headings).as("headings").noneMatch(h -> h.contains("heading") || h.contains("injected"))
                 .contains("loopbench report: matrix " + ID);
@@ -196,6 +218,9 @@ class ReportEscapingTest {
                 "remote target " + LINK + "; loopback pair in the measuring process",
                 "FAILED: " + SCRIPT + " | injected | cell | # heading");
         assertThat(cells).anyMatch(c -> c.endsWith("stopped because `steady` <i>x</i> in 1, steady in 1"));
+        assertThat(cells).contains("[| injected | cell | # heading]", "[loopbench-epoll-0-1]");
+        assertThat(items).contains("shared 1: 2 repetitions, 200 samples by " + IMG + " (`cpu`|), since " + SCRIPT
+                + " | injected | cell | # heading; flame graph.");
         assertThat(items).contains("1 loop group / 1 thread, repetition 2: | injected | cell | # heading",
                 "1 loop group / 2 threads, repetition 1: unfair: " + IMG + " > quoted");
     }
@@ -238,12 +263,26 @@ class ReportEscapingTest {
         List<String> line = svg(ChartRenderer.lineChart(SCRIPT, IMG, "]]> <!-- x -->",
                 Map.of("</text><script>alert(1)</script>", List.<double[]>of(new double[] {1, 2})), 3));
 
+        String flame = ReportCharts.chart(source, "flame-1").orElseThrow();
+        List<String> flameTexts = svg(flame);
+        List<String> flameTitles = svg(flame, "title");
+
+        assertThat(flameTexts).contains(FRAME, "[| injected | cell |\uFFFD# heading]")
+                .anyMatch(t -> t.contains(IMG + " (`cpu`|)"));
+        // the fixture's two repetitions, merged
+        assertThat(flameTitles).contains(FRAME + ": 120 samples, 60.00 % of all",
+                LINK + "\uFFFD\uFFFD: 80 samples, 40.00 % of all", FRAME + "_[k]: 80 samples, 40.00 % of all");
         assertThat(bar).contains(SCRIPT, IMG, LINK + " & \"q\" 'a'");
         assertThat(line).contains(SCRIPT, IMG, "]]> <!-- x -->", "</text><script>alert(1)</script>");
     }
 
     /** Parses an SVG document as XML, checks that it has no active element, and returns its texts. */
     private static List<String> svg(String svg) throws Exception {
+        return svg(svg, "text");
+    }
+
+    /** The same, returning the texts of every element of that name. */
+    private static List<String> svg(String svg, String element) throws Exception {
         DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
         f.setNamespaceAware(true);
         // JFreeSVG names the SVG 1.0 DTD by URL; nothing may be fetched
@@ -259,7 +298,7 @@ class ReportEscapingTest {
                 assertThat(e.getAttributes().item(a).getNodeName()).as("attribute").doesNotStartWithIgnoringCase("on");
             }
         }
-        NodeList texts = doc.getElementsByTagNameNS("*", "text");
+        NodeList texts = doc.getElementsByTagNameNS("*", element);
         List<String> out = new ArrayList<>();
         for (int i = 0; i < texts.getLength(); i++) {
             out.add(texts.item(i).getTextContent());

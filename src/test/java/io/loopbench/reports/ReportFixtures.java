@@ -22,6 +22,7 @@ import io.loopbench.engine.protocol.TlsSession;
 
 import io.loopbench.engine.profile.CallTree;
 import io.loopbench.engine.profile.CpuProfile;
+import io.loopbench.engine.profile.ProfileSummary;
 
 import java.util.List;
 
@@ -63,6 +64,20 @@ final class ReportFixtures {
                 null, null, null, null, null, QUIET, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of(), null, null, profile);
     }
 
+    /**
+     * A passed case of three repetitions of one CPU second at {@code roundTripsPerSecond} (p99 100 µs), each with this
+     * profile, merged into its summary as the engine merges them.
+     */
+    static CaseResult profiled(RunSpec spec, double roundTripsPerSecond, CpuProfile profile) {
+        List<RepetitionResult> reps = java.util.stream.IntStream.rangeClosed(1, 3)
+                .mapToObj(i -> passed(i, roundTripsPerSecond, 100, profile)).toList();
+        Stat roundTrips = new Stat(roundTripsPerSecond, roundTripsPerSecond, roundTripsPerSecond);
+        return new CaseResult(spec, Transport.EPOLL, summary(roundTrips, new Stat(100, 100, 100), null, null, null,
+                List.of(), ProfileSummary.of(reps.stream().map(RepetitionResult::cpuProfile).toList(),
+                        reps.stream().mapToDouble(r -> r.cpu().seconds()).sum(),
+                        reps.stream().mapToLong(RepetitionResult::messages).sum())), reps, null);
+    }
+
     /** A loop thread's profile: {@code send} samples in the kernel's send path, {@code pipeline} in Netty's. */
     static CpuProfile loopProfile(int send, int pipeline) {
         String loop = "[loopbench-epoll-0-1];io/netty/channel/epoll/EpollIoHandler.run;";
@@ -96,12 +111,18 @@ final class ReportFixtures {
     /** A summary with chosen throughput, p99, pooled p99 (null: none), Jain's index, window fill and warnings. */
     static Summary summary(Stat roundTrips, Stat p99, Double pooledP99, Stat jain, Stat windowFill,
                            List<String> warnings) {
+        return summary(roundTrips, p99, pooledP99, jain, windowFill, warnings, null);
+    }
+
+    /** The same, with the repetitions' CPU profiles merged (null: none profiled). */
+    static Summary summary(Stat roundTrips, Stat p99, Double pooledP99, Stat jain, Stat windowFill,
+                           List<String> warnings, ProfileSummary cpuProfile) {
         Stat any = new Stat(1, 1, 1);
         return new Summary(3, roundTrips, any,
                 new Summary.LatencySummary(LatencyMode.MESSAGE, any, any, any, p99, any, any, any),
                 new Stat(99.4, 98, 101), new Stat(100 << 20, 99 << 20, 101 << 20), any,
                 pooledP99 == null ? null : new Latency(LatencyMode.MESSAGE, 3000, 1, 1, 1, pooledP99, 1, 1, 1),
-                jain, windowFill, null, null, null, warnings, List.of(), null);
+                jain, windowFill, null, null, null, warnings, List.of(), cpuProfile);
     }
 
     /** A measured phase with no JIT activity. */

@@ -188,8 +188,9 @@ class ReportRulesTest {
         RunSpec shared = RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(1).build();
         RunSpec sharded = RunSpec.builder().ioModel(IoModel.SHARDED).ioThreads(2).build();
         Comparisons.Comparison c = Comparisons.compare(
-                source("b", List.of(profiled(shared, ReportFixtures.loopProfile(600, 400)))),
-                source("c", List.of(profiled(sharded, ReportFixtures.loopProfile(300, 400)))), VerdictRule.DEFAULT);
+                source("b", List.of(ReportFixtures.profiled(shared, 1e6, ReportFixtures.loopProfile(600, 400)))),
+                source("c", List.of(ReportFixtures.profiled(sharded, 1e6, ReportFixtures.loopProfile(300, 400)))),
+                VerdictRule.DEFAULT);
         io.loopbench.engine.profile.ProfileDifference d = c.cases().getFirst().cpuProfile();
         // the same CPU second per million round trips on both sides, spent 600:400 against 300:400 (3:4)
         assertThat(d.layers()).extracting(io.loopbench.engine.profile.ProfileDifference.Change::name)
@@ -203,16 +204,9 @@ class ReportRulesTest {
 
         Comparisons.Comparison unprofiled = Comparisons.compare(
                 source("b", List.of(ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(100, 90, 110), new Stat(9, 8, 10)))),
-                source("c", List.of(profiled(sharded, ReportFixtures.loopProfile(300, 400)))), VerdictRule.DEFAULT);
+                source("c", List.of(ReportFixtures.profiled(sharded, 1e6, ReportFixtures.loopProfile(300, 400)))),
+                VerdictRule.DEFAULT);
         assertThat(unprofiled.cases().getFirst().cpuProfile()).isNull();
-    }
-
-    /** Three passed repetitions of a million round trips in one CPU second each, every one with this profile. */
-    private static CaseResult profiled(RunSpec spec, io.loopbench.engine.profile.CpuProfile profile) {
-        List<io.loopbench.engine.RepetitionResult> reps = java.util.stream.IntStream.rangeClosed(1, 3)
-                .mapToObj(i -> ReportFixtures.passed(i, 1_000_000, 100, profile)).toList();
-        return new CaseResult(spec, Transport.EPOLL, summary(new Stat(1e6, 1e6, 1e6), new Stat(100, 100, 100), null,
-                null, null, List.of()), reps, null);
     }
 
     @Test
