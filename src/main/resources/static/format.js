@@ -11,13 +11,18 @@ export function int(x) {
   return isNum(x) ? intFmt.format(x) : '–';
 }
 
+// one formatter per number of decimals: making one costs far more than formatting, and a flame graph formats
+// thousands of numbers at once
+const sigFmts = new Map();
+
 /** Three significant digits, without exponent notation: 85.2, 1,234, 0.0123. */
 export function sig(x, digits = 3) {
   if (!isNum(x)) return '–';
   if (x === 0) return '0';
   const magnitude = Math.floor(Math.log10(Math.abs(x)));
-  const decimals = Math.max(0, digits - 1 - magnitude);
-  return new Intl.NumberFormat('en-US', {maximumFractionDigits: Math.min(decimals, 6)}).format(x);
+  const decimals = Math.min(Math.max(0, digits - 1 - magnitude), 6);
+  if (!sigFmts.has(decimals)) sigFmts.set(decimals, new Intl.NumberFormat('en-US', {maximumFractionDigits: decimals}));
+  return sigFmts.get(decimals).format(x);
 }
 
 export function us(x) {
