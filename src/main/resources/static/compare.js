@@ -1,11 +1,13 @@
-// Two runs or matrices compared case by case: ratios with their intervals, and each difference's decision.
+// Two runs or matrices compared case by case: ratios with their intervals, each difference's decision, and where
+// their CPU time per round trip differs.
 
 import {h, fill, table, notice} from './dom.js';
 import {getJson} from './api.js';
 import * as fmt from './format.js';
 import {heading, errorNotice, chart} from './view.js';
 
-const RATIO_KEYS = new Set(['throughput', 'p99', 'verdict', 'warnings']);
+// a case's fields shown in columns or sections of their own; the others are shown as they come
+const OWN_KEYS = new Set(['throughput', 'p99', 'verdict', 'warnings', 'profile']);
 
 // what each decision of a difference lets a reader conclude (io.loopbench.verdicts.Decision)
 const DECISIONS = {
@@ -110,7 +112,7 @@ export function compareView(root, params) {
       return;
     }
     const hasVerdict = cases.some(c => typeof c.verdict === 'string');
-    const keys = [...new Set(cases.flatMap(c => Object.keys(c)).filter(k => !RATIO_KEYS.has(k)))];
+    const keys = [...new Set(cases.flatMap(c => Object.keys(c)).filter(k => !OWN_KEYS.has(k)))];
     const ratioCell = (d, higherIsBetter) => {
       if (!d) return '';
       let cls = 'num';
@@ -140,7 +142,7 @@ export function compareView(root, params) {
         ratioCell(c.p99, false), ...(hasVerdict ? [c.verdict ?? ''] : []),
         ...(hasWarnings ? [warningsCell(c)] : [])]),
       {className: 'compare', caption: 'Candidate ÷ baseline per case, with its 95 % interval; a ratio whose sides '
-        + 'carry warnings is not clean'})), others,
+        + 'carry warnings is not clean'})), others, profileDifferences(cases),
     cases.length === 1 ? h('div', {class: 'charts'}, chart(`/api/compare/spectrum.svg?${new URLSearchParams(
       {baseline: baseline.value, candidate: candidate.value})}`, 'Latency by percentile, pooled: both runs overlaid',
     'compare-spectrum')) : null);
@@ -156,4 +158,38 @@ export function compareView(root, params) {
     if (params.get('baseline') && params.get('candidate')) compare();
   });
   return () => {};
+}
+
+/** Where each case's CPU time per round trip differs, for the cases profiled on both sides; null when none was. */
+function profileDifferences(cases) {
+  const profiled = cases.filter(c => c.profile);
+  if (!profiled.length) return null;
+  const signed = x => (fmt.isNum(x) ? `${x > 0 ? '+' : x < 0 ? '−' : ''}${fmt.us(Math.abs(x))}` : '–');
+  const ratioCell = x => {
+    if (!fmt.isNum(x.ratio)) return {value: 'none in the baseline', class: 'num'};
+    const interval = fmt.isNum(x.ratioLow) ? ` (${x.ratioLow.toFixed(2)}–${fmt.isNum(x.ratioHigh)
+      ? x.ratioHigh.toFixed(2) : '∞'})` : '';
+    return {value: [fmt.ratio(x.ratio) + interval, x.withinNoise ? h('span', {class: 'note'}, ' within noise')
+      : null], class: 'num'};
+  };
+  const rows = (list, name) => list.map(x => [{value: name(x.name), header: true},
+    {value: fmt.us(x.baselineUsPerRoundTrip), class: 'num'}, {value: fmt.us(x.candidateUsPerRoundTrip), class: 'num'},
+    {value: signed(x.changeUs), class: 'num'}, ratioCell(x)]);
+  const columns = what => [what, 'Baseline µs per round trip', 'Candidate µs per round trip', 'Change',
+    'Ratio (95 % interval)'];
+  return h('section', {id: 'compare-profiles'}, h('h2', {}, 'Where the CPU time per round trip differs'),
+    h('p', {class: 'muted'}, 'From the CPU profiles of each side\'s passed repetitions. A ratio\'s interval comes '
+      + 'from the sample counts alone, not from the repetitions\' spread; a change is within noise when its '
+      + 'interval holds 1 or a side has under 5 samples.'),
+    profiled.map((c, i) => h('div', {class: 'profile-difference', id: `compare-profile-${i + 1}`},
+      h('h3', {}, `${c.baselineCase} → ${c.candidateCase}`),
+      h('p', {class: 'profile-words'}, c.profile.words),
+      h('p', {}, `CPU per round trip, every layer together: ${fmt.us(c.profile.baselineUsPerRoundTrip)} in the `
+        + `baseline, ${fmt.us(c.profile.candidateUsPerRoundTrip)} in the candidate.`),
+      h('div', {class: 'scroll'}, table(columns('Layer'), rows(c.profile.layers || [], n => n),
+        {className: 'profile-layers', caption: 'Every layer with samples on either side, largest change first'})),
+      c.profile.frames?.length ? h('div', {class: 'scroll'}, table(columns('Frame'),
+        rows(c.profile.frames, n => h('span', {class: 'mono'}, n)),
+        {className: 'profile-frames', caption: 'The frames whose CPU per round trip, with what they call, changed '
+          + 'most'})) : null)));
 }

@@ -1,9 +1,10 @@
-// One matrix: followed live to its cases, charts and report.
+// One matrix: followed live to its cases (each one's CPU profile on request), charts and report.
 
 import {h, fill, table, notice} from './dom.js';
 import * as fmt from './format.js';
 import {isFinished, badge, heading, link, followLive, cancelButton, chart, whenReport} from './view.js';
 import {matrixProgressText} from './matrices.js';
+import {profileSection} from './run/profile.js';
 
 export function matrixView(root, params, id) {
   const base = `/api/matrices/${encodeURIComponent(id)}`;
@@ -13,12 +14,15 @@ export function matrixView(root, params, id) {
     'aria-label': 'Live progress'});
   const errorBox = h('div', {id: 'matrix-error'});
   const casesBox = h('section', {id: 'matrix-cases-table'});
+  const profileBox = h('section', {id: 'matrix-profile'});
   const chartsBox = h('section', {id: 'matrix-charts'});
   const reportBox = h('section', {id: 'matrix-report'});
   const specBox = h('p', {id: 'matrix-spec', class: 'muted'});
   fill(root, heading('Matrix ', h('span', {class: 'mono', title: id}, fmt.shortId(id)), ' ', statusBadge),
-    actions, specBox, progressBox, errorBox, casesBox, chartsBox, reportBox);
+    actions, specBox, progressBox, errorBox, casesBox, profileBox, chartsBox, reportBox);
   let finishedShown = false;
+  // the case whose CPU profile is shown under the cases, and what of it is drawn (redrawn only when that changes)
+  const profiled = {number: null, drawn: ''};
 
   function render(m) {
     if (live.disposed) return;
@@ -66,11 +70,34 @@ export function matrixView(root, params, id) {
       {value: `${c.repetitions?.length ?? 0}${fmt.isNum(wanted) ? ` of ${wanted}` : ''}`, class: 'num'},
       {value: fmt.stat(c.summary?.roundTripsPerSecond, fmt.int), class: 'num'},
       {value: fmt.stat(c.summary?.latency?.p99Us, fmt.us), class: 'num'},
+      c.repetitions?.some(x => x.cpuProfile) ? h('button', {type: 'button', class: 'link-button',
+        dataset: {case: String(c.number)}, 'aria-controls': 'matrix-profile',
+        'aria-label': `CPU profile of case ${c.number}`, onclick: () => {
+          profiled.number = profiled.number === c.number ? null : c.number;
+          showProfile(cases);
+        }}) : '–',
       c.error ? h('span', {class: 'error-text'}, c.error) : c.summary ? caseOutcome(c.summary) : '',
     ]);
     fill(casesBox, h('h2', {}, 'Cases'), h('div', {class: 'scroll'}, table(
-      ['#', 'Case', ...(placed ? ['Agents'] : []), 'Transport', 'Repetitions', 'Round trips/s median [min, max]', 'RTT p99 median [min, max]', ''],
+      ['#', 'Case', ...(placed ? ['Agents'] : []), 'Transport', 'Repetitions', 'Round trips/s median [min, max]',
+        'RTT p99 median [min, max]', 'CPU profile', ''],
       rows, {className: 'cases', caption: 'Every case of the matrix, in the order it runs'})));
+    showProfile(cases);
+  }
+
+  // the chosen case's CPU profile, with the same section as a run's; its button says whether it is shown
+  function showProfile(cases) {
+    for (const b of casesBox.querySelectorAll('button[data-case]')) {
+      const open = Number(b.dataset.case) === profiled.number;
+      b.setAttribute('aria-expanded', String(open));
+      b.textContent = open ? 'Hide' : 'Show';
+    }
+    const c = cases.find(x => x.number === profiled.number);
+    const key = c ? `${c.number}/${c.repetitions.length}/${Boolean(c.summary)}` : '';
+    if (key === profiled.drawn) return;
+    profiled.drawn = key;
+    fill(profileBox, c ? profileSection(c, 'matrix-profile', `Where the CPU time goes: case ${c.number}, `
+      + fmt.specLine(c.spec)) : null);
   }
 
   function renderCharts(m) {

@@ -1,5 +1,6 @@
-// One run: followed live to its summary, charts, report, repetitions, self-checks and environment. This module
-// composes the view (its sections' boxes, following the run, leaving it); each section renders in run/.
+// One run: followed live to its summary, charts, where its CPU time went, report, repetitions, self-checks and
+// environment. This module composes the view (its sections' boxes, following the run, leaving it); each section
+// renders in run/.
 
 import {h, fill, notice} from './dom.js';
 import * as fmt from './format.js';
@@ -10,6 +11,7 @@ import {renderSpec} from './run/spec.js';
 import {renderSummary} from './run/summary.js';
 import {renderCharts} from './run/charts.js';
 import {renderLiveTimeline, renderTimelines} from './run/timeline.js';
+import {renderProfile} from './run/profile.js';
 import {renderReport} from './run/report.js';
 import {renderRepetitions} from './run/repetitions.js';
 import {renderAcrossHosts} from './run/hosts.js';
@@ -28,12 +30,13 @@ export function runView(root, params, id) {
   const summaryBox = h('section', {id: 'run-summary'});
   const chartsBox = h('section', {id: 'run-charts'});
   const timelineBox = h('section', {id: 'run-timeline'});
+  const profileBox = h('section', {id: 'run-profile'});
   const reportBox = h('section', {id: 'run-report'});
   const repsBox = h('section', {id: 'run-repetitions'});
   const hostsBox = h('section', {id: 'run-hosts'});
   const envBox = h('section', {id: 'run-environment'});
-  fill(root, title, actions, progressBox, errorBox, specBox, summaryBox, chartsBox, timelineBox, reportBox, repsBox,
-    hostsBox, envBox);
+  fill(root, title, actions, progressBox, errorBox, specBox, summaryBox, chartsBox, timelineBox, profileBox, reportBox,
+    repsBox, hostsBox, envBox);
 
   // what this view has drawn so far, so that an update redraws only what changed
   const shown = {repetitions: -1, finished: false, liveIntervals: ''};
@@ -54,6 +57,7 @@ export function runView(root, params, id) {
     if (r.repetitions.length !== shown.repetitions || (isFinished(r.status) && !shown.finished)) {
       shown.repetitions = r.repetitions.length;
       renderRepetitions(repsBox, r);
+      renderProfile(profileBox, r);
       renderAcrossHosts(hostsBox, r);
       renderEnvironment(envBox, r);
     }

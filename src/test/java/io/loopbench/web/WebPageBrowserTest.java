@@ -7,8 +7,22 @@ import io.loopbench.cluster.ClockOffset;
 import io.loopbench.cluster.Placement;
 import io.loopbench.cluster.PhaseSpan;
 import io.loopbench.cluster.StartReport;
+import io.loopbench.engine.ErrorCounts;
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.Summary;
+import io.loopbench.engine.latency.Latency;
+import io.loopbench.engine.latency.LatencyMode;
+import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.process.GcActivity;
+import io.loopbench.engine.process.MemoryUsage;
+import io.loopbench.engine.profile.CallTree;
+import io.loopbench.engine.profile.CpuProfile;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Transport;
 import io.loopbench.jobs.RunStatus;
+import io.loopbench.matrices.MatrixRecord;
+import io.loopbench.matrices.MatrixSpec;
+import io.loopbench.matrices.MatrixStore;
 import io.loopbench.recommendations.RecommendationRecord;
 import io.loopbench.recommendations.RecommendationStore;
 import io.loopbench.runs.HostsRepetition;
@@ -22,6 +36,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
@@ -52,15 +67,17 @@ import java.util.Set;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 /**
  * The web page at {@code /} in headless Chromium, against the real service on a random port: a run and a matrix
  * started from their forms and followed live to their results, a comparison of two runs, a run across hosts (written
  * into the store) with its placement and per-agent tables, recommendations (asked from their form, followed live and
- * cancelled; a finished one written into the store), and the forms' handling of values the service refuses. Each
- * test is skipped, saying what is missing, when Chromium or ChromeDriver is not
- * installed (see docs/testing.md, "Browser tests"); the check runs per test (in {@link Chromium}), not in a
- * {@code @BeforeAll}: Surefire reports a class skipped there as no tests at all, without the reason.
+ * cancelled; a finished one written into the store), where stored runs' and a matrix case's CPU time went (layers,
+ * threads, a flame graph that zooms, and where two runs differ), and the forms' handling of values the service
+ * refuses. Each test is skipped, saying what is missing, when Chromium or ChromeDriver is not installed (see
+ * docs/testing.md, "Browser tests"); the check runs per test (in {@link Chromium}), not in a {@code @BeforeAll}:
+ * Surefire reports a class skipped there as no tests at all, without the reason.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 // Close this context (its loopbench-runner and loopbench-sse-ticker threads) after the class: the engine's leak
@@ -92,6 +109,8 @@ class WebPageBrowserTest {
     RunStore runs;
     @Autowired
     RecommendationStore recommendations;
+    @Autowired
+    MatrixStore matrices;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -582,6 +601,209 @@ class WebPageBrowserTest {
     }
 
     @Test
+    void aRunsCpuProfileShowsItsLayersThreadsAndAFlameGraphThatZoomsIntoAFrame() throws Exception {
+        // two repetitions of an uneven layout: the first loop thread sends, receives and waits, the second checks
+        String loop = "io/netty/channel/epoll/EpollEventLoop.run;";
+        String send = "[loopbench-epoll-0-1];" + loop + "io/netty/channel/unix/FileDescriptor.write;__libc_write;"
+                + "tcp_sendmsg_[k] ";
+        String receive = "[loopbench-epoll-0-1];" + loop + "io/netty/channel/unix/FileDescriptor.read;__libc_read;"
+                + "tcp_recvmsg_[k] ";
+        String waits = "[loopbench-epoll-0-1];" + loop + "io/netty/channel/epoll/Native.epollWait ";
+        String checks = "[loopbench-epoll-0-2];" + loop + "io/loopbench/engine/client/Client.validate ";
+        String id = storedRun(List.of(
+                profiledRepetition(1, profile("async-profiler 4.2", "cpu", null,
+                        String.join("\n", send + 40, receive + 30, waits + 20, checks + 10))),
+                profiledRepetition(2, profile("async-profiler 4.2", "cpu", null,
+                        String.join("\n", send + 44, receive + 28, waits + 18, checks + 10)))));
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/runs/" + id));
+        WebElement section = wait(browser, UI).until(d -> d.findElement(By.cssSelector("#run-profile")));
+        wait(browser, UI).until(d -> !d.findElements(By.cssSelector("#run-profile-flame .frame")).isEmpty());
+        assertThat(section.findElement(By.tagName("h2")).getText()).isEqualTo("Where the CPU time goes");
+        assertThat(browser.findElement(By.id("run-profile-profiler")).getText()).isEqualTo("Sampled by async-profiler "
+                + "4.2 (cpu) every 5 ms of each thread's CPU time: 200 samples over 2 repetitions.");
+        assertThat(browser.findElements(By.cssSelector("#run-profile-fallback, #run-profile-no-kernel"))).isEmpty();
+
+        // the summary's layers, as the service assigned them, with their CPU per round trip (1 s of CPU, 20,000 round
+        // trips: 50 µs each, 42 % of it sending)
+        JsonNode layers = json.readTree(get("/api/runs/" + id)).at("/summary/cpuProfile/layers");
+        assertThat(headers(browser, "#run-profile-layers")).containsExactly("Layer", "Share", "CPU µs per round trip",
+                "Samples");
+        List<List<String>> layerRows = cells(browser, "#run-profile-layers");
+        assertThat(layerRows.stream().map(List::getFirst).toList()).containsExactlyElementsOf(layers.valueStream()
+                .filter(l -> l.get("samples").asLong() > 0).map(l -> l.get("words").asString()).toList());
+        assertThat(browser.findElement(By.cssSelector("#run-profile-layers caption")).getText())
+                .endsWith("No samples in Netty pipeline, codec, TLS, work per echo, GC, JIT, other.");
+        assertThat(layerRows.getFirst()).containsExactly("kernel send", "42 %", "21 µs", "84");
+        // by thread: the imbalance, and each thread's own top layers
+        List<List<String>> threads = cells(browser, "#run-profile-threads");
+        assertThat(threads).containsExactly(
+                List.of("[loopbench-epoll-0-1]", "90 %", "180",
+                        "kernel send 46.7 %, kernel receive 32.2 %, wait 21.1 %"),
+                List.of("[loopbench-epoll-0-2]", "10 %", "20", "echo check 100 %"));
+
+        // the flame graph of both repetitions merged, each frame coloured by its kind and named on hover
+        String write = "io/netty/channel/unix/FileDescriptor.write";
+        assertThat(frame(browser, "run-profile-flame", write).getDomAttribute("title"))
+                .isEqualTo(write + "\n84 samples, 42 % of all");
+        assertThat(List.of("[loopbench-epoll-0-1]", write, "__libc_write", "tcp_sendmsg_[k]").stream()
+                .map(f -> frame(browser, "run-profile-flame", f).getDomAttribute("class")).toList())
+                .containsExactly("frame kind-thread", "frame kind-java", "frame kind-native", "frame kind-kernel");
+        assertThat(widthShare(browser, "run-profile-flame", write)).isCloseTo(0.42, offset(0.01));
+
+        // a click zooms into the frame: it spans the whole width, its callees under it, its callers above
+        frame(browser, "run-profile-flame", write).click();
+        wait(browser, UI).until(d -> d.findElement(By.cssSelector("#run-profile-flame .frame.zoomed")).getText()
+                .equals(write));
+        assertThat(widthShare(browser, "run-profile-flame", write)).isCloseTo(1, offset(0.01));
+        assertThat(widthShare(browser, "run-profile-flame", "tcp_sendmsg_[k]")).isCloseTo(1,
+                offset(0.01));
+        assertThat(browser.findElements(By.cssSelector("#run-profile-flame .frame.caller")).stream()
+                .map(WebElement::getText).toList()).containsExactly("all threads", "[loopbench-epoll-0-1]",
+                "io/netty/channel/epoll/EpollEventLoop.run");
+        assertThat(frameNames(browser, "run-profile-flame")).doesNotContain("[loopbench-epoll-0-2]",
+                "io/netty/channel/unix/FileDescriptor.read");
+        assertThat(browser.findElement(By.id("run-profile-flame-zoom")).getText())
+                .isEqualTo("Zoomed into " + write + ": 42 % of all samples.");
+        // and back to every frame
+        browser.findElement(By.id("run-profile-flame-reset")).click();
+        wait(browser, UI).until(d -> frameNames(d, "run-profile-flame").contains("[loopbench-epoll-0-2]"));
+        assertThat(browser.findElement(By.id("run-profile-flame-reset")).isDisplayed()).isFalse();
+        // by keyboard too: Enter zooms into the frame in focus, Escape goes back
+        frame(browser, "run-profile-flame", write).sendKeys(Keys.ENTER);
+        wait(browser, UI).until(d -> d.findElement(By.cssSelector("#run-profile-flame .frame.zoomed")).getText()
+                .equals(write));
+        browser.switchTo().activeElement().sendKeys(Keys.ESCAPE);
+        wait(browser, UI).until(d -> d.findElement(By.cssSelector("#run-profile-flame .frame.zoomed")).getText()
+                .equals("all threads"));
+
+        // one repetition alone: its own tables (no cost per round trip) and tree
+        Select chooser = new Select(browser.findElement(By.id("run-profile-repetition")));
+        assertThat(chooser.getOptions().stream().map(WebElement::getText).toList()).containsExactly(
+                "All 2 repetitions merged", "Repetition 1 (100 samples)", "Repetition 2 (100 samples)");
+        chooser.selectByValue("2");
+        wait(browser, UI).until(d -> frame(d, "run-profile-flame", write).getDomAttribute("title")
+                .equals(write + "\n44 samples, 44 % of all"));
+        assertThat(headers(browser, "#run-profile-layers")).containsExactly("Layer", "Share", "Samples");
+        assertThat(cells(browser, "#run-profile-layers").getFirst()).containsExactly("kernel send", "44 %", "44");
+
+        // the run form offers profiling, from the API description
+        browser.get(url("/#/runs/new"));
+        Select profiling = new Select(wait(browser, UI).until(d -> d.findElement(By.id("run-input-profile"))));
+        assertThat(profiling.getOptions().stream().map(o -> o.getDomAttribute("value")).toList())
+                .contains("cpu", "off");
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void aProfilesFrameNamesAreShownAsTextAndTheFlightRecordersFallbackIsSaid() throws Exception {
+        String fallback = "async-profiler could not open perf events: <b>perf_event_paranoid</b> is 4";
+        String script = "io/loopbench/Evil.<script>window.pwned = 1</script>";
+        String img = "<img src=x onerror=window.pwned=2>";
+        String thread = "[loopbench-<b>epoll</b>];";
+        String id = storedRun(List.of(profiledRepetition(1, profile("flight recorder", "jdk.CPUTimeSample", fallback,
+                thread + script + ";" + img + " 30\n" + thread + script + " 10"))));
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/runs/" + id));
+        wait(browser, UI).until(d -> !d.findElements(By.cssSelector("#run-profile-flame .frame")).isEmpty());
+
+        assertThat(browser.findElement(By.id("run-profile-fallback")).getText())
+                .contains("The flight recorder sampled instead of async-profiler:", fallback, "Java frames only");
+        assertThat(browser.findElement(By.id("run-profile-no-kernel")).getText()).startsWith("No kernel frames:");
+        assertThat(browser.findElement(By.id("run-profile-profiler")).getText())
+                .startsWith("Sampled by flight recorder (jdk.CPUTimeSample)");
+        assertThat(frameNames(browser, "run-profile-flame")).contains("[loopbench-<b>epoll</b>]", script, img);
+        assertThat(frame(browser, "run-profile-flame", img).getDomAttribute("title")).startsWith(img + "\n30 samples");
+        assertThat(cells(browser, "#run-profile-threads").getFirst().getFirst()).isEqualTo("[loopbench-<b>epoll</b>]");
+        // zoomed, the name is text in the line above too
+        frame(browser, "run-profile-flame", script).click();
+        wait(browser, UI).until(d -> d.findElement(By.id("run-profile-flame-zoom")).getText()
+                .equals("Zoomed into " + script + ": 100 % of all samples."));
+        assertThat(browser.findElements(By.cssSelector("#run-profile script, #run-profile img, #run-profile b")))
+                .as("the profile's names are never markup").isEmpty();
+        assertThat(js(browser).executeScript("return window.pwned === undefined")).isEqualTo(true);
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void aMatrixCasesCpuProfileIsShownOnRequest() {
+        List<RepetitionResult> reps = List.of(1, 2).stream().map(n -> profiledRepetition(n, profile(
+                "async-profiler 4.2", "cpu", null, """
+                        [loopbench-epoll-0-1];io/netty/channel/unix/FileDescriptor.write;tcp_sendmsg_[k] 30
+                        [loopbench-epoll-0-1];io/netty/channel/epoll/Native.epollWait 10"""))).toList();
+        String id = UUID.randomUUID().toString();
+        Instant at = Instant.now();
+        RunSpec spec = RunSpec.builder().clients(2).window(2).repetitions(2).build();
+        matrices.save(new MatrixRecord(MatrixRecord.SCHEMA_VERSION, id, RunStatus.SUCCEEDED,
+                json.readValue("{\"repetitions\":2}", MatrixSpec.class), 10, at, at, at, null,
+                List.of(new MatrixRecord.Case(1, spec, Transport.NIO, reps, Summary.of(reps), null, null, null, null)),
+                true, null, SystemInfo.current(), null, null));
+
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/matrices/" + id));
+        WebElement show = wait(browser, UI).until(d -> d.findElement(By.cssSelector(
+                "#matrix-cases-table button[data-case='1']")));
+        assertThat(show.getDomAttribute("aria-expanded")).isEqualTo("false");
+        assertThat(browser.findElements(By.cssSelector("#matrix-profile *"))).isEmpty();
+        show.click();
+        wait(browser, UI).until(d -> !d.findElements(By.cssSelector("#matrix-profile-flame .frame")).isEmpty());
+        assertThat(browser.findElement(By.cssSelector("#matrix-profile h2")).getText())
+                .isEqualTo("Where the CPU time goes: case 1, " + "tcp 1,024 B 2×2 shared×1");
+        assertThat(cells(browser, "#matrix-profile-layers").getFirst()).containsExactly("kernel send", "75 %",
+                "37.5 µs", "60");
+        assertThat(show.getDomAttribute("aria-expanded")).isEqualTo("true");
+        show.click();
+        wait(browser, UI).until(d -> d.findElements(By.cssSelector("#matrix-profile *")).isEmpty());
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
+    void twoProfiledRunsAreComparedWithWhereTheirCpuTimePerRoundTripDiffers() throws Exception {
+        String baseline = storedRun(List.of(1, 2).stream().map(n -> profiledRepetition(n, profile(
+                "async-profiler 4.2", "cpu", null, """
+                        [loopbench-epoll-0-1];io/netty/channel/unix/FileDescriptor.write;tcp_sendmsg_[k] 400
+                        [loopbench-epoll-0-1];io/netty/channel/unix/FileDescriptor.read;tcp_recvmsg_[k] 200
+                        [loopbench-epoll-0-1];io/netty/channel/epoll/Native.epollWait 200
+                        [loopbench-epoll-0-1];io/loopbench/engine/client/Client.validate 20"""))).toList());
+        String candidate = storedRun(List.of(1, 2).stream().map(n -> profiledRepetition(n, profile(
+                "async-profiler 4.2", "cpu", null, """
+                        [loopbench-epoll-0-1];io/netty/channel/unix/FileDescriptor.write;tcp_sendmsg_[k] 200
+                        [loopbench-epoll-0-1];io/netty/channel/unix/FileDescriptor.read;tcp_recvmsg_[k] 300
+                        [loopbench-epoll-0-1];io/netty/channel/epoll/Native.epollWait 300
+                        [loopbench-epoll-0-1];io/loopbench/engine/client/Client.validate 20"""))).toList());
+        JsonNode profile = json.readTree(get("/api/compare?baseline=" + baseline + "&candidate=" + candidate))
+                .at("/cases/0/profile");
+        WebDriver browser = chromium.driver();
+        browser.get(url("/#/compare?baseline=" + baseline + "&candidate=" + candidate));
+        WebElement words = wait(browser, UI).until(d -> d.findElement(By.cssSelector("#compare-profiles "
+                + ".profile-words")));
+
+        assertThat(words.getText()).isEqualTo(profile.get("words").asString()).contains("less CPU per round trip in "
+                + "kernel send");
+        assertThat(headers(browser, "#compare-result table.compare")).doesNotContain("Profile");
+        assertThat(headers(browser, "#compare-profile-1 table.profile-layers")).containsExactly("Layer",
+                "Baseline µs per round trip", "Candidate µs per round trip", "Change", "Ratio (95 % interval)");
+        List<List<String>> layers = cells(browser, "#compare-profile-1 table.profile-layers");
+        assertThat(layers).hasSize(profile.get("layers").size());
+        for (int i = 0; i < layers.size(); i++) {
+            JsonNode change = profile.get("layers").get(i);
+            List<String> row = layers.get(i);
+            assertThat(row.getFirst()).isEqualTo(change.get("name").asString());
+            double changeUs = change.get("changeUs").asDouble();
+            assertThat(row.get(3)).startsWith(changeUs < 0 ? "−" : changeUs > 0 ? "+" : "");
+            assertThat(row.get(4)).as("row %s", row).startsWith(String.format(Locale.ROOT, "%.3f× (%.2f–%.2f)",
+                    change.get("ratio").asDouble(), change.get("ratioLow").asDouble(),
+                    change.get("ratioHigh").asDouble()));
+            assertThat(row.get(4).endsWith("within noise")).as("row %s", row)
+                    .isEqualTo(change.get("withinNoise").asBoolean());
+        }
+        assertThat(cells(browser, "#compare-profile-1 table.profile-frames").stream().map(List::getFirst).toList())
+                .containsExactlyElementsOf(profile.get("frames").valueStream().map(f -> f.get("name").asString())
+                        .toList());
+        assertThat(pageErrors(browser)).isEmpty();
+    }
+
+    @Test
     void aRecommendationsRefusedFieldsAreShownNextToThemAndNothingIsQueued() throws Exception {
         long before = recommendationCount();
         WebDriver browser = chromium.driver();
@@ -835,6 +1057,65 @@ class WebPageBrowserTest {
     }
 
     // ---- helpers ----
+
+    /** A CPU profile of these collapsed stacks, sampled every 5 ms. */
+    private static CpuProfile profile(String profiler, String event, String fallback, String collapsed) {
+        CallTree tree = new CallTree();
+        tree.addCollapsed(collapsed);
+        return tree.toProfile(profiler, event, fallback, 5000);
+    }
+
+    /** A passed repetition of 10,000 round trips in 1 s, which took 0.5 s of CPU, with this CPU profile. */
+    private static RepetitionResult profiledRepetition(int repetition, CpuProfile profile) {
+        return new RepetitionResult(repetition, true, null, null, Transport.NIO, null, null, null, null, false, 1, null,
+                null, null, null, 1.0, 10_000L, 10_000L, 10_000.0, 4.9,
+                new Latency(LatencyMode.MESSAGE, 10_000, 50, 80, 90, 100 + repetition, 150, 200, 60),
+                new CpuUsage(0.5, 1.0, 50), new MemoryUsage(100L << 20, 120L << 20), new GcActivity(0, 0),
+                new ErrorCounts(0, 0, 0, 0, 0, 0, 0, 0, 0), null, null, null, null, null, null, null, List.of(),
+                List.of(), null, null, profile);
+    }
+
+    /** A succeeded run of these repetitions, written into the store as the service would have recorded it; its id. */
+    private String storedRun(List<RepetitionResult> reps) {
+        String id = UUID.randomUUID().toString();
+        Instant at = Instant.now();
+        runs.save(new RunRecord(RunRecord.SCHEMA_VERSION, id, RunStatus.SUCCEEDED, Isolation.IN_PROCESS,
+                RunSpec.builder().clients(2).window(2).repetitions(reps.size()).build(), null, 10, at, at, at, null,
+                Transport.NIO, reps, Summary.of(reps), true, null, SystemInfo.current(), null, List.of(), null, null,
+                List.of()));
+        return id;
+    }
+
+    /** The flame graph's first frame of this name (its text: every frame in these tests is wide enough for it). */
+    private static WebElement frame(WebDriver browser, String flame, String name) {
+        return (WebElement) js(browser).executeScript("return [...document.querySelectorAll('#' + arguments[0] "
+                + "+ ' .frame')].find(e => e.textContent === arguments[1]) || null", flame, name);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> frameNames(WebDriver browser, String flame) {
+        return (List<String>) js(browser).executeScript("return [...document.querySelectorAll('#' + arguments[0] "
+                + "+ ' .frame')].map(e => e.textContent)", flame);
+    }
+
+    /** The frame's width as a share of the flame graph's. */
+    private static double widthShare(WebDriver browser, String flame, String name) {
+        return ((Number) js(browser).executeScript("return arguments[0].getBoundingClientRect().width "
+                + "/ document.getElementById(arguments[1]).getBoundingClientRect().width",
+                frame(browser, flame, name), flame)).doubleValue();
+    }
+
+    /** The column headers of the table at (or in) this selector. */
+    private static List<String> headers(WebDriver browser, String table) {
+        return browser.findElements(By.cssSelector(table + " thead th")).stream().map(WebElement::getText).toList();
+    }
+
+    /** The text of each body row's cells, row by row. */
+    private static List<List<String>> cells(WebDriver browser, String table) {
+        return browser.findElements(By.cssSelector(table + " tbody tr")).stream()
+                .map(tr -> tr.findElements(By.cssSelector("th, td")).stream().map(WebElement::getText).toList())
+                .toList();
+    }
 
     private String url(String path) {
         return "http://127.0.0.1:" + port + path;
