@@ -7,7 +7,7 @@ import * as fmt from './format.js';
 import {heading, errorNotice, chart} from './view.js';
 
 // a case's fields shown in columns or sections of their own; the others are shown as they come
-const OWN_KEYS = new Set(['throughput', 'p99', 'verdict', 'warnings', 'profile']);
+const OWN_KEYS = new Set(['throughput', 'p99', 'verdict', 'warnings', 'cpuProfile']);
 
 // what each decision of a difference lets a reader conclude (io.loopbench.verdicts.Decision)
 const DECISIONS = {
@@ -162,7 +162,7 @@ export function compareView(root, params) {
 
 /** Where each case's CPU time per round trip differs, for the cases profiled on both sides; null when none was. */
 function profileDifferences(cases) {
-  const profiled = cases.filter(c => c.profile);
+  const profiled = cases.filter(c => c.cpuProfile);
   if (!profiled.length) return null;
   const signed = x => (fmt.isNum(x) ? `${x > 0 ? '+' : x < 0 ? '−' : ''}${fmt.us(Math.abs(x))}` : '–');
   const ratioCell = x => {
@@ -183,13 +183,13 @@ function profileDifferences(cases) {
       + 'interval holds 1 or a side has under 5 samples.'),
     profiled.map((c, i) => h('div', {class: 'profile-difference', id: `compare-profile-${i + 1}`},
       h('h3', {}, `${c.baselineCase} → ${c.candidateCase}`),
-      h('p', {class: 'profile-words'}, c.profile.words),
-      h('p', {}, `CPU per round trip, every layer together: ${fmt.us(c.profile.baselineUsPerRoundTrip)} in the `
-        + `baseline, ${fmt.us(c.profile.candidateUsPerRoundTrip)} in the candidate.`),
-      h('div', {class: 'scroll'}, table(columns('Layer'), rows(c.profile.layers || [], n => n),
+      h('p', {class: 'profile-words'}, c.cpuProfile.words),
+      h('p', {}, `CPU per round trip, every layer together: ${fmt.us(c.cpuProfile.baselineUsPerRoundTrip)} in the `
+        + `baseline, ${fmt.us(c.cpuProfile.candidateUsPerRoundTrip)} in the candidate.`),
+      h('div', {class: 'scroll'}, table(columns('Layer'), rows(c.cpuProfile.layers || [], n => n),
         {className: 'profile-layers', caption: 'Every layer with samples on either side, largest change first'})),
-      c.profile.frames?.length ? h('div', {class: 'scroll'}, table(columns('Frame'),
-        rows(c.profile.frames, n => h('span', {class: 'mono'}, n)),
+      c.cpuProfile.frames?.length ? h('div', {class: 'scroll'}, table(columns('Frame'),
+        rows(c.cpuProfile.frames, n => h('span', {class: 'mono'}, n)),
         {className: 'profile-frames', caption: 'The frames whose CPU per round trip, with what they call, changed '
           + 'most'})) : null)));
 }

@@ -689,7 +689,7 @@ class WebPageBrowserTest {
 
         // the run form offers profiling, from the API description
         browser.get(url("/#/runs/new"));
-        Select profiling = new Select(wait(browser, UI).until(d -> d.findElement(By.id("run-input-profile"))));
+        Select profiling = new Select(wait(browser, UI).until(d -> d.findElement(By.id("run-input-profiling"))));
         assertThat(profiling.getOptions().stream().map(o -> o.getDomAttribute("value")).toList())
                 .contains("cpu", "off");
         assertThat(pageErrors(browser)).isEmpty();
@@ -772,7 +772,7 @@ class WebPageBrowserTest {
                         [loopbench-epoll-0-1];io/netty/channel/epoll/Native.epollWait 300
                         [loopbench-epoll-0-1];io/loopbench/engine/client/Client.validate 20"""))).toList());
         JsonNode profile = json.readTree(get("/api/compare?baseline=" + baseline + "&candidate=" + candidate))
-                .at("/cases/0/profile");
+                .at("/cases/0/cpuProfile");
         WebDriver browser = chromium.driver();
         browser.get(url("/#/compare?baseline=" + baseline + "&candidate=" + candidate));
         WebElement words = wait(browser, UI).until(d -> d.findElement(By.cssSelector("#compare-profiles "
