@@ -60,6 +60,8 @@ final class Repetition {
 
     private final ServerStats serverStats = new ServerStats();
     private List<EchoClient> clients = List.of();
+    /** The CPU profile's sampling, from the warm-up's start (see {@link CpuProfiler.Session#restart}); or null. */
+    private CpuProfiler.Session profiling;
 
     Repetition(RunSpec spec, int index, Transport transport, ServerFault fault, ProgressListener progress,
                RunControl control, boolean jvmEvents) {
@@ -95,6 +97,9 @@ final class Repetition {
         } catch (Exception e) {
             return RepetitionResult.failed(index, transport, spec.ioThreads(), new Failure.SetUp(withCauses(e)));
         } finally {
+            if (profiling != null) {
+                profiling.close(); // a cancelled or failed repetition releases the profiler too
+            }
             pair.close();
         }
     }
@@ -113,6 +118,8 @@ final class Repetition {
         WarmupRounds.Outcome warmed = null;
         TimelineRecording warmupRecording = null;
         TimelineRecording.Result warmupTimeline = null;
+        profiling = spec.profiling() == Profiling.CPU ? CpuProfiler.start(CpuProfiler.DEFAULT_INTERVAL_MICROS) : null;
+        String noProfile = profiling == null ? null : profiling.refused();
         if (spec.warmupSeconds() > 0) {
             progress.phaseStarted(index, TimelineInterval.WARMUP, spec.warmupLimitSeconds());
             warmupRecording = new TimelineRecording(TimelineInterval.WARMUP, null, intervalNanos, 0, toProgress);
@@ -128,39 +135,19 @@ final class Repetition {
         progress.phaseStarted(index, TimelineInterval.MEASURED, spec.seconds());
         TimelineRecording measuredRecording = new TimelineRecording(TimelineInterval.MEASURED, warmupRecording,
                 intervalNanos, spec.seconds(), toProgress);
-        // started last and stopped first, so that the profile holds the measured phase and its drain only
-        CpuProfiler.Session profiling = spec.profiling() == Profiling.CPU
-                ? CpuProfiler.start(CpuProfiler.DEFAULT_INTERVAL_MICROS) : null;
-        String noProfile = profiling == null ? null : profiling.refused();
-        PhaseRunner.Outcome measured;
-        TimelineRecording.Result measuredTimeline;
-        MemoryUsage memory;
+        // the profile holds the measured phase and its drain only: restarted last, stopped first
+        noProfile = profileStep(noProfile, CpuProfiler.Session::restart);
+        PhaseRunner.Outcome measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds(), measuredRecording);
+        noProfile = profileStep(noProfile, CpuProfiler.Session::stop);
+        progress.measuredPhaseRan(index, measured.endNanos() - measured.elapsedNanos(), measured.stoppedNanos());
+        TimelineRecording.Result measuredTimeline = measuredRecording.finish(measured.endNanos());
+        MemoryUsage memory = ProcessMetrics.memory();
         CpuProfile profile = null;
-        try {
+        if (profiling != null && noProfile == null) {
             try {
-                measured = phases.run(MessageFormat.MEASURED_TAG, spec.seconds(), measuredRecording);
-            } finally {
-                if (profiling != null && noProfile == null) {
-                    try {
-                        profiling.stop();
-                    } catch (IllegalStateException e) {
-                        noProfile = e.getMessage();
-                    }
-                }
-            }
-            progress.measuredPhaseRan(index, measured.endNanos() - measured.elapsedNanos(), measured.stoppedNanos());
-            measuredTimeline = measuredRecording.finish(measured.endNanos());
-            memory = ProcessMetrics.memory();
-            if (profiling != null && noProfile == null) {
-                try {
-                    profile = profiling.profile(); // after the memory reading: building it allocates
-                } catch (IllegalStateException e) {
-                    noProfile = e.getMessage();
-                }
-            }
-        } finally {
-            if (profiling != null) {
-                profiling.close(); // a cancelled or failed phase releases the profiler too
+                profile = profiling.profile(); // after the memory reading: building it allocates
+            } catch (IllegalStateException e) {
+                noProfile = e.getMessage();
             }
         }
         boolean jitKnown = jit == null || jit.awaitEvents();
@@ -265,6 +252,22 @@ final class Repetition {
                 new GcActivity(measured.gcCollections(), measured.gcMillis()), errors, warmupResult,
                 uncorrectedLatency, openLoad, measuredJit, fairness, windowFill, stampGap, warnings, notes,
                 LatencyHistograms.encode(all), timeline, profile);
+    }
+
+    /**
+     * One step of the profile's sampling, unless there is none or an earlier step failed; returns why there is no
+     * profile, or null.
+     */
+    private String profileStep(String noProfile, java.util.function.Consumer<CpuProfiler.Session> step) {
+        if (profiling == null || noProfile != null) {
+            return noProfile;
+        }
+        try {
+            step.accept(profiling);
+            return null;
+        } catch (IllegalStateException e) {
+            return e.getMessage();
+        }
     }
 
     /** Open load: the clients' corrected p99s and dropped shares of the measured phase, lowest and highest. */

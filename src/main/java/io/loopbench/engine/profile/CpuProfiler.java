@@ -62,8 +62,9 @@ public final class CpuProfiler {
     }
 
     /**
-     * Sampling that has begun, or the reason it could not: {@link #stop}, then {@link #profile}; {@link #close} in a
-     * finally block releases the profiler whatever happened in between.
+     * Sampling that has begun, or the reason it could not: {@link #restart} where the profile is to begin (after a
+     * warm-up that ran sampled), {@link #stop}, then {@link #profile}; {@link #close} in a finally block releases the
+     * profiler whatever happened in between.
      */
     public static final class Session implements AutoCloseable {
         private final Sampler sampler;
@@ -83,6 +84,26 @@ public final class CpuProfiler {
         /** Why no profile is being taken; null when one is. */
         public String refused() {
             return refused;
+        }
+
+        /**
+         * Drops what was sampled so far and samples on: the profile begins here. Starting a profiler costs (symbol
+         * tables, method ids, code it makes the JIT compile again), so a repetition starts sampling before its warm-up
+         * and restarts at its measured phase, where that cost has been paid. Throws {@link IllegalStateException}
+         * naming why there is no profile (also when {@link #refused} was set).
+         */
+        public void restart() {
+            if (sampler == null) {
+                throw new IllegalStateException(refused);
+            }
+            try {
+                sampler.stop();
+                sampler.discard();
+                sampler.start(intervalMicros);
+            } catch (Exception e) {
+                release();
+                throw new IllegalStateException(sampler.name() + " failed to restart: " + e, e);
+            }
         }
 
         /**
@@ -223,7 +244,7 @@ public final class CpuProfiler {
 
         private final String event = FlightRecorder.getFlightRecorder().getEventTypes().stream()
                 .map(EventType::getName).anyMatch(CPU_TIME::equals) && !nativeLoaded ? CPU_TIME : EXECUTION;
-        private final Recording recording = new Recording();
+        private Recording recording;
 
         @Override
         public String name() {
@@ -237,6 +258,7 @@ public final class CpuProfiler {
 
         @Override
         public void start(int intervalMicros) {
+            recording = new Recording();
             if (event.equals(CPU_TIME)) {
                 recording.enable(CPU_TIME).with("throttle", intervalMicros + "us");
             } else {

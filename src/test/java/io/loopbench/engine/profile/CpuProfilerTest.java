@@ -71,6 +71,23 @@ class CpuProfilerTest {
     }
 
     @Test
+    void aRestartDropsWhatWasSampledBefore() {
+        try (CpuProfiler.Session s = CpuProfiler.start(1000)) {
+            busy(); // the warm-up: sampled, then dropped
+            s.restart();
+            s.stop();
+            CpuProfile p = s.profile();
+            assertThat(p.frames()).doesNotContain("io/loopbench/engine/server/Work.run");
+        }
+        try (CpuProfiler.Session s = CpuProfiler.start(1000)) {
+            s.restart();
+            busy();
+            s.stop();
+            assertThat(s.profile().frames()).contains("io/loopbench/engine/server/Work.run");
+        }
+    }
+
+    @Test
     void closingASessionReleasesTheProfilerWhateverItReached() {
         CpuProfiler.Session running = CpuProfiler.start(1000);
         running.close(); // never stopped: a phase that failed
