@@ -103,7 +103,8 @@ public final class RegressionGate {
      * @param checks   throughput, then p99
      * @param warnings what makes either side's figures doubtful, each prefixed with its side (its repetitions are
      *                 left out)
-     * @param judged   false for a case recorded before the self-checks existed, which decides nothing
+     * @param judged   false for a case that decides nothing: recorded before the self-checks existed, or profiled on one
+     *                 side only (the profiler's cost would be read as a difference)
      */
     public record CaseGate(String name, List<Check> checks, List<String> warnings, boolean judged) {
     }
@@ -136,6 +137,7 @@ public final class RegressionGate {
         Comparisons.Matching matching = Comparisons.match(baseline, candidate);
         List<String> failed = new ArrayList<>();
         List<TestedCase> cases = new ArrayList<>();
+        List<String> unjudged = new ArrayList<>();
         for (CaseResult[] pair : matching.pairs()) {
             CaseResult b = pair[0];
             CaseResult c = pair[1];
@@ -146,18 +148,27 @@ public final class RegressionGate {
             }
             List<String> warnings = new ArrayList<>(Comparisons.warnings("baseline", b));
             warnings.addAll(Comparisons.warnings("candidate", c));
+            String profiling = Comparisons.profilingDiffers(b, c);
+            if (profiling != null) {
+                warnings.add(profiling);
+            }
+            if (b.predatesSelfChecks() || c.predatesSelfChecks()) {
+                unjudged.add(Comparisons.describe(b) + ": recorded before the self-checks existed, so nothing says "
+                        + "its figures are clean");
+            } else if (profiling != null) {
+                unjudged.add(Comparisons.describe(b) + ": " + profiling);
+            }
             cases.add(new TestedCase(Comparisons.describe(b), List.of(
                     test("throughput", b, c, RepetitionResult::roundTripsPerSecond, true, rule, paired),
                     test("p99", b, c, r -> r.latency() == null ? null : r.latency().p99Us(), false, rule, paired)),
-                    List.copyOf(warnings), !b.predatesSelfChecks() && !c.predatesSelfChecks()));
+                    List.copyOf(warnings), !b.predatesSelfChecks() && !c.predatesSelfChecks() && profiling == null));
         }
         List<CaseGate> decided = holm(cases, rule.alpha(), threshold);
         List<String> reasons = new ArrayList<>();
         if (decided.isEmpty()) {
             reasons.add("no case passed on both sides");
         }
-        decided.stream().filter(g -> !g.judged()).forEach(g -> reasons.add(g.name() + ": recorded before the "
-                + "self-checks existed, so nothing says its figures are clean"));
+        reasons.addAll(unjudged);
         failed.forEach(f -> reasons.add("failed: " + f));
         matching.unmatched().forEach(u -> reasons.add("on one side only: " + u));
         decided.stream().filter(CaseGate::judged).forEach(g -> g.checks().stream()

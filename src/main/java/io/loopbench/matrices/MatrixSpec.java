@@ -67,7 +67,7 @@ import java.util.List;
  *                      each role of one hardware) cases run in parallel, one per group at a time, the cases that
  *                      differ only by execution on the same group; each case records its placement. Omitted, the
  *                      cases run on this host ({@code isolation} does not apply across hosts: the agents measure)
- * @param profiling     for every case: cpu (default) profiles each measured phase's CPU time, off takes no profile
+ * @param profiling     for every case: cpu profiles each measured phase's CPU time, off (default) takes no profile
  *                      (the run spec's {@code profiling})
  */
 @Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
@@ -94,7 +94,7 @@ public record MatrixSpec(
         @Schema(example = "[\"jdk\", \"openssl\"]", defaultValue = "[\"auto\"]") List<TlsProvider> tlsProviders,
         String certsDirectory,
         List<AgentGroup> agentGroups,
-        @Schema(defaultValue = "cpu", allowableValues = {"cpu", "off"}) Profiling profiling) implements Validatable {
+        @Schema(defaultValue = "off", allowableValues = {"cpu", "off"}) Profiling profiling) implements Validatable {
 
     /**
      * Repetitions by default: the fewest with which Wilcoxon's signed-rank test can establish the two differences of

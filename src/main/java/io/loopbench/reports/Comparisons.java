@@ -2,6 +2,7 @@ package io.loopbench.reports;
 
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.profile.ProfileDifference;
+import io.loopbench.engine.spec.Profiling;
 import io.loopbench.verdicts.Difference;
 import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.verdicts.Verdicts;
@@ -128,6 +129,10 @@ public final class Comparisons {
     static CaseComparison compare(CaseResult b, CaseResult c, boolean alternated, VerdictRule rule) {
         List<String> warnings = new ArrayList<>(warnings("baseline", b));
         warnings.addAll(warnings("candidate", c));
+        String profiling = profilingDiffers(b, c);
+        if (profiling != null) {
+            warnings.add(profiling);
+        }
         boolean sameLayout = b.ioLabel().equals(c.ioLabel());
         return worded(new CaseComparison(describe(b), describe(c),
                 difference(b, c, alternated, RepetitionResult::roundTripsPerSecond, rule),
@@ -208,6 +213,18 @@ public final class Comparisons {
         String unfair = c.unfairFailure();
         return unfair != null ? " (" + side + " failed as unfair: " + unfair + ")"
                 : " (" + side + " failed" + (c.error() == null ? "" : ": " + c.error()) + ")";
+    }
+
+    /**
+     * Why two cases' figures differ by more than what they compare when one was profiled and the other not: sampling
+     * costs (p99 most); null when both were alike.
+     */
+    public static String profilingDiffers(CaseResult b, CaseResult c) {
+        Profiling bp = b.spec().profiling();
+        Profiling cp = c.spec().profiling();
+        return bp == cp ? null : "the " + (bp == Profiling.CPU ? "baseline" : "candidate") + " was profiled and the "
+                + (bp == Profiling.CPU ? "candidate" : "baseline") + " not: the profiler's cost (p99 most) is on one "
+                + "side only";
     }
 
     /** A side's warnings, prefixed with the side; a record made before the self-checks existed says so. */

@@ -3,6 +3,7 @@ package io.loopbench.gate;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.reports.CaseResult;
 import io.loopbench.verdicts.VerdictRule;
+import io.loopbench.engine.spec.Profiling;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -137,6 +138,23 @@ class RegressionGateTest {
         assertThat(r.cases().getFirst().judged()).isFalse();
         assertThat(r.cases().getFirst().checks()).allMatch(k -> k.adjustedRegressionP() == null);
         assertThat(r.reasons()).anySatisfy(reason -> assertThat(reason).contains("recorded before the self-checks"));
+    }
+
+    @Test
+    void aCaseProfiledOnOneSideOnlyDecidesNothing() {
+        SplittableRandom random = new SplittableRandom(5);
+        CaseResult base = drawn(random, 8, 1e6, 400, 0.02);
+        CaseResult same = drawn(random, 8, 1e6, 400, 0.02);
+        CaseResult profiled = new CaseResult(SPEC.toBuilder().profiling(Profiling.CPU).build(), same.transport(),
+                same.summary(), same.repetitions(), null);
+
+        RegressionGate.Result r = gate(base, profiled);
+
+        assertThat(r.verdict()).isEqualTo(RegressionGate.Verdict.UNDECIDED);
+        assertThat(r.cases().getFirst().judged()).isFalse();
+        assertThat(r.reasons()).anySatisfy(reason -> assertThat(reason).endsWith("the candidate was profiled and the "
+                + "baseline not: the profiler's cost (p99 most) is on one side only"));
+        assertThat(gate(base, same).cases().getFirst().judged()).as("the same figures, alike").isTrue();
     }
 
     @Test

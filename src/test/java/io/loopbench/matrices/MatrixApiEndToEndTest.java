@@ -19,11 +19,13 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
     @Test
     void aMatrixRunsToTheEndAndIsReportedChartedAndCompared() throws Exception {
         // 1 s measured: the test needs every repetition to pass, and a repetition fails as stalled when one message
-        // takes over a quarter of its phase — 75 ms of a 0.3 s phase, which a pause of this busy test JVM once took
+        // takes over a quarter of its phase — 75 ms of a 0.3 s phase, which a pause of this busy test JVM once took;
+        // 0.5 s of warm-up: a profiler's start makes the JIT compile again, which then falls in the warm-up
         HttpResponse<String> posted = post("/api/matrices", """
                 {"protocols":["tcp"],"payloads":[256],"profiles":[{"clients":2,"window":2}],
                  "ioModels":["shared"],"ioThreads":[1,2],"executions":["netty","reactive"],
-                 "seconds":1.0,"warmupSeconds":0.1,"warmupMode":"fixed","repetitions":2,"isolation":"in-process"}""");
+                 "seconds":1.0,"warmupSeconds":0.5,"warmupMode":"fixed","repetitions":2,"isolation":"in-process",
+                 "profiling":"cpu"}""");
         assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
         JsonNode queued = json.readTree(posted.body());
         String id = queued.get("id").asString();
@@ -57,7 +59,7 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
         assertThat(svg.headers().firstValue("Content-Type")).contains("image/svg+xml");
         assertThat(svg.body()).contains("<svg", "p99 RTT (µs)");
         assertThat(send(at("/api/matrices/" + id + "/charts/bogus.svg")).statusCode()).isEqualTo(404);
-        // every repetition is profiled by default (async-profiler, else the flight recorder)
+        // every repetition is profiled (async-profiler, else the flight recorder)
         assertThat(md.body()).contains("## Where the CPU time goes", "[flame graph](charts/flame-1.svg)");
         HttpResponse<String> flame = send(at("/api/matrices/" + id + "/charts/flame-1.svg"));
         assertThat(flame.headers().firstValue("Content-Type")).contains("image/svg+xml");

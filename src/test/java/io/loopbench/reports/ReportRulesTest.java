@@ -210,6 +210,18 @@ class ReportRulesTest {
     }
 
     @Test
+    void aCaseProfiledOnOneSideOnlyIsNotClean() {
+        RunSpec plain = RunSpec.builder().build();
+        Comparisons.Comparison c = Comparisons.compare(
+                source("b", List.of(ok(plain, new Stat(100, 90, 110), new Stat(9, 8, 10)))),
+                source("c", List.of(ok(plain.toBuilder().profiling(io.loopbench.engine.spec.Profiling.CPU).build(),
+                        new Stat(100, 90, 110), new Stat(9, 8, 10)))), VerdictRule.DEFAULT);
+        assertThat(c.cases().getFirst().warnings()).containsExactly("the candidate was profiled and the baseline "
+                + "not: the profiler's cost (p99 most) is on one side only");
+        assertThat(c.cases().getFirst().verdict()).endsWith("not clean: 1 warning on its figures");
+    }
+
+    @Test
     void aRemoteRunComparedWithALoopbackOneSaysSo() {
         io.loopbench.engine.spec.RunSpec remote = io.loopbench.engine.spec.RunSpec.builder().target("127.0.0.1:7").build();
         Comparisons.Comparison c = Comparisons.compare(

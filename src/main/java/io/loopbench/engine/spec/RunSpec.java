@@ -88,7 +88,7 @@ public record RunSpec(
                 Math.max(DEFAULT_TIMELINE_INTERVAL_MILLIS, leastTimelineIntervalMillis(
                         warmupMode == WarmupMode.AUTO && warmupSeconds > 0 ? warmupMaxSeconds : warmupSeconds,
                         seconds)));
-        profiling = orDefault(profiling, Profiling.CPU);
+        profiling = orDefault(profiling, Profiling.OFF);
     }
 
     /**

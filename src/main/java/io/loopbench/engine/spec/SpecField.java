@@ -77,8 +77,8 @@ public enum SpecField {
             + String.format(Locale.ROOT, "%,d", RunSpec.MAX_TIMELINE_INTERVALS) + "."),
     PROFILING("--profiling", null, null, null, "cpu: sample where each measured phase's CPU time goes (every thread, "
             + "Java, native and kernel frames with async-profiler; Java frames with the flight recorder where "
-            + "async-profiler cannot start), stored as layers, threads and a call tree for flame graphs; off: no "
-            + "profile."),
+            + "async-profiler cannot start), stored as layers, threads and a call tree for flame graphs; its figures "
+            + "then carry the sampling's cost (p99 most); off: no profile."),
     ;
 
     private final String flag;

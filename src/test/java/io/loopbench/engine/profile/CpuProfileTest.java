@@ -15,7 +15,7 @@ class CpuProfileTest {
 
     private static RunSpec.Builder tcp() {
         return RunSpec.builder().protocol(Protocol.TCP).clients(4).window(4).ioThreads(1).payloadBytes(1024)
-                .warmupSeconds(0.5).warmupMode(WarmupMode.FIXED).seconds(1.0).repetitions(1);
+                .warmupSeconds(0.5).warmupMode(WarmupMode.FIXED).seconds(1.0).repetitions(1).profiling(Profiling.CPU);
     }
 
     @Test
