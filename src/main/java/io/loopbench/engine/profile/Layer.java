@@ -19,7 +19,7 @@ public enum Layer implements Labeled {
     TLS("TLS", "encryption, decryption and the TLS engine (the JDK's or OpenSSL's)"),
     ECHO_CHECK("echo check", "loopbench's own code: writing each message, validating each echo, timing round trips"),
     WORK("work per echo", "the configured CPU iterations per echo"),
-    GC("GC", "the garbage collector's threads"),
+    GC("GC", "the garbage collector: its threads, and collections run by the JVM's VM thread (the serial collector's)"),
     JIT("JIT", "the JIT compilers' threads"),
     OTHER("other", "everything else: the JVM's other threads, timers, unwalkable stacks");
 
@@ -74,7 +74,10 @@ public enum Layer implements Labeled {
             new Rule(CODEC, List.of("io/netty/handler/codec/http/", "reactor/netty/http/"), List.of()),
             new Rule(ECHO_CHECK, List.of("io/loopbench/", "org/HdrHistogram/"), List.of()),
             new Rule(NETTY, List.of("io/netty/channel/", "io/netty/handler/", "io/netty/util/concurrent/",
-                    "reactor/"), List.of()));
+                    "reactor/"), List.of()),
+            // the JVM's own: a collection the VM thread runs at a safepoint
+            new Rule(GC, List.of("VM_SerialCollect", "VM_GenCollect", "VM_CollectForAllocation", "VM_G1",
+                    "VM_Parallel", "SerialHeap::", "G1CollectedHeap::", "ParallelScavengeHeap::"), List.of()));
 
     /**
      * The layer this frame starts, or null when it starts none (its caller's layer goes on). Thread frames
