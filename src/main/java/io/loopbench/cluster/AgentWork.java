@@ -67,17 +67,18 @@ final class AgentWork {
      *                before: the server's figures when no clients run here
      * @param span    the clients' measured phase's start and stop ({@link System#nanoTime()}), set by their
      *                repetition's thread before its result completes; unset until then
-     * @param profile   a server without clients here: whether its measured phase is profiled (its spec's
-     *                  {@code profiling}); clients' repetitions profile themselves, the whole process
-     * @param profiling that profile, from the phase's start until its part is taken or the work stops
+     * @param profiling a server without clients here, with its spec's {@code profiling} {@code cpu}: its process's
+     *                  sampling, from the server's start (so that the profiler's start costs fall before the phase),
+     *                  restarted at the phase's start, until its part is taken or the work stops; clients' repetitions
+     *                  profile themselves, the whole process, so clients started here end it
      */
     private record Work(StandingEchoServer server, RunControl control, MeasuredPhaseGate gate,
                         CompletableFuture<RepetitionResult> result, int clients, AtomicReference<PhaseStart> phase,
-                        List<String> intervalRtts, AtomicReference<long[]> span, boolean profile,
+                        List<String> intervalRtts, AtomicReference<long[]> span,
                         AtomicReference<CpuProfiler.Session> profiling) {
 
         static final Work NONE = new Work(null, null, null, null, 0, new AtomicReference<>(), List.of(),
-                new AtomicReference<>(), false, new AtomicReference<>());
+                new AtomicReference<>(), new AtomicReference<>());
     }
 
     /** This process's clocks, CPU time and collections at the start of a measured phase. */
@@ -133,7 +134,8 @@ final class AgentWork {
         // the flight recorder takes a while to start: by the measured phase it sees the server's JIT
         JvmEvents.startInBackground();
         current.set(new Work(server, null, null, null, 0, new AtomicReference<>(), List.of(), new AtomicReference<>(),
-                spec.profiling() == Profiling.CPU, new AtomicReference<>()));
+                new AtomicReference<>(spec.profiling() == Profiling.CPU
+                        ? CpuProfiler.start(CpuProfiler.DEFAULT_INTERVAL_MICROS) : null)));
         return new Target(bindAddress, server.port());
     }
 
@@ -187,9 +189,13 @@ final class AgentWork {
                 });
         CompletableFuture<RepetitionResult> result = new CompletableFuture<>();
         Work work = new Work(before.server, control, gate, result, spec.clients(), new AtomicReference<>(),
-                intervalRtts, span, false, new AtomicReference<>());
+                intervalRtts, span, new AtomicReference<>());
         if (!current.compareAndSet(before, work)) {
             throw new IllegalStateException("agent " + member + " was told to end while it prepared");
+        }
+        CpuProfiler.Session serverProfiling = before.profiling.getAndSet(null);
+        if (serverProfiling != null) {
+            serverProfiling.close(); // the clients' repetition profiles this process, the server's end included
         }
         Thread.ofPlatform().name("loopbench-agent-clients").start(() -> {
             try {
@@ -252,8 +258,13 @@ final class AgentWork {
         if (w == Work.NONE) {
             throw new IllegalStateException("agent " + member + " runs no server or clients to start");
         }
-        if (w.phase.compareAndSet(null, PhaseStart.now()) && w.result == null && w.profile) {
-            w.profiling.set(CpuProfiler.start(CpuProfiler.DEFAULT_INTERVAL_MICROS));
+        CpuProfiler.Session profiling = w.profiling.get();
+        if (w.phase.compareAndSet(null, PhaseStart.now()) && profiling != null && profiling.refused() == null) {
+            try {
+                profiling.restart();
+            } catch (IllegalStateException e) {
+                // released: the part's stop says why there is no profile
+            }
         }
         if (w.gate != null) {
             w.gate.release();

@@ -120,6 +120,24 @@ class AgentWorkTest {
         }
     }
 
+    @Test
+    void clientsBesideAProfiledServerTakeTheProfileOfTheWholeProcess() throws Exception {
+        AgentWork work = new AgentWork("agent-x");
+        try {
+            Target server = work.serve(quick().profiling(io.loopbench.engine.spec.Profiling.CPU).build(),
+                    "127.0.0.1");
+            work.prepare(quick().target(server.toString()).profiling(io.loopbench.engine.spec.Profiling.CPU).build());
+            work.beginPhase();
+            AgentPart part = work.part(Duration.ofSeconds(10));
+            // the server's sampling ended when the clients started: theirs is not refused as a second one
+            assertThat(part.notes()).noneMatch(n -> n.contains("CPU profile"));
+            assertThat(part.cpuProfile()).isNotNull();
+            assertThat(part.cpuProfile().frames()).anyMatch(f -> f.contains("EchoServerHandler"));
+        } finally {
+            work.end();
+        }
+    }
+
     /** Live threads of the engine and of an agent's work (the JIT monitor, once started, stays for the JVM). */
     static Set<Thread> loopbenchThreads() {
         return Thread.getAllStackTraces().keySet().stream()
