@@ -53,12 +53,12 @@ public final class ReportCharts {
     /** A repetition's timeline chart ({@code timeline-C-R}) or a case's spectra ({@code spectrum-C}), if it has it. */
     private static Optional<String> overTime(ReportSource source, String name) {
         String[] parts = name.split("-");
+        Optional<CaseResult> found = parts.length < 2 ? Optional.empty() : kase(source, parts[1]);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        CaseResult kase = found.get();
         try {
-            int c = Integer.parseInt(parts[1]);
-            if (c < 1 || c > source.cases().size()) {
-                return Optional.empty();
-            }
-            CaseResult kase = source.cases().get(c - 1);
             if (parts[0].equals("spectrum") && parts.length == 2) {
                 Map<String, Spectrum> series = new LinkedHashMap<>();
                 Spectra.of(kase).series().forEach(s -> series.put(s.name(), s.spectrum()));
@@ -78,20 +78,23 @@ public final class ReportCharts {
 
     /** Case C's flame graph ({@code flame-C}): its profiled repetitions' call trees merged, if it has any. */
     private static Optional<String> flame(ReportSource source, String name) {
-        int c;
+        return kase(source, name.substring("flame-".length())).flatMap(kase -> {
+            List<CpuProfile> profiles = ProfileSection.profiles(kase);
+            return profiles.isEmpty() ? Optional.empty() : Optional.of(FlameGraph.svg("Where the CPU time goes — "
+                    + kase.groupTitle() + " / " + kase.ioLabel() + " (" + profiles.size()
+                    + (profiles.size() == 1 ? " repetition)" : " repetitions merged)"),
+                    ProfileSummary.merged(profiles)));
+        });
+    }
+
+    /** The case a chart name numbers ({@code C}, 1-based, in the source's order); empty when none is. */
+    private static Optional<CaseResult> kase(ReportSource source, String number) {
         try {
-            c = Integer.parseInt(name.substring("flame-".length()));
+            int c = Integer.parseInt(number);
+            return c < 1 || c > source.cases().size() ? Optional.empty() : Optional.of(source.cases().get(c - 1));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
-        if (c < 1 || c > source.cases().size()) {
-            return Optional.empty();
-        }
-        CaseResult kase = source.cases().get(c - 1);
-        List<CpuProfile> profiles = ProfileSection.profiles(kase);
-        return profiles.isEmpty() ? Optional.empty() : Optional.of(FlameGraph.svg("Where the CPU time goes — "
-                + kase.groupTitle() + " / " + kase.ioLabel() + " (" + profiles.size()
-                + (profiles.size() == 1 ? " repetition)" : " repetitions merged)"), ProfileSummary.merged(profiles)));
     }
 
     /**
