@@ -152,16 +152,15 @@ public final class RegressionGate {
             if (profiling != null) {
                 warnings.add(profiling);
             }
-            if (b.predatesSelfChecks() || c.predatesSelfChecks()) {
-                unjudged.add(Comparisons.describe(b) + ": recorded before the self-checks existed, so nothing says "
-                        + "its figures are clean");
-            } else if (profiling != null) {
-                unjudged.add(Comparisons.describe(b) + ": " + profiling);
+            String unjudgedBecause = b.predatesSelfChecks() || c.predatesSelfChecks()
+                    ? "recorded before the self-checks existed, so nothing says its figures are clean" : profiling;
+            if (unjudgedBecause != null) {
+                unjudged.add(Comparisons.describe(b) + ": " + unjudgedBecause);
             }
             cases.add(new TestedCase(Comparisons.describe(b), List.of(
                     test("throughput", b, c, RepetitionResult::roundTripsPerSecond, true, rule, paired),
                     test("p99", b, c, r -> r.latency() == null ? null : r.latency().p99Us(), false, rule, paired)),
-                    List.copyOf(warnings), !b.predatesSelfChecks() && !c.predatesSelfChecks() && profiling == null));
+                    List.copyOf(warnings), unjudgedBecause == null));
         }
         List<CaseGate> decided = holm(cases, rule.alpha(), threshold);
         List<String> reasons = new ArrayList<>();
