@@ -70,8 +70,9 @@ import java.util.List;
  *                              hosts can be merged exactly
  * @param timeline              the repetition over time: warm-up and measured phase in intervals, with the process's
  *                              GC and JIT events (absent in records stored before timelines existed)
- * @param cpuProfile            where the measured phase's CPU time went (with {@code profiling} {@code cpu}; null
- *                              without one, or in records stored before profiles: a note then says why)
+ * @param cpuProfile            where the measured phase's CPU time went, with {@code profiling} {@code cpu}; null
+ *                              when not profiled (records stored before profiles too), or when no profile could be
+ *                              taken, which a note then says why
  */
 public record RepetitionResult(
         int repetition,

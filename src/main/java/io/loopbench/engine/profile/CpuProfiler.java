@@ -20,9 +20,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * Samples the process's CPU time while a measured phase runs: async-profiler where its native library loads and the
- * kernel lets it open perf events (Java, native and kernel frames, every thread), else the flight recorder's CPU-time
- * samples (Java frames only), and the profile says which and why. One profile at a time per JVM, since both samplers
+ * Samples the process's CPU time, from a repetition's warm-up, restarted for its measured phase: async-profiler
+ * where its native library loads and the kernel lets it open perf events (Java, native and kernel frames, every
+ * thread), else the flight recorder's CPU-time samples (Java frames only), and the profile says which and why. One profile at a time per JVM, since both samplers
  * see the whole process: {@link #start} while another runs answers why not. A {@link Session} is used by the thread
  * that started it.
  */
@@ -44,7 +44,7 @@ public final class CpuProfiler {
     private CpuProfiler() {
     }
 
-    /** A sampler the profile can come from: started once, stopped once. */
+    /** A sampler the profile can come from: started, then stopped; a restart stops, discards and starts again. */
     interface Sampler {
         String name();
 
