@@ -19,6 +19,25 @@ const DECISIONS = {
   drift_not_controlled: 'measured at different times: drift not controlled',
 };
 
+/** A difference (io.loopbench.verdicts.Difference) as a cell: its ratio, interval and decision, marked if better. */
+function ratioCell(d, higherIsBetter) {
+  if (!d) return '';
+  let cls = 'num';
+  let note;
+  if (d.decision === 'established') {
+    const better = higherIsBetter ? d.ratio > 1 : d.ratio < 1;
+    cls += better ? ' better' : ' worse';
+    note = better ? 'better' : 'worse';
+  } else if (d.decision === 'too_few_repetitions') {
+    note = `too few repetitions (${Math.min(d.baselineSize, d.candidateSize)}; ${d.needed} needed)`;
+  } else {
+    note = DECISIONS[d.decision] ?? d.decision;
+  }
+  const interval = fmt.isNum(d.lower) && fmt.isNum(d.upper)
+    ? ` (${d.lower.toFixed(2)}–${d.upper.toFixed(2)})` : '';
+  return {value: [fmt.ratio(d.ratio) + interval, h('span', {class: 'note'}, ` ${note}`)], class: cls};
+}
+
 export function compareView(root, params) {
   const baseline = h('select', {id: 'compare-baseline', name: 'baseline', required: true});
   const candidate = h('select', {id: 'compare-candidate', name: 'candidate', required: true});
@@ -113,23 +132,6 @@ export function compareView(root, params) {
     }
     const hasVerdict = cases.some(c => typeof c.verdict === 'string');
     const keys = [...new Set(cases.flatMap(c => Object.keys(c)).filter(k => !OWN_KEYS.has(k)))];
-    const ratioCell = (d, higherIsBetter) => {
-      if (!d) return '';
-      let cls = 'num';
-      let note;
-      if (d.decision === 'established') {
-        const better = higherIsBetter ? d.ratio > 1 : d.ratio < 1;
-        cls += better ? ' better' : ' worse';
-        note = better ? 'better' : 'worse';
-      } else if (d.decision === 'too_few_repetitions') {
-        note = `too few repetitions (${Math.min(d.baselineSize, d.candidateSize)}; ${d.needed} needed)`;
-      } else {
-        note = DECISIONS[d.decision] ?? d.decision;
-      }
-      const interval = fmt.isNum(d.lower) && fmt.isNum(d.upper)
-        ? ` (${d.lower.toFixed(2)}–${d.upper.toFixed(2)})` : '';
-      return {value: [fmt.ratio(d.ratio) + interval, h('span', {class: 'note'}, ` ${note}`)], class: cls};
-    };
     // a service without the self-checks sends no warnings: then the column is left out rather than read as clean
     const hasWarnings = cases.some(c => Array.isArray(c.warnings));
     const warningsCell = c => (c.warnings?.length ? {value: h('ul', {class: 'warnings'},
@@ -165,31 +167,28 @@ function profileDifferences(cases) {
   const profiled = cases.filter(c => c.cpuProfile);
   if (!profiled.length) return null;
   const signed = x => (fmt.isNum(x) ? `${x > 0 ? '+' : x < 0 ? '−' : ''}${fmt.us(Math.abs(x))}` : '–');
-  const ratioCell = x => {
-    if (!fmt.isNum(x.ratio)) return {value: 'none in the baseline', class: 'num'};
-    const interval = fmt.isNum(x.ratioLow) ? ` (${x.ratioLow.toFixed(2)}–${fmt.isNum(x.ratioHigh)
-      ? x.ratioHigh.toFixed(2) : '∞'})` : '';
-    return {value: [fmt.ratio(x.ratio) + interval, x.withinNoise ? h('span', {class: 'note'}, ' within noise')
-      : null], class: 'num'};
-  };
-  const rows = (list, name) => list.map(x => [{value: name(x.name), header: true},
+  // a layer's change is decided over the repetitions (less CPU is better); a frame's is the pooled figure only
+  const pooled = x => (fmt.isNum(x.ratio) ? {value: fmt.ratio(x.ratio), class: 'num'}
+    : {value: 'none in the baseline', class: 'num'});
+  const rows = (list, name, ratio) => list.map(x => [{value: name(x.name), header: true},
     {value: fmt.us(x.baselineUsPerRoundTrip), class: 'num'}, {value: fmt.us(x.candidateUsPerRoundTrip), class: 'num'},
-    {value: signed(x.changeUs), class: 'num'}, ratioCell(x)]);
-  const columns = what => [what, 'Baseline µs per round trip', 'Candidate µs per round trip', 'Change',
-    'Ratio (95 % interval)'];
+    {value: signed(x.changeUs), class: 'num'}, ratio(x)]);
+  const columns = (what, ratio) => [what, 'Baseline µs per round trip', 'Candidate µs per round trip', 'Change',
+    ratio];
   return h('section', {id: 'compare-profiles'}, h('h2', {}, 'Where the CPU time per round trip differs'),
-    h('p', {class: 'muted'}, 'From the CPU profiles of each side\'s passed repetitions. A ratio\'s interval comes '
-      + 'from the sample counts alone, not from the repetitions\' spread; a change is within noise when its '
-      + 'interval holds 1 or a side has under 5 samples.'),
+    h('p', {class: 'muted'}, 'From the CPU profiles of each side\'s passed repetitions, pooled. Each layer\'s '
+      + 'change is decided as throughput is, over the repetitions\' own figures (matched by round in a matrix), the '
+      + 'layers as one family; a frame\'s ratio is the pooled figure only.'),
     profiled.map((c, i) => h('div', {class: 'profile-difference', id: `compare-profile-${i + 1}`},
       h('h3', {}, `${c.baselineCase} → ${c.candidateCase}`),
       h('p', {class: 'profile-words'}, c.cpuProfile.words),
       h('p', {}, `CPU per round trip, every layer together: ${fmt.us(c.cpuProfile.baselineUsPerRoundTrip)} in the `
         + `baseline, ${fmt.us(c.cpuProfile.candidateUsPerRoundTrip)} in the candidate.`),
-      h('div', {class: 'scroll'}, table(columns('Layer'), rows(c.cpuProfile.layers || [], n => n),
+      h('div', {class: 'scroll'}, table(columns('Layer', 'Ratio (95 % interval)'),
+        rows(c.cpuProfile.layers || [], n => n, x => ratioCell(x.difference, false)),
         {className: 'profile-layers', caption: 'Every layer with samples on either side, largest change first'})),
-      c.cpuProfile.frames?.length ? h('div', {class: 'scroll'}, table(columns('Frame'),
-        rows(c.cpuProfile.frames, n => h('span', {class: 'mono'}, n)),
+      c.cpuProfile.frames?.length ? h('div', {class: 'scroll'}, table(columns('Frame', 'Ratio (pooled)'),
+        rows(c.cpuProfile.frames, n => h('span', {class: 'mono'}, n), pooled),
         {className: 'profile-frames', caption: 'The frames whose CPU per round trip, with what they call, changed '
           + 'most'})) : null)));
 }

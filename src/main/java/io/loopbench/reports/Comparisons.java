@@ -1,6 +1,7 @@
 package io.loopbench.reports;
 
 import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.profile.Layer;
 import io.loopbench.engine.profile.ProfileDifference;
 import io.loopbench.engine.spec.Profiling;
 import io.loopbench.verdicts.Difference;
@@ -10,6 +11,7 @@ import io.loopbench.verdicts.Verdicts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
@@ -47,7 +49,32 @@ public final class Comparisons {
      *                      passed repetitions; null unless both sides have some
      */
     public record CaseComparison(String baselineCase, String candidateCase, Difference throughput, Difference p99,
-                                 String verdict, List<String> warnings, ProfileDifference cpuProfile) {
+                                 String verdict, List<String> warnings, ProfileComparison cpuProfile) {
+    }
+
+    /**
+     * Two cases' CPU time per round trip, layer by layer: each layer's figure per repetition (its share of the
+     * samples × the CPU time ÷ the round trips) compared as throughput is, matched or not, the layers decided as one
+     * family (Holm), so that naming any layer when none differs happens at most at the rule's alpha.
+     *
+     * @param baselineUsPerRoundTrip  the baseline's CPU µs per round trip, every layer together, pooled
+     * @param candidateUsPerRoundTrip the candidate's
+     * @param layers                  every layer with samples on either side, largest pooled change first
+     * @param frames                  the frames whose inclusive CPU per round trip changed most, pooled figures only
+     * @param words                   the largest established layer change in a sentence, or that none is
+     */
+    public record ProfileComparison(double baselineUsPerRoundTrip, double candidateUsPerRoundTrip,
+                                    List<LayerChange> layers, List<ProfileDifference.Change> frames, String words) {
+    }
+
+    /**
+     * One layer on both sides: pooled CPU µs per round trip, and the verdict on its per-repetition figures.
+     *
+     * @param name       the layer in words
+     * @param difference candidate ÷ baseline over the repetitions, decided within the layers' family
+     */
+    public record LayerChange(String name, double baselineUsPerRoundTrip, double candidateUsPerRoundTrip,
+                              double changeUs, Difference difference) {
     }
 
     /**
@@ -137,18 +164,52 @@ public final class Comparisons {
         return worded(new CaseComparison(describe(b), describe(c),
                 difference(b, c, alternated, RepetitionResult::roundTripsPerSecond, rule),
                 difference(b, c, alternated, r -> r.latency() == null ? null : r.latency().p99Us(), rule),
-                null, List.copyOf(warnings), ProfileDifference.of(
-                        profiled(sameLayout ? "the baseline" : b.ioLabel(), b),
-                        profiled(sameLayout ? "the candidate" : c.ioLabel(), c))));
+                null, List.copyOf(warnings), profiles(b, c, alternated, rule,
+                        sameLayout ? "the baseline" : b.ioLabel(), sameLayout ? "the candidate" : c.ioLabel())));
     }
 
-    /** A side's passed repetitions that have a CPU profile, with their CPU seconds and round trips. */
-    static ProfileDifference.Side profiled(String name, CaseResult c) {
+    /** Where two cases' CPU per round trip differs; null unless both have profiled repetitions. */
+    private static ProfileComparison profiles(CaseResult b, CaseResult c, boolean alternated, VerdictRule rule,
+                                              String baselineName, String candidateName) {
+        ProfileDifference figures = ProfileDifference.of(profiled(b), profiled(c));
+        if (figures == null || figures.layers().isEmpty()) {
+            return null;
+        }
+        List<Difference> decided = Verdicts.family(figures.layers().stream()
+                .map(l -> difference(b, c, alternated, r -> layerUsPerRoundTrip(r, l.layer()), rule)).toList(), rule);
+        List<LayerChange> layers = new ArrayList<>();
+        for (int i = 0; i < decided.size(); i++) {
+            ProfileDifference.Change l = figures.layers().get(i);
+            layers.add(new LayerChange(l.name(), l.baselineUsPerRoundTrip(), l.candidateUsPerRoundTrip(),
+                    l.changeUs(), decided.get(i)));
+        }
+        LayerChange named = layers.stream().filter(l -> l.difference().established()).findFirst().orElse(null);
+        LayerChange largest = layers.getFirst();
+        String words = named != null
+                ? String.format(Locale.ROOT, "%s spends %.0f %% %s CPU per round trip in %s than %s (%.2f µs against "
+                        + "%.2f µs; %s)", candidateName, Math.abs(named.difference().ratio() - 1) * 100,
+                named.difference().ratio() < 1 ? "less" : "more", named.name(), baselineName,
+                named.candidateUsPerRoundTrip(), named.baselineUsPerRoundTrip(), named.difference().words())
+                : String.format(Locale.ROOT, "no layer's difference in CPU per round trip is established; the "
+                        + "largest, %s (%.2f µs against %.2f µs): %s", largest.name(),
+                largest.candidateUsPerRoundTrip(), largest.baselineUsPerRoundTrip(), largest.difference().words());
+        return new ProfileComparison(figures.baselineUsPerRoundTrip(), figures.candidateUsPerRoundTrip(), layers,
+                figures.frames(), words);
+    }
+
+    /** A case's passed repetitions that have a CPU profile, with their CPU seconds and round trips. */
+    private static ProfileDifference.Side profiled(CaseResult c) {
         List<RepetitionResult> reps = c.repetitions().stream().filter(r -> r.ok() && r.cpuProfile() != null
                 && r.cpu() != null && r.messages() != null).toList();
-        return new ProfileDifference.Side(name, reps.stream().map(RepetitionResult::cpuProfile).toList(),
+        return new ProfileDifference.Side(reps.stream().map(RepetitionResult::cpuProfile).toList(),
                 reps.stream().mapToDouble(r -> r.cpu().seconds()).sum(),
                 reps.stream().mapToLong(RepetitionResult::messages).sum());
+    }
+
+    /** A repetition's CPU µs per round trip in a layer; null without a profile. */
+    private static Double layerUsPerRoundTrip(RepetitionResult r, Layer layer) {
+        return r.cpuProfile() == null || r.cpu() == null || r.messages() == null ? null
+                : ProfileDifference.layerUsPerRoundTrip(r.cpuProfile(), layer, r.cpu().seconds(), r.messages());
     }
 
     /** The comparisons' throughput and p99 differences decided as one family (Holm), the verdicts reworded. */

@@ -69,8 +69,13 @@ final class ReportFixtures {
      * profile, merged into its summary as the engine merges them.
      */
     static CaseResult profiled(RunSpec spec, double roundTripsPerSecond, CpuProfile profile) {
-        List<RepetitionResult> reps = java.util.stream.IntStream.rangeClosed(1, 3)
-                .mapToObj(i -> passed(i, roundTripsPerSecond, 100, profile)).toList();
+        return profiled(spec, roundTripsPerSecond, List.of(profile, profile, profile));
+    }
+
+    /** A passed case of a repetition per profile, each a CPU second at this throughput with its profile. */
+    static CaseResult profiled(RunSpec spec, double roundTripsPerSecond, List<CpuProfile> profiles) {
+        List<RepetitionResult> reps = java.util.stream.IntStream.rangeClosed(1, profiles.size())
+                .mapToObj(i -> passed(i, roundTripsPerSecond, 100, profiles.get(i - 1))).toList();
         Stat roundTrips = new Stat(roundTripsPerSecond, roundTripsPerSecond, roundTripsPerSecond);
         return new CaseResult(spec, Transport.EPOLL, summary(roundTrips, new Stat(100, 100, 100), null, null, null,
                 List.of(), ProfileSummary.of(reps.stream().map(RepetitionResult::cpuProfile).toList(),

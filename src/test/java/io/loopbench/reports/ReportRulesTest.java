@@ -184,29 +184,61 @@ class ReportRulesTest {
     }
 
     @Test
-    void aComparisonSaysWhereTheCpuTimePerRoundTripDiffers() {
+    void aComparisonOfTwoRunsGivesEachLayersCpuPerRoundTripButEstablishesNoneOverDrift() {
         RunSpec shared = RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(1).build();
         RunSpec sharded = RunSpec.builder().ioModel(IoModel.SHARDED).ioThreads(2).build();
         Comparisons.Comparison c = Comparisons.compare(
-                source("b", List.of(ReportFixtures.profiled(shared, 1e6, ReportFixtures.loopProfile(600, 400)))),
-                source("c", List.of(ReportFixtures.profiled(sharded, 1e6, ReportFixtures.loopProfile(300, 400)))),
+                source("b", List.of(ReportFixtures.profiled(shared, 1e6,
+                        java.util.Collections.nCopies(7, ReportFixtures.loopProfile(600, 400))))),
+                source("c", List.of(ReportFixtures.profiled(sharded, 1e6,
+                        java.util.Collections.nCopies(7, ReportFixtures.loopProfile(300, 400))))),
                 VerdictRule.DEFAULT);
-        io.loopbench.engine.profile.ProfileDifference d = c.cases().getFirst().cpuProfile();
+        Comparisons.ProfileComparison d = c.cases().getFirst().cpuProfile();
         // the same CPU second per million round trips on both sides, spent 600:400 against 300:400 (3:4)
-        assertThat(d.layers()).extracting(io.loopbench.engine.profile.ProfileDifference.Change::name)
+        assertThat(d.layers()).extracting(Comparisons.LayerChange::name)
                 .containsExactlyInAnyOrder("kernel send", "Netty pipeline");
         assertThat(d.layers()).filteredOn(l -> l.name().equals("kernel send")).singleElement().satisfies(l -> {
             assertThat(l.baselineUsPerRoundTrip()).isCloseTo(0.6, within(1e-9));
             assertThat(l.candidateUsPerRoundTrip()).isCloseTo(3.0 / 7, within(1e-9));
-            assertThat(l.withinNoise()).isFalse();
+            assertThat(l.difference().decision()).isEqualTo(Decision.DRIFT_NOT_CONTROLLED);
         });
-        assertThat(d.words()).startsWith("sharded 2 spends ").contains(" than shared 1 (");
+        assertThat(d.words()).startsWith("no layer's difference in CPU per round trip is established; the largest, ")
+                .endsWith("not established: measured at different times, so drift is not controlled");
 
         Comparisons.Comparison unprofiled = Comparisons.compare(
                 source("b", List.of(ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(100, 90, 110), new Stat(9, 8, 10)))),
                 source("c", List.of(ReportFixtures.profiled(sharded, 1e6, ReportFixtures.loopProfile(300, 400)))),
                 VerdictRule.DEFAULT);
         assertThat(unprofiled.cases().getFirst().cpuProfile()).isNull();
+    }
+
+    @Test
+    void alternatedCasesEstablishALayerThatHalvedAndAnAaComparisonNamesNone() {
+        RunSpec shared = RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(1).build();
+        RunSpec sharded = RunSpec.builder().ioModel(IoModel.SHARDED).ioThreads(2).build();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(26);
+        java.util.function.IntFunction<Integer> jitter = n -> (int) Math.round(n * (1 + 0.02 * random.nextGaussian()));
+        List<io.loopbench.engine.profile.CpuProfile> base = new java.util.ArrayList<>();
+        List<io.loopbench.engine.profile.CpuProfile> halved = new java.util.ArrayList<>();
+        List<io.loopbench.engine.profile.CpuProfile> same = new java.util.ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            base.add(ReportFixtures.loopProfile(jitter.apply(600), jitter.apply(400)));
+            halved.add(ReportFixtures.loopProfile(jitter.apply(300), jitter.apply(400)));
+            same.add(ReportFixtures.loopProfile(jitter.apply(600), jitter.apply(400)));
+        }
+        CaseResult b = ReportFixtures.profiled(shared, 1e6, base);
+
+        Comparisons.ProfileComparison d = Comparisons.compare(b, ReportFixtures.profiled(sharded, 1e6, halved), true,
+                VerdictRule.DEFAULT).cpuProfile();
+        assertThat(d.words()).startsWith("sharded 2 spends ").contains("% less CPU per round trip in kernel send than "
+                + "shared 1 (").endsWith("established)");
+        assertThat(d.layers()).filteredOn(l -> l.name().equals("kernel send")).singleElement()
+                .satisfies(l -> assertThat(l.difference().established()).isTrue());
+
+        Comparisons.ProfileComparison aa = Comparisons.compare(b, ReportFixtures.profiled(sharded, 1e6, same), true,
+                VerdictRule.DEFAULT).cpuProfile();
+        assertThat(aa.layers()).noneMatch(l -> l.difference().established());
+        assertThat(aa.words()).startsWith("no layer's difference in CPU per round trip is established");
     }
 
     @Test

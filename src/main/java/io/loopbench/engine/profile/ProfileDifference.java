@@ -5,26 +5,24 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * Where two cases' CPU time per round trip differs: each layer's and the most changed frames' CPU µs per round trip,
- * baseline and candidate, so that cases of different throughputs compare. A change is a sampling estimate: each side's
- * µs come from its samples, so each change carries an approximate 95 % interval of the ratio from the sample counts
- * (Poisson, {@code exp(±1.96·√(1/a + 1/b))}) and is called {@code withinNoise} when the interval holds 1 — it does not
- * count the repetitions' own spread. Immutable.
+ * baseline and candidate, pooled over each side's profiled repetitions, so that cases of different throughputs
+ * compare. Figures only: whether a layer's change is established is a verdict over the repetitions
+ * ({@link #layerUsPerRoundTrip} gives one repetition's figure), which a sample count alone cannot make — two runs of
+ * one spec differ by more than their samples' noise. Immutable.
  *
  * @param baselineUsPerRoundTrip  the baseline's CPU µs per round trip, every layer together
  * @param candidateUsPerRoundTrip the candidate's
  * @param layers                  every layer with samples on either side, largest change first
  * @param frames                  the frames whose inclusive µs per round trip changed most (at most {@link #FRAMES}),
  *                                largest change first
- * @param words                   the largest layer change beyond noise, in a sentence; or that none is
  */
 public record ProfileDifference(double baselineUsPerRoundTrip, double candidateUsPerRoundTrip, List<Change> layers,
-                                List<Change> frames, String words) {
+                                List<Change> frames) {
 
     /** How many frames are listed. */
     public static final int FRAMES = 10;
@@ -38,23 +36,29 @@ public record ProfileDifference(double baselineUsPerRoundTrip, double candidateU
      * One layer or frame on both sides.
      *
      * @param name                    the layer's name in words ({@link Layer#words()}) or the frame
+     * @param layer                   the layer; null for a frame
      * @param baselineUsPerRoundTrip  the baseline's CPU µs per round trip in it (a frame: with what it calls)
      * @param candidateUsPerRoundTrip the candidate's
      * @param changeUs                candidate − baseline
      * @param ratio                   candidate ÷ baseline; null when the baseline had no sample there
-     * @param ratioLow                the ratio's approximate 95 % interval, low end; null with {@code ratio}
-     * @param ratioHigh               its high end; null with {@code ratio}
-     * @param withinNoise             whether the interval holds 1 (or a side has under 5 samples)
      */
-    public record Change(String name, double baselineUsPerRoundTrip, double candidateUsPerRoundTrip, double changeUs,
-                         Double ratio, Double ratioLow, Double ratioHigh, boolean withinNoise) {
+    public record Change(String name, Layer layer, double baselineUsPerRoundTrip, double candidateUsPerRoundTrip,
+                         double changeUs, Double ratio) {
     }
 
     /** One side: its profiles with the CPU seconds and round trips of the same measured phases. */
-    public record Side(String name, List<CpuProfile> profiles, double cpuSeconds, long roundTrips) {
+    public record Side(List<CpuProfile> profiles, double cpuSeconds, long roundTrips) {
         double usPerSample(long samples) {
             return roundTrips == 0 || samples == 0 ? 0 : cpuSeconds * 1e6 / roundTrips / samples;
         }
+    }
+
+    /**
+     * One repetition's CPU µs per round trip in a layer: the layer's share of its samples × its process's CPU time
+     * over the measured phase ÷ its round trips; null without a round trip.
+     */
+    public static Double layerUsPerRoundTrip(CpuProfile profile, Layer layer, double cpuSeconds, long roundTrips) {
+        return roundTrips == 0 ? null : profile.share(layer) * cpuSeconds * 1e6 / roundTrips;
     }
 
     /** The difference of two sides; null when either has no profile or no round trip. */
@@ -72,7 +76,7 @@ public record ProfileDifference(double baselineUsPerRoundTrip, double candidateU
             long bs = samples(b, l);
             long cs = samples(c, l);
             if (bs + cs > 0) {
-                layers.add(change(l.words(), bs, cs, bUs, cUs));
+                layers.add(change(l.words(), l, bs, cs, bUs, cUs));
             }
         }
         Map<String, Long> bf = inclusive(b);
@@ -81,32 +85,24 @@ public record ProfileDifference(double baselineUsPerRoundTrip, double candidateU
         names.addAll(cf.keySet());
         List<Change> frames = new ArrayList<>();
         for (String f : names) {
-            frames.add(change(f, bf.getOrDefault(f, 0L), cf.getOrDefault(f, 0L), bUs, cUs));
+            frames.add(change(f, null, bf.getOrDefault(f, 0L), cf.getOrDefault(f, 0L), bUs, cUs));
         }
         Comparator<Change> largest = Comparator.comparingDouble((Change x) -> Math.abs(x.changeUs())).reversed()
                 .thenComparing(Change::name);
         layers.sort(largest);
         frames.sort(largest);
         return new ProfileDifference(b.samples() * bUs, c.samples() * cUs, layers,
-                frames.subList(0, Math.min(FRAMES, frames.size())), words(baseline.name(), candidate.name(), layers));
+                frames.subList(0, Math.min(FRAMES, frames.size())));
     }
 
     private static long samples(CpuProfile p, Layer l) {
         return p.layers().stream().filter(s -> s.layer() == l).mapToLong(CpuProfile.LayerShare::samples).sum();
     }
 
-    private static Change change(String name, long bs, long cs, double bUs, double cUs) {
+    private static Change change(String name, Layer layer, long bs, long cs, double bUs, double cUs) {
         double b = bs * bUs;
         double c = cs * cUs;
-        if (bs == 0) {
-            return new Change(name, b, c, c - b, null, null, null, cs < 5);
-        }
-        double ratio = c / b;
-        double spread = cs == 0 ? Double.POSITIVE_INFINITY : 1.96 * Math.sqrt(1.0 / bs + 1.0 / cs);
-        double low = ratio * Math.exp(-spread);
-        double high = ratio * Math.exp(spread);
-        return new Change(name, b, c, c - b, ratio, low, Double.isInfinite(high) ? null : high,
-                bs < 5 || cs < 5 || (low <= 1 && (Double.isInfinite(high) || high >= 1)));
+        return new Change(name, layer, b, c, c - b, bs == 0 ? null : c / b);
     }
 
     /** Each frame's inclusive samples: those of every stack it is on, counted once per stack. */
@@ -127,16 +123,5 @@ public record ProfileDifference(double baselineUsPerRoundTrip, double candidateU
             }
         }
         return out;
-    }
-
-    private static String words(String baseline, String candidate, List<Change> layers) {
-        return layers.stream().filter(c -> !c.withinNoise() && c.ratio() != null).findFirst()
-                .map(c -> String.format(Locale.ROOT, "%s spends %.0f %% %s CPU per round trip in %s than %s "
-                                + "(%.2f µs against %.2f µs; 95 %% interval of the ratio %.2f–%.2f, from sample counts)",
-                        candidate, Math.abs(c.ratio() - 1) * 100, c.ratio() < 1 ? "less" : "more",
-                        c.name(), baseline,
-                        c.candidateUsPerRoundTrip(), c.baselineUsPerRoundTrip(), c.ratioLow(),
-                        c.ratioHigh() == null ? Double.POSITIVE_INFINITY : c.ratioHigh()))
-                .orElse("no layer's CPU per round trip differs beyond the sampling noise");
     }
 }
