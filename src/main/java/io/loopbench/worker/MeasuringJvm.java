@@ -9,19 +9,30 @@ import reactor.util.Loggers;
 public final class MeasuringJvm {
 
     private static final String LEAK_DETECTION_LEVEL = "io.netty.leakDetection.level";
+    private static final String SLF4J_PROVIDER = "slf4j.provider";
 
     private MeasuringJvm() {
     }
 
     public static void prepare() {
         // Netty and Reactor log through the JDK's logging here, not SLF4J: the class path's Logback would otherwise
-        // configure itself (some 100 ms) before the first echo, for a process that logs next to nothing.
+        // configure itself (some 100 ms) before the first echo, for a process that logs next to nothing. Reactor's
+        // Loggers asks SLF4J for a logger while it initialises, before useJdkLoggers can say otherwise, so SLF4J is
+        // given its no-operation provider first (and told to keep quiet about it): Logback is then never loaded.
+        quietSlf4j();
         InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
         Loggers.useJdkLoggers();
         // Netty's leak detector samples buffers on the measured path and costs allocations there; it is off unless a
         // level is asked for (each result records the level in its environment).
         if (System.getProperty(LEAK_DETECTION_LEVEL) == null) {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
+    }
+
+    private static void quietSlf4j() {
+        if (System.getProperty(SLF4J_PROVIDER) == null) {
+            System.setProperty(SLF4J_PROVIDER, "org.slf4j.helpers.NOP_FallbackServiceProvider");
+            System.setProperty("slf4j.internal.verbosity", "WARN");
         }
     }
 }

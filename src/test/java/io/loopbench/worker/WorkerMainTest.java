@@ -5,6 +5,7 @@ import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.timeline.TimelineInterval;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
@@ -15,6 +16,8 @@ import java.io.PipedOutputStream;
 import java.io.PrintStream;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +67,36 @@ class WorkerMainTest {
         service.close();
         assertThat(gone.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(err.toString()).contains("the service that started this worker is gone");
+    }
+
+    /**
+     * A forked worker (a JVM of its own, as the service starts it) measures without loading a logging framework, the
+     * command line's parser or Spring, all of which its class path holds: the JVM's own class-load log says so, and
+     * that it did load Netty's channels (so the log is the measurement's).
+     */
+    @Test
+    void aForkedWorkerLoadsNoLoggingFrameworkNoCommandLineParserAndNoSpring(@TempDir Path dir) throws Exception {
+        Path loaded = dir.resolve("classes.log");
+        Process worker = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(),
+                "--enable-native-access=ALL-UNNAMED", "-Xlog:class+load=info:file=" + loaded,
+                "-cp", System.getProperty("java.class.path"), WorkerMain.class.getName())
+                .redirectError(dir.resolve("stderr.txt").toFile()).start();
+        worker.getOutputStream().write((WorkerProtocol.line(new WorkerRequest(WorkerProtocol.VERSION, SHORT)) + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+        worker.getOutputStream().flush(); // and left open: its end would tell the worker that the service is gone
+        List<String> events;
+        try (BufferedReader out = worker.inputReader(StandardCharsets.UTF_8)) {
+            events = out.lines().toList();
+        } finally {
+            assertThat(worker.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            worker.getOutputStream().close();
+        }
+
+        assertThat(worker.exitValue()).as(Files.readString(dir.resolve("stderr.txt"))).isZero();
+        assertThat(WorkerProtocol.event(events.getLast())).isInstanceOf(WorkerEvent.Result.class);
+        String classes = Files.readString(loaded);
+        assertThat(classes).contains("io.netty.channel.", "io.loopbench.worker.WorkerMain ")
+                .doesNotContain("ch.qos.logback", "org.apache.logging.log4j", "picocli", "org.springframework");
     }
 
     @Test
