@@ -1,17 +1,48 @@
 package io.loopbench.worker;
 
+import io.loopbench.engine.loop.Transports;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
 import reactor.util.Loggers;
 
-/** What a JVM that measures (the worker, {@code ./loopbench measure}) sets before Netty or Reactor runs. Stateless. */
+/**
+ * What a JVM that measures (the worker, {@code ./loopbench measure}) sets before Netty or Reactor runs. Threads: any;
+ * {@link #prepareInBackground} starts a thread of its own, which {@link #awaitPrepared} joins.
+ */
 public final class MeasuringJvm {
 
     private static final String LEAK_DETECTION_LEVEL = "io.netty.leakDetection.level";
     private static final String SLF4J_PROVIDER = "slf4j.provider";
 
+    private static volatile Thread preparing;
+
     private MeasuringJvm() {
+    }
+
+    /**
+     * {@link #prepare} and the load of Netty's platform probe and its preferred native transport's library (together
+     * some 150 ms of a fresh JVM), on a thread of their own while the caller reads its request; the caller must
+     * {@link #awaitPrepared} before it touches Netty or Reactor.
+     */
+    public static void prepareInBackground() {
+        quietSlf4j();
+        preparing = Thread.ofPlatform().daemon().name("loopbench-prepare").start(() -> {
+            prepare();
+            Transports.isAvailable(Transports.AUTO_PREFERENCE.getFirst());
+        });
+    }
+
+    /** Returns once {@link #prepareInBackground}'s work is done (at once when it was not asked for). */
+    public static void awaitPrepared() {
+        Thread t = preparing;
+        if (t != null) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     public static void prepare() {

@@ -23,8 +23,9 @@ import java.nio.charset.StandardCharsets;
  * it holds the other end, so a worker never outlives it, even when the service is killed outright. Exit status 0 when
  * the measurement passed, 1 when it did not, 2 for a request it cannot take, 3 when the service went away.
  *
- * <p>Threads: the main thread reads the request and measures; events come from the engine's threads as well, so
- * their writer is synchronized; a daemon thread watches stdin.
+ * <p>Threads: the main thread reads the request and measures, while another prepares Netty and Reactor
+ * ({@link MeasuringJvm#prepareInBackground}); events come from the engine's threads as well, so their writer is
+ * synchronized; a daemon thread watches stdin.
  */
 public final class WorkerMain {
 
@@ -32,7 +33,7 @@ public final class WorkerMain {
     }
 
     public static void main(String[] args) {
-        MeasuringJvm.prepare();
+        MeasuringJvm.prepareInBackground();
         PrintStream events = System.out;
         System.setOut(System.err); // a library's print must not break the event stream
         // Halt, not exit: nothing of a measurement whose result nobody will read is worth a shutdown hook that might
@@ -66,6 +67,7 @@ public final class WorkerMain {
         if (parentGone != null) {
             watchParent(in, err, parentGone);
         }
+        MeasuringJvm.awaitPrepared();
         Measurement measurement;
         try {
             measurement = Measurement.of(request.spec());
