@@ -75,9 +75,6 @@ final class Repetition {
     }
 
     RepetitionResult run() {
-        if (jvmEvents) {
-            JvmEvents.startInBackground(); // while the pair opens and warms up, not before the first echo
-        }
         ServerCheck check = new ServerCheck(spec.work(), serverStats);
         EchoProtocol protocol = Protocols.of(spec);
         Runnable checkpoint = control::throwIfCancelled;
@@ -128,8 +125,9 @@ final class Repetition {
             warmup = warmed.phase();
             warmupTimeline = warmupRecording.finish(warmup.endNanos());
         }
-        // Waits, if need be, for the monitor started in the background: the measured phase's events must all be seen.
-        // A fresh JVM's warm-up activity counts only what the monitor saw: it may miss the first round's start.
+        // Waits, if need be, for the monitor started after the warm-up's first round (or starts it, with no warm-up):
+        // the measured phase's events must all be seen. A fresh JVM's warm-up activity counts only what the monitor
+        // saw: it misses its first round or more.
         JvmEvents jit = jvmEvents ? JvmEvents.get() : null;
         control.beforeMeasuredPhase();
         progress.phaseStarted(index, TimelineInterval.MEASURED, spec.seconds());

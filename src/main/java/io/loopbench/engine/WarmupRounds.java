@@ -7,6 +7,7 @@ import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.timeline.TimelineRecording;
 
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -57,6 +58,11 @@ final class WarmupRounds {
         for (int round = 0; ; round++) {
             long left = cap - System.nanoTime();
             last = phases.run(MessageFormat.WARMUP_TAG, Math.min(ROUND_SECONDS, Math.max(left, 1) / 1e9), timeline);
+            if (first == null && jvmEvents) {
+                // the flight recorder's start (a few hundred ms of a CPU) overlaps the rounds after the first echo
+                // rather than delaying it; the JIT's criterion needs it only after a span of rounds
+                JvmEvents.startInBackground();
+            }
             first = first == null ? last : first;
             cpu += last.cpuNanos();
             gcCollections += last.gcCollections();
@@ -162,8 +168,11 @@ final class WarmupRounds {
         if (!jit.awaitEvents()) {
             return "JIT: " + JvmEvents.UNKNOWN_NOTE;
         }
-        return unquietWarmup(jit.activity(rounds[(round - STEADY_ROUNDS + 1) % n].from(), rounds[round % n].to(),
-                capacity));
+        Instant from = rounds[(round - STEADY_ROUNDS + 1) % n].from();
+        if (!jit.sees(from)) {
+            return "JIT: the flight recorder began recording within the last second, so its activity is not known";
+        }
+        return unquietWarmup(jit.activity(from, rounds[round % n].to(), capacity));
     }
 
     /** Null when the warm-up's last second {@code a} lets it end steady by the JIT; else why not. */

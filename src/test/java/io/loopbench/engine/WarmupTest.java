@@ -1,6 +1,7 @@
 package io.loopbench.engine;
 
 import io.loopbench.engine.process.JitActivity;
+import io.loopbench.engine.process.JvmEvents;
 import io.loopbench.engine.server.ServerFault;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Violation;
@@ -56,6 +57,31 @@ class WarmupTest {
         assertThat(WarmupRounds.unquietJit(null, rounds, quiet, 9)).isNull();
         assertThat(WarmupRounds.unquietJit(null, rounds, busy, 9))
                 .startsWith("JIT: compilation took 2.").endsWith(" % of the CPU the last second had (at most 2.5 %)");
+    }
+
+    /**
+     * The flight recorder starts after the warm-up's first round: a last second that began before it recorded is not
+     * known to be quiet, so it cannot end the warm-up; one that began after it can.
+     */
+    @Test
+    void aLastSecondFromBeforeTheRecorderRecordedDoesNotEndTheWarmupByTheJit() {
+        JvmEvents jit = JvmEvents.get();
+        java.time.Instant now = java.time.Instant.now();
+        PhaseRunner.Outcome[] before = new PhaseRunner.Outcome[10];
+        PhaseRunner.Outcome[] after = new PhaseRunner.Outcome[10];
+        for (int i = 0; i < before.length; i++) {
+            before[i] = new PhaseRunner.Outcome(java.time.Instant.EPOCH, now, 200_000_000L, 0, 0, 100_000_000L, 0, 0,
+                    false, null, java.util.Map.of(), java.util.Map.of(), java.util.Map.of());
+            after[i] = new PhaseRunner.Outcome(now.plusSeconds(3600), now.plusSeconds(3601), 200_000_000L, 0, 0,
+                    100_000_000L, 0, 0, false, null, java.util.Map.of(), java.util.Map.of(), java.util.Map.of());
+        }
+
+        assertThat(jit.sees(java.time.Instant.EPOCH)).isFalse();
+        assertThat(jit.sees(now)).isTrue();
+        assertThat(WarmupRounds.unquietJit(jit, before, new long[10], 9))
+                .isEqualTo("JIT: the flight recorder began recording within the last second, so its activity is not "
+                        + "known");
+        assertThat(WarmupRounds.unquietJit(jit, after, new long[10], 9)).isNull();
     }
 
     /**

@@ -84,6 +84,8 @@ public final class JvmEvents {
     /** Written only by the stream's thread. */
     private volatile long receivedMark;
     private volatile long flushedMark;
+    /** From when every event is seen (no earlier than the recording's start); null while unknown. */
+    private volatile Instant recordingSince;
 
     private JvmEvents() {
         RecordingStream stream = new RecordingStream();
@@ -110,7 +112,11 @@ public final class JvmEvents {
      */
     private void awaitRecording() {
         long deadline = System.nanoTime() + FLUSH_WAIT_NANOS;
-        while (receivedMark == 0 && System.nanoTime() - deadline < 0) {
+        while (System.nanoTime() - deadline < 0) {
+            if (receivedMark != 0) {
+                recordingSince = Instant.now(); // later than the recording's start: on the safe side
+                return;
+            }
             Mark mark = new Mark();
             mark.id = marks.incrementAndGet();
             mark.commit();
@@ -183,7 +189,8 @@ public final class JvmEvents {
 
     /**
      * Starts the monitor on a thread of its own, unless it has started: the flight recorder takes a few hundred ms to
-     * start, which then overlaps the repetition's set-up and first warm-up round instead of delaying the first echo.
+     * start, which then overlaps the warm-up's rounds after its first (a repetition's call) instead of delaying the
+     * first echo.
      */
     public static void startInBackground() {
         if (instance == null) {
@@ -208,7 +215,17 @@ public final class JvmEvents {
                 break;
             }
         }
-        return flushedMark >= mark.id;
+        boolean flushed = flushedMark >= mark.id;
+        if (flushed && recordingSince == null) {
+            recordingSince = Instant.now(); // it records after all, begun later than awaitRecording waited
+        }
+        return flushed;
+    }
+
+    /** Whether every event since {@code from} is seen: the recording had begun by then. */
+    public boolean sees(Instant from) {
+        Instant since = recordingSince;
+        return since != null && !from.isBefore(since);
     }
 
     /**
