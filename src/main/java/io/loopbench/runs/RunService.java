@@ -16,7 +16,6 @@ import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.WorkerProcess;
-import io.loopbench.worker.WorkerTraining;
 import io.loopbench.jobs.QueuedService;
 import io.loopbench.system.SystemInfo;
 import org.slf4j.Logger;
@@ -78,7 +77,7 @@ public class RunService extends QueuedService<RunRecord> {
         RunsProperties.Worker w = properties.worker();
         this.worker = new ForkedWorker(w.jvmOptions(), w.graceSeconds(), w.aotCache()
                 ? new WorkerAotCache(properties.dataDirectory().resolve("worker-aot"), w.jvmOptions(), json,
-                        WorkerTraining.DEFAULT_SECONDS)
+                        WorkerAotCache.TRAINING_SECONDS)
                 : WorkerAotCache.off("loopbench.worker.aot-cache is false"));
         this.live = live;
         this.policy = new RunPolicy(properties, resolver, cluster);

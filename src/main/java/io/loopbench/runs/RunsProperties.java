@@ -55,13 +55,13 @@ public record RunsProperties(
      * @param jvmOptions   flags of each forked worker JVM (heap, GC); recorded in the worker's environment
      * @param graceSeconds a worker running longer than its warm-up at its longest (warmupSeconds, or
      *                     warmupMaxSeconds with auto warm-up) + seconds + this is killed
-     * @param aotCache     whether workers start from an AOT cache trained on the engine's workload (JDK 25+; see
-     *                     {@link WorkerAotCache}), under the data directory's {@code worker-aot/}; off by default, since
-     *                     its trained profiles made the measured steady state slower (docs/performance.md)
+     * @param aotCache     whether workers start from an AOT cache of the classes the engine's workload loads (JDK 25+;
+     *                     see {@link WorkerAotCache}), under the data directory's {@code worker-aot/}: trained by the
+     *                     first forked repetition that finds none, it halves a worker's time to its first echo
      */
     public record Worker(
             @NotNull @DefaultValue({"-Xms32m", "-Xmx640m", "-XX:+UseSerialGC"}) List<String> jvmOptions,
             @Min(1) @Max(3600) @DefaultValue("45") int graceSeconds,
-            @DefaultValue("false") boolean aotCache) {
+            @DefaultValue("true") boolean aotCache) {
     }
 }

@@ -26,9 +26,11 @@ import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 
 /**
- * The forked workers' AOT cache (JDK 25+, JEPs 483, 514 and 515): a file that a JVM started with
- * {@code -XX:AOTCache} maps at start, with the engine's classes already loaded and linked and the method profiles of
- * a training run, so that a fresh worker compiles its hot path sooner and its auto warm-up ends sooner.
+ * The forked workers' AOT cache (JDK 25+, JEPs 483 and 514): a file that a JVM started with {@code -XX:AOTCache}
+ * maps at start, with the classes a training run loaded already loaded and linked, so that a fresh worker reaches its
+ * first echo in about half the time (docs/performance.md, issue 27). It holds no method profiles (JEP 515's training
+ * data is switched off): code compiled early from a training run's profiles made the measured steady state slower,
+ * so a worker's JIT profiles and compiles its own case exactly as without the cache.
  *
  * <p>The JVM accepts such a cache only with the same JDK, the same flags that matter (the collector) and the same
  * classpath, of jars only: a classpath directory (target/classes under {@code spring-boot:run}) is copied into a jar
@@ -47,8 +49,12 @@ import java.util.stream.Stream;
 public final class WorkerAotCache {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerAotCache.class);
-    /** A training that runs longer is killed (it normally takes 10 to 20 s). */
+    /** A training that runs longer is killed (it normally takes about 10 s). */
     private static final long TRAINING_LIMIT_SECONDS = 180;
+    /** Seconds per case of {@link WorkerTraining}: enough to load every class of its paths, with no profiles to ripen. */
+    public static final double TRAINING_SECONDS = 0.5;
+    /** Classes only: the training run records no method profiles (a diagnostic flag of JDK 25). */
+    static final List<String> CLASSES_ONLY = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTRecordTraining");
 
     /**
      * How a worker starts: its classpath and the flags that go with it, and a line for its stderr (null: none).
@@ -191,6 +197,7 @@ public final class WorkerAotCache {
         List<String> cmd = new ArrayList<>(List.of(ForkedWorker.javaCommand()));
         cmd.addAll(jvmOptions);
         cmd.addAll(ForkedWorker.COMMON_OPTIONS);
+        cmd.addAll(CLASSES_ONLY);
         cmd.add("-XX:AOTCacheOutput=" + output);
         cmd.addAll(List.of("-cp", jarClasspath, WorkerTraining.class.getName(), String.valueOf(trainingSeconds)));
         Process process = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -257,8 +264,9 @@ public final class WorkerAotCache {
     }
 
     /**
-     * What the cache depends on: the JDK, the flags, the training workload's length, and every classpath file's
-     * name, size and modification time (a directory's files one by one), so that a rebuilt class retrains it.
+     * What the cache depends on: the JDK, the flags (the workers' and training's own), the training workload's
+     * length, and every classpath file's name, size and modification time (a directory's files one by one), so that a
+     * rebuilt class retrains it.
      */
     private String fingerprint(List<Path> entries) throws IOException {
         MessageDigest sha;
@@ -270,6 +278,7 @@ public final class WorkerAotCache {
         List<String> parts = new ArrayList<>(List.of(System.getProperty("java.home"),
                 System.getProperty("java.vm.version"), String.valueOf(trainingSeconds)));
         parts.addAll(jvmOptions);
+        parts.addAll(CLASSES_ONLY);
         for (Path e : entries) {
             try (Stream<Path> files = Files.isDirectory(e) ? Files.walk(e) : Stream.of(e)) {
                 for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {

@@ -12,12 +12,14 @@ import java.io.StringReader;
 import java.util.List;
 
 /**
- * The workload a JVM runs while {@code -XX:AOTCacheOutput} records the classes it loads and links and the profiles of
- * the methods it runs (JDK 25+), so that a later JVM started with that cache has them from its first millisecond and
- * reaches steady state sooner: the engine's own hot path through the worker's own entry ({@link WorkerMain#run}:
- * request, warm-up rounds, measured phase, events, which are discarded), TCP and UDP, netty execution, one and two
- * loops, shared and sharded. Only netty is trained: the other executions' types at the engine's shared call sites
- * would make the recorded profiles polymorphic where netty's are not. Stateless.
+ * The workload a JVM runs while it records a class archive — {@code -XX:AOTCacheOutput} (JDK 25+: the classes it
+ * loads and links and, unless told not to, the profiles of the methods it runs) or {@code -XX:ArchiveClassesAtExit}
+ * (classes only) — so that a later JVM started from it has them from its first millisecond: the engine's own hot
+ * path through the worker's own entry ({@link WorkerMain#run}: request, warm-up rounds, measured phase, events, which
+ * are discarded), TCP and UDP, netty execution, one and two loops, shared and sharded. Other protocols' and
+ * executions' classes are left out: an AOT cache loads all its classes when the JVM starts, so every class it holds
+ * costs each worker start time and memory; and profiles of other executions' types at the engine's shared call sites
+ * would be polymorphic where netty's are not. Stateless.
  */
 public final class WorkerTraining {
 

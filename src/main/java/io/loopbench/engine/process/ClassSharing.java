@@ -6,13 +6,14 @@ import java.util.List;
 
 /**
  * How a JVM's classes came in at start, which decides how soon it is steady: {@code aot_cache} (mapped from the
- * {@code -XX:AOTCache} file in its flags: classes already loaded and linked, and method profiles from a training
- * run, JDK 25+), {@code aot_cache_refused} ({@code -XX:AOTCache} was given but the JVM could not use the file —
- * missing, stale or from another JDK — and started without any archive), {@code cds} (a class-data sharing
+ * {@code -XX:AOTCache} file in its flags: classes already loaded and linked by a training run, and that run's method
+ * profiles where it recorded them — the service's workers' cache holds none; JDK 25+), {@code aot_cache_refused}
+ * ({@code -XX:AOTCache} was given but the JVM could not use the file — missing, stale or from another JDK — and
+ * started without any archive), {@code cds} (a class-data sharing
  * archive: the JDK's default or {@code -XX:SharedArchiveFile}; classes only) or {@code none}.
  */
 public enum ClassSharing implements Labeled {
-    AOT_CACHE("AOT cache: classes loaded and linked, and method profiles, from a training run"),
+    AOT_CACHE("AOT cache: classes loaded and linked by a training run (and its method profiles, if it recorded them)"),
     AOT_CACHE_REFUSED("none: the JVM refused the AOT cache it was given and started plainly"),
     CDS("CDS archive: classes only"),
     NONE("none");
