@@ -253,7 +253,7 @@ public final class ForkedWorker {
         }
     }
 
-    private static void closeQuietly(Process process) {
+    static void closeQuietly(Process process) {
         try {
             process.getOutputStream().close();
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.worker.WorkerTraining;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -194,7 +195,9 @@ public final class WorkerAotCache {
         Path output = directory.resolve("worker.aot.tmp");
         Path trainingLog = directory.resolve("training.log");
         Files.deleteIfExists(output);
-        List<String> cmd = new ArrayList<>(List.of(ForkedWorker.javaCommand()));
+        // marked as a worker is, and watching its stdin as a worker does: it exits when this service dies
+        List<String> cmd = new ArrayList<>(List.of(ForkedWorker.javaCommand(), WorkerProcess.MARKER,
+                ForkedWorker.SERVICE_PID + ProcessHandle.current().pid()));
         cmd.addAll(jvmOptions);
         cmd.addAll(ForkedWorker.COMMON_OPTIONS);
         cmd.addAll(CLASSES_ONLY);
@@ -202,9 +205,8 @@ public final class WorkerAotCache {
         cmd.addAll(List.of("-cp", jarClasspath, WorkerTraining.class.getName(), String.valueOf(trainingSeconds)));
         Process process = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(trainingLog.toFile()).start();
-        process.getOutputStream().close();
         long deadline = started + TimeUnit.SECONDS.toNanos(TRAINING_LIMIT_SECONDS);
-        try {
+        try { // its stdin is held open until the training ends
             while (!process.waitFor(50, TimeUnit.MILLISECONDS)) {
                 if (cancelled.getAsBoolean() || System.nanoTime() - deadline > 0) {
                     ForkedWorker.terminate(process);
@@ -218,6 +220,8 @@ public final class WorkerAotCache {
             Thread.currentThread().interrupt();
             failure = "its training was interrupted";
             return null;
+        } finally {
+            ForkedWorker.closeQuietly(process);
         }
         if (process.exitValue() != 0 || !Files.isRegularFile(output)) {
             failure = "its training exited with code " + process.exitValue() + ": "

@@ -86,7 +86,7 @@ public final class WorkerMain {
     }
 
     /** Runs {@code parentGone} when stdin reaches its end or fails: the service's end of the pipe closed. */
-    private static void watchParent(BufferedReader in, PrintStream err, Runnable parentGone) {
+    static void watchParent(BufferedReader in, PrintStream err, Runnable parentGone) {
         Thread.ofPlatform().daemon(true).name("loopbench-parent-watch").start(() -> {
             try {
                 while (in.read() >= 0) {

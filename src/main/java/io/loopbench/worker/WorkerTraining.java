@@ -6,9 +6,11 @@ import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.WarmupMode;
 
 import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -29,9 +31,15 @@ public final class WorkerTraining {
     private WorkerTraining() {
     }
 
-    /** {@code WorkerTraining [SECONDS]}: exits 0 when every case ran, 1 when one did not (its path is untrained). */
+    /**
+     * {@code WorkerTraining [SECONDS]}: exits 0 when every case ran, 1 when one did not (its path is untrained), and
+     * at once (status 3) when stdin reaches its end: the service that started it holds the other end, so that it
+     * never outlives the service, as a worker does not.
+     */
     public static void main(String[] args) {
         MeasuringJvm.prepare();
+        WorkerMain.watchParent(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)),
+                System.err, () -> Runtime.getRuntime().halt(3));
         System.exit(run(args.length > 0 ? Double.parseDouble(args[0]) : DEFAULT_SECONDS, System.err));
     }
 

@@ -55,6 +55,9 @@ class ServiceCrashTest {
             {"clients":1,"window":1,"payloadBytes":64,"warmupSeconds":0.1,"warmupMode":"fixed","seconds":0.4,
              "repetitions":2}""";
 
+    /** The workers' AOT cache is off where kills must find workers measuring (see the last test for its training). */
+    private static final String NO_AOT_CACHE = "--loopbench.worker.aot-cache=false";
+
     @TempDir
     Path dir;
 
@@ -71,7 +74,8 @@ class ServiceCrashTest {
         }
     }
 
-    private void start(Path archive, boolean dumpArchive) throws Exception {
+    /** Starts the service (or, with {@code dumpArchive}, records its class-data archive) with {@code options}. */
+    private void start(Path archive, boolean dumpArchive, String... options) throws Exception {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
@@ -84,6 +88,7 @@ class ServiceCrashTest {
         cmd.addAll(List.of("-cp", classpath, "io.loopbench.LoopbenchApplication",
                 "--server.port=" + port, "--loopbench.data-directory=" + dir.resolve("data"),
                 "--spring.main.banner-mode=off", "--logging.level.root=WARN", "--spring.jmx.enabled=false"));
+        cmd.addAll(List.of(options));
         service = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("service.log").toFile()).start();
         if (dumpArchive) {
@@ -180,7 +185,7 @@ class ServiceCrashTest {
         List<String> accepted = new ArrayList<>();
         int killedDuringAWorker = 0;
         for (int kill = 1; kill <= KILLS; kill++) {
-            start(archive, false);
+            start(archive, false, NO_AOT_CACHE); // the cache's training would hold back every first worker
             noTemporaryFiles();
             for (String id : accepted) {
                 HttpResponse<String> r = get("/api/runs/" + id);
@@ -204,7 +209,7 @@ class ServiceCrashTest {
         }
         assertThat(killedDuringAWorker).as("kills while a worker measured").isPositive();
 
-        start(archive, false);
+        start(archive, false, NO_AOT_CACHE);
         noTemporaryFiles();
         for (JsonNode r : json.readTree(get("/api/runs?limit=200").body()).get("items")) {
             if (!ENDED.contains(r.get("status").asString())) {
@@ -219,5 +224,42 @@ class ServiceCrashTest {
         service.destroy(); // a graceful stop ends what runs and leaves nothing either
         assertThat(service.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(workersOf(pid)).isEmpty();
+    }
+
+    /**
+     * The first forked repetition of a service with the default settings trains the workers' AOT cache in a JVM of
+     * its own; a service killed outright meanwhile leaves it running no longer than it takes to see its stdin end:
+     * its log says so, and it left no cache.
+     */
+    @Test
+    void killedWhileItTrainsTheWorkersAotCacheTheServiceLeavesNoTrainingRunning() throws Exception {
+        classpath = jarredClasspath();
+        Path archive = dir.resolve("service.jsa");
+        start(archive, true);
+        start(archive, false);
+        HttpResponse<String> posted = post("/api/runs", RUN);
+        assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
+        long pid = service.pid();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (workersOf(pid).stream().noneMatch(ServiceCrashTest::training)) {
+            assertThat(System.nanoTime()).as("the cache's training started within 120 s").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+
+        service.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!workersOf(pid).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(workersOf(pid)).isEmpty();
+        Path cache = dir.resolve("data").resolve("worker-aot");
+        assertThat(Files.readString(cache.resolve("training.log")))
+                .contains("the service that started this worker is gone (stdin closed); exiting");
+        assertThat(cache.resolve("worker.aot")).doesNotExist();
+    }
+
+    private static boolean training(ProcessHandle p) {
+        return p.info().commandLine().map(c -> c.contains("-XX:AOTCacheOutput=")).orElse(false);
     }
 }
