@@ -38,8 +38,11 @@ import java.util.UUID;
 public class RunService extends QueuedService<RunRecord> {
 
     private static final Logger log = LoggerFactory.getLogger(RunService.class);
-    /** Seconds a repetition spends outside its phases (JVM start, set-up, drains, teardown), for estimates. */
-    static final double FORKED_OVERHEAD_SECONDS = 1.5;
+    /**
+     * Seconds a repetition spends outside its phases (JVM start, set-up, drains, teardown), for estimates: a forked
+     * worker's, from its AOT cache, measured at 1.9–2.2 s (TCP 1024/16/16, docs/performance.md, issue 27).
+     */
+    static final double FORKED_OVERHEAD_SECONDS = 2.0;
     static final double IN_PROCESS_OVERHEAD_SECONDS = 0.5;
 
     private static final String INTERRUPTED = "the service stopped while this run was running; ";
