@@ -13,7 +13,7 @@ records to bench/results/matrixwall-<UTC>/.
 
 Run nothing else meanwhile.
 """
-import argparse, datetime, glob, json, os, subprocess, tempfile, time, urllib.request
+import argparse, beside, datetime, json, os, subprocess, tempfile, time, urllib.request
 
 JAVA = os.environ.get("LOOPBENCH_JAVA", "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java")
 MATRIX = {"protocols": ["tcp"], "payloads": [1024], "profiles": [{"clients": 16, "window": 16}],
@@ -25,17 +25,8 @@ p = argparse.ArgumentParser()
 p.add_argument("before")
 p.add_argument("--rounds", type=int, default=2)
 a = p.parse_args()
-base = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-out = os.path.join(base, "bench", "results",
-                   "matrixwall-" + datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%MZ"))
-os.makedirs(out)
-before_dir = os.path.join(out, "before-tree")
-subprocess.run(["git", "worktree", "add", "--detach", "-q", before_dir, a.before], cwd=base, check=True)
-for tree in (base, before_dir):
-    subprocess.run(["./mvnw", "-o", "-q", "compile"], cwd=tree, check=True)
-with open(os.path.join(out, "command.txt"), "w") as f:
-    f.write(f"bench/matrixwall.py {a.before} --rounds {a.rounds}\n")
-    f.write("HEAD " + subprocess.run(["git", "rev-parse", "HEAD"], cwd=base, capture_output=True, text=True).stdout)
+out, before_dir = beside.prepare("matrixwall", a.before)
+base = beside.BASE
 
 
 def call(port, path, body=None):
@@ -98,7 +89,7 @@ finally:
     for s in services.values():
         s.terminate()
         s.wait(30)
-    subprocess.run(["git", "worktree", "remove", "--force", before_dir], cwd=base, capture_output=True)
+    beside.remove(before_dir)
 with open(os.path.join(out, "summary.txt"), "w") as f:
     for label, rs in rows.items():
         line = (f"{label}: estimate {rs[0][0]:.0f} s; wall s {', '.join(f'{r[1]:.1f}' for r in rs)}; outside the "

@@ -16,7 +16,7 @@ phase: JVM start, set-up, drains, result, exit). Raw output goes to bench/result
 Builds HEAD here and BEFORE_REV in a git worktree under the results folder (offline Maven). Run nothing else meanwhile.
 """
 import argparse
-import datetime
+import beside
 import json
 import os
 import statistics
@@ -30,19 +30,8 @@ p.add_argument("--repetitions", type=int, default=5)
 p.add_argument("--plain", action="store_true")
 a = p.parse_args()
 
-base = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-out = os.path.join(base, "bench", "results",
-                   "workerstart-" + datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%MZ"))
-os.makedirs(out)
-before_dir = os.path.join(out, "before-tree")
-subprocess.run(["git", "worktree", "add", "--detach", before_dir, a.before], cwd=base, check=True,
-               capture_output=True)
-for tree in (base, before_dir):
-    subprocess.run(["./mvnw", "-o", "-q", "compile"], cwd=tree, check=True)
-with open(os.path.join(out, "command.txt"), "w") as f:
-    f.write(f"bench/workerstart.py {a.before} --repetitions {a.repetitions}{' --plain' if a.plain else ''}\n")
-    f.write("HEAD " + subprocess.run(["git", "rev-parse", "HEAD"], cwd=base, capture_output=True, text=True)
-            .stdout)
+out, before_dir = beside.prepare("workerstart", a.before)
+base = beside.BASE
 
 
 def jdk():
@@ -156,4 +145,4 @@ summary = "\n".join(lines)
 print(summary)
 with open(os.path.join(out, "summary.txt"), "w") as f:
     f.write(summary + "\n")
-subprocess.run(["git", "worktree", "remove", "--force", before_dir], cwd=base, capture_output=True)
+beside.remove(before_dir)
