@@ -165,12 +165,13 @@ final class WarmupRounds {
                     : String.format(Locale.ROOT, "JIT: compilation took %.1f %% of the CPU the last second had (at "
                     + "most %.1f %%)", compiled * 1e8 / capacity, JitActivity.MAX_COMPILE_CPU_SHARE * 100);
         }
-        if (!jit.awaitEvents()) {
-            return "JIT: " + JvmEvents.UNKNOWN_NOTE;
-        }
+        boolean handedOver = jit.awaitEvents();
         Instant from = rounds[(round - STEADY_ROUNDS + 1) % n].from();
         if (!jit.sees(from)) {
             return "JIT: the flight recorder began recording within the last second, so its activity is not known";
+        }
+        if (!handedOver) {
+            return "JIT: " + JvmEvents.UNKNOWN_NOTE;
         }
         return unquietWarmup(jit.activity(from, rounds[round % n].to(), capacity));
     }
