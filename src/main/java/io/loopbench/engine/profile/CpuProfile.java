@@ -70,8 +70,14 @@ public record CpuProfile(String profiler, String event, String fallback, int int
                 + tree.length / 3 + "]";
     }
 
+    /** This layer's samples and share; a zero one when it had none. */
+    public LayerShare layer(Layer layer) {
+        return layers.stream().filter(l -> l.layer() == layer).findFirst()
+                .orElse(new LayerShare(layer, layer.words(), 0, 0));
+    }
+
     /** This layer's share of all samples, 0 when it had none. */
     public double share(Layer layer) {
-        return layers.stream().filter(l -> l.layer() == layer).mapToDouble(LayerShare::share).findFirst().orElse(0);
+        return layer(layer).share();
     }
 }

@@ -49,7 +49,7 @@ public record ProfileDifference(double baselineUsPerRoundTrip, double candidateU
     /** One side: its profiles with the CPU seconds and round trips of the same measured phases. */
     public record Side(List<CpuProfile> profiles, double cpuSeconds, long roundTrips) {
         double usPerSample(long samples) {
-            return roundTrips == 0 || samples == 0 ? 0 : cpuSeconds * 1e6 / roundTrips / samples;
+            return samples == 0 ? 0 : ProfileSummary.cpuUsPerRoundTrip(cpuSeconds, roundTrips) / samples;
         }
     }
 
@@ -58,7 +58,8 @@ public record ProfileDifference(double baselineUsPerRoundTrip, double candidateU
      * over the measured phase ÷ its round trips; null without a round trip.
      */
     public static Double layerUsPerRoundTrip(CpuProfile profile, Layer layer, double cpuSeconds, long roundTrips) {
-        return roundTrips == 0 ? null : profile.share(layer) * cpuSeconds * 1e6 / roundTrips;
+        return roundTrips == 0 ? null
+                : profile.share(layer) * ProfileSummary.cpuUsPerRoundTrip(cpuSeconds, roundTrips);
     }
 
     /** The difference of two sides; null when either has no profile or no round trip. */
@@ -73,8 +74,8 @@ public record ProfileDifference(double baselineUsPerRoundTrip, double candidateU
         double cUs = candidate.usPerSample(c.samples());
         List<Change> layers = new ArrayList<>();
         for (Layer l : Layer.values()) {
-            long bs = samples(b, l);
-            long cs = samples(c, l);
+            long bs = b.layer(l).samples();
+            long cs = c.layer(l).samples();
             if (bs + cs > 0) {
                 layers.add(change(l.words(), l, bs, cs, bUs, cUs));
             }
@@ -93,10 +94,6 @@ public record ProfileDifference(double baselineUsPerRoundTrip, double candidateU
         frames.sort(largest);
         return new ProfileDifference(b.samples() * bUs, c.samples() * cUs, layers,
                 frames.subList(0, Math.min(FRAMES, frames.size())));
-    }
-
-    private static long samples(CpuProfile p, Layer l) {
-        return p.layers().stream().filter(s -> s.layer() == l).mapToLong(CpuProfile.LayerShare::samples).sum();
     }
 
     private static Change change(String name, Layer layer, long bs, long cs, double bUs, double cUs) {

@@ -36,10 +36,15 @@ public record ProfileSummary(String profiler, int repetitions, long samples, Lis
             return null;
         }
         CpuProfile merged = merged(profiles);
-        double usPerRoundTrip = roundTrips == 0 ? 0 : cpuSeconds * 1e6 / roundTrips;
+        double usPerRoundTrip = cpuUsPerRoundTrip(cpuSeconds, roundTrips);
         return new ProfileSummary(merged.profiler(), profiles.size(), merged.samples(),
                 merged.layers().stream().map(l -> new LayerCost(l.layer(), l.words(), l.samples(), l.share(),
                         l.share() * usPerRoundTrip)).toList(), merged.threads());
+    }
+
+    /** CPU µs per round trip: {@code cpuSeconds} over {@code roundTrips}; 0 without a round trip. */
+    static double cpuUsPerRoundTrip(double cpuSeconds, long roundTrips) {
+        return roundTrips == 0 ? 0 : cpuSeconds * 1e6 / roundTrips;
     }
 
     /** Every profile's tree merged into one (frames and threads by name). */
