@@ -1,5 +1,7 @@
 package io.loopbench.verdicts;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.Locale;
 
 /**
@@ -11,6 +13,8 @@ import java.util.Locale;
  * @param lower          lower end of the ratio's 95 % interval (1 − alpha, by inverting the same rank test; not
  *                       adjusted for the family); null when the samples are too small to bound it
  * @param upper          upper end of that interval; null likewise
+ * @param coverage       the interval's coverage (0.95 for a rank test; 1 − the test's level for a confidence sequence);
+ *                       null in records from before it was stored, read as 0.95
  * @param pValue         the rank test's two-sided p of "no difference" (exact for small samples without ties)
  * @param adjustedPValue the p-value Holm-adjusted over the {@code family}; what the decision uses
  * @param family         how many comparisons were decided together
@@ -23,14 +27,28 @@ import java.util.Locale;
  * @param needed         for {@link Decision#TOO_FEW_REPETITIONS}: repetitions per side the rule needs at this family
  *                       size; else null
  * @param minimumEffect  the rule's minimum effect, for the words
+ * @param driftBound     for runs measured at different times: the machine's drift between separate runs (0.1: ±10 %),
+ *                       which the whole interval must clear to establish a difference; null otherwise
  */
-public record Difference(double ratio, Double lower, Double upper, double pValue, double adjustedPValue, int family,
+public record Difference(double ratio, Double lower, Double upper, Double coverage, double pValue, double adjustedPValue, int family,
                          boolean paired, boolean controlled, int baselineSize, int candidateSize, String method,
-                         Decision decision, Integer needed, double minimumEffect) {
+                         Decision decision, Integer needed, double minimumEffect,
+                         Double driftBound) {
+
+    /** The same difference, decided within a family of {@code size} comparisons (its level already the share). */
+    public Difference inFamily(int size) {
+        return new Difference(ratio, lower, upper, coverage, pValue, Math.min(1, pValue * size), size, paired,
+                controlled, baselineSize, candidateSize, method, decision, needed, minimumEffect, driftBound);
+    }
 
     /** Whether the difference is established by the rule (interval excludes 1, effect over the minimum). */
     public boolean established() {
         return decision == Decision.ESTABLISHED;
+    }
+
+    /** A coverage as a percentage to four significant digits, without trailing zeros: "95", "98.33". */
+    public static String percent(double coverage) {
+        return new BigDecimal(100 * coverage).round(new MathContext(4)).stripTrailingZeros().toPlainString();
     }
 
     /**
@@ -40,16 +58,21 @@ public record Difference(double ratio, Double lower, Double upper, double pValue
     public String words() {
         String head = String.format(Locale.ROOT, "%.2f×", ratio)
                 + (lower == null || upper == null ? ""
-                : String.format(Locale.ROOT, " (95 %% interval %.2f–%.2f)", lower, upper));
+                : String.format(Locale.ROOT, " (%s %% interval %.2f–%.2f)",
+                percent(coverage == null ? 0.95 : coverage), lower, upper));
         String minimum = String.format(Locale.ROOT, "%.0f %%", minimumEffect * 100);
         return head + ", " + switch (decision) {
-            case ESTABLISHED -> "established";
+            case ESTABLISHED -> driftBound == null ? "established" : String.format(Locale.ROOT,
+                    "established beyond the ±%.0f %% that separate runs drift on this machine", driftBound * 100);
             case BELOW_MINIMUM_EFFECT -> "a difference under the " + minimum + " minimum effect";
             case EQUIVALENT -> "no difference beyond " + minimum;
             case NOT_ESTABLISHED -> "not established";
             case TOO_FEW_REPETITIONS -> "too few repetitions to decide (" + Math.min(baselineSize, candidateSize)
                     + "; at least " + needed + " needed)";
-            case DRIFT_NOT_CONTROLLED -> "not established: measured at different times, so drift is not controlled";
+            case DRIFT_NOT_CONTROLLED -> driftBound == null
+                    ? "not established: measured at different times, so drift is not controlled"
+                    : String.format(Locale.ROOT, "not established: within the ±%.0f %% that separate runs drift on "
+                    + "this machine", driftBound * 100);
         };
     }
 }

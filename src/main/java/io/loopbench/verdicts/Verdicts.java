@@ -70,6 +70,109 @@ public final class Verdicts {
     }
 
     /**
+     * Candidate ÷ baseline over matched pairs (element i of each array ran back to back), by the anytime-valid
+     * {@link ConfidenceSequence} on their log ratios at coverage 1 − the rule's alpha, so that it may be looked at
+     * after every pair and stopped when it decides: established when the interval excludes 1 (and the estimate
+     * changes by the minimum effect), equivalent when it lies within the minimum effect of 1, each decision surviving
+     * any one pair left out; two pairs at the least. The caller divides alpha over the comparisons it makes together
+     * (Bonferroni), looks needing no share of it. Each value must be positive.
+     */
+    public static Difference sequentialPaired(double[] baseline, double[] candidate, ConfidenceSequence.Noise noise,
+                                              VerdictRule rule) {
+        return sequential(logRatios(baseline, candidate), new double[0], true, noise, rule, null);
+    }
+
+    /**
+     * Candidate ÷ baseline over unmatched repetitions, by the same confidence sequence on the difference of their mean
+     * logs. {@code driftBound}: null when the two sides ran alternated, else how far separate runs drift on this
+     * machine (0.1: ±10 %): the whole interval must then lie beyond it to establish a difference. Two repetitions a
+     * side at the least.
+     */
+    public static Difference sequentialUnpaired(double[] baseline, double[] candidate, ConfidenceSequence.Noise noise,
+                                                VerdictRule rule, Double driftBound) {
+        return sequential(Arrays.stream(candidate).map(Verdicts::log).toArray(),
+                Arrays.stream(baseline).map(Verdicts::log).toArray(), false, noise, rule, driftBound);
+    }
+
+    /**
+     * {@code values} (one per repetition, each positive) ÷ {@code bound}, by the same confidence sequence on their log
+     * ratios to the bound (at the rule's alpha, no minimum effect): established, with a ratio over 1, when the whole
+     * interval lies above the bound. {@code noise}: a repetition's scale.
+     */
+    public static Difference sequentialOverBound(double[] values, double bound, ConfidenceSequence.Noise noise,
+                                                 VerdictRule rule) {
+        double shift = log(bound);
+        return sequential(Arrays.stream(values).map(v -> log(v) - shift).toArray(), new double[0], true, noise,
+                new VerdictRule(rule.alpha(), 0), null);
+    }
+
+    /**
+     * Anytime-valid evidence that candidate ÷ baseline lies beyond the ratio {@code bound} — below it with
+     * {@code direction} −1, above it with +1 — by the same confidence sequence at coverage 1 − {@code level}, over
+     * matched pairs ({@code paired}) or unmatched repetitions: the p-value 1 ÷ the mixture's e-value against "at the
+     * bound", and whether the whole interval lies beyond the bound in that direction, surviving any one value left
+     * out. Each value must be positive.
+     */
+    public static Beyond sequentialBeyond(double[] baseline, double[] candidate, boolean paired,
+                                            ConfidenceSequence.Noise noise, double level, double bound,
+                                            int direction) {
+        double shift = log(bound);
+        double[] x = paired ? Arrays.stream(logRatios(baseline, candidate)).map(z -> z - shift).toArray()
+                : Arrays.stream(candidate).map(v -> log(v) - shift).toArray();
+        double[] y = paired ? new double[0] : Arrays.stream(baseline).map(Verdicts::log).toArray();
+        if (x.length == 0 || (!paired && y.length == 0)) {
+            return new Beyond(1, false);
+        }
+        ConfidenceSequence.Look look = ConfidenceSequence.look(x, y, noise, level);
+        boolean beyond = look.beyond(0) == direction
+                && ConfidenceSequence.survives(x, y, look, noise, level, direction, 0);
+        boolean sameSide = direction * look.estimate() > 0;
+        return new Beyond(sameSide ? Math.min(1, 1 / look.eValue()) : 1, beyond);
+    }
+
+    /**
+     * Whether a ratio was shown beyond a bound ({@link #sequentialBeyond}).
+     *
+     * @param pValue      anytime-valid p of "at the bound" (1 where the estimate lies on the bound's other side)
+     * @param established whether the whole interval lies beyond the bound, surviving any one value left out
+     */
+    public record Beyond(double pValue, boolean established) {
+    }
+
+    private static Difference sequential(double[] x, double[] y, boolean paired, ConfidenceSequence.Noise noise,
+                                         VerdictRule rule, Double driftBound) {
+        double level = rule.alpha();
+        ConfidenceSequence.Look look = ConfidenceSequence.look(x, y, noise, level);
+        int least = ConfidenceSequence.LEAST_ROUNDS;
+        boolean few = x.length < least || (!paired && y.length < least);
+        double drift = driftBound == null ? 0 : Math.log1p(driftBound);
+        double minimum = Math.log1p(rule.minimumEffect());
+        int beyondDrift = look.beyond(drift);
+        int beyondOne = look.beyond(0);
+        double ratio = Math.exp(look.estimate());
+        Decision decision;
+        if (few) {
+            decision = Decision.TOO_FEW_REPETITIONS;
+        } else if (beyondDrift != 0 && ConfidenceSequence.survives(x, y, look, noise, level, beyondDrift, drift)) {
+            decision = rule.exceedsMinimum(ratio) ? Decision.ESTABLISHED : Decision.BELOW_MINIMUM_EFFECT;
+        } else if (driftBound != null && beyondOne != 0
+                && ConfidenceSequence.survives(x, y, look, noise, level, beyondOne, 0)) {
+            decision = Decision.DRIFT_NOT_CONTROLLED;
+        } else if (driftBound == null && look.within(minimum)
+                && ConfidenceSequence.survives(x, y, look, noise, level, 0, minimum)) {
+            decision = Decision.EQUIVALENT;
+        } else {
+            decision = Decision.NOT_ESTABLISHED;
+        }
+        double p = Math.min(1, 1 / look.eValue());
+        String what = paired ? "paired log ratios" : y.length + " and " + x.length + " log values";
+        return new Difference(ratio, few ? null : bound(look.lower()), few ? null : bound(look.upper()), 1 - level, p,
+                p, 1, paired, driftBound == null, y.length == 0 ? x.length : y.length, x.length,
+                ConfidenceSequence.method(what, x.length + y.length, noise, look.scale(), level), decision,
+                few ? least : null, rule.minimumEffect(), driftBound);
+    }
+
+    /**
      * Whether {@code values} (one per repetition, each positive) are established under {@code bound}: Wilcoxon's
      * signed-rank test, one-sided, on their log ratios to the bound, rejecting "at or above" at the rule's alpha. Its
      * smallest p-value is 1 ÷ 2ⁿ, so 5 repetitions are the fewest that can establish it at 5 %. A sequence of such
@@ -201,9 +304,9 @@ public final class Verdicts {
         double estimate = s.points().length == 0 ? 0 : median(s.points());
         double[] interval = s.minimumP() > rule.alpha() ? null : interval(s.points(), estimate, s.pAt(), rule.alpha());
         Difference raw = new Difference(Math.exp(estimate), interval == null ? null : bound(interval[0]),
-                interval == null ? null : bound(interval[1]), s.pValue(), s.pValue(), family, s.paired(),
+                interval == null ? null : bound(interval[1]), 1 - rule.alpha(), s.pValue(), s.pValue(), family, s.paired(),
                 s.controlled(), s.baselineSize(), s.candidateSize(), s.method(), Decision.NOT_ESTABLISHED, null,
-                rule.minimumEffect());
+                rule.minimumEffect(), null);
         return decision(raw, s.pValue(), family, s.minimumP(), rule);
     }
 
@@ -223,8 +326,9 @@ public final class Verdicts {
         } else {
             decision = Decision.NOT_ESTABLISHED;
         }
-        return new Difference(d.ratio(), d.lower(), d.upper(), d.pValue(), adjusted, family, d.paired(),
-                d.controlled(), d.baselineSize(), d.candidateSize(), d.method(), decision, needed, d.minimumEffect());
+        return new Difference(d.ratio(), d.lower(), d.upper(), d.coverage(), d.pValue(), adjusted, family, d.paired(),
+                d.controlled(), d.baselineSize(), d.candidateSize(), d.method(), decision, needed, d.minimumEffect(),
+                d.driftBound());
     }
 
     /**

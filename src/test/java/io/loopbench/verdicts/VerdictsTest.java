@@ -20,12 +20,8 @@ class VerdictsTest {
 
     /** n repetitions of a throughput near {@code level}, with lognormal noise of {@code spread} (0.05: about 5 %). */
     private static double[] sample(SplittableRandom random, int n, double level, double spread) {
-        return DoubleStream.generate(() -> level * Math.exp(spread * gaussian(random))).limit(n).toArray();
-    }
-
-    private static double gaussian(SplittableRandom random) {
-        // Box–Muller: SplittableRandom has no nextGaussian before Java 17's RandomGenerator default, which it has
-        return Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
+        return DoubleStream.generate(() -> level * Math.exp(spread * SimulatedNoise.gaussian(random))).limit(n)
+                .toArray();
     }
 
     @Test
@@ -146,8 +142,8 @@ class VerdictsTest {
     void holmAdjustsInOrderOfThePValuesAndJudgesTooFewAtTheFamilysStrictestThreshold() {
         List<Difference> raw = new ArrayList<>();
         for (double p : new double[] {0.01, 0.04, 0.03}) {
-            raw.add(new Difference(1.5, 1.2, 1.8, p, p, 1, true, true, 20, 20, "given", Decision.ESTABLISHED, null,
-                    0.05));
+            raw.add(new Difference(1.5, 1.2, 1.8, 0.95, p, p, 1, true, true, 20, 20, "given", Decision.ESTABLISHED,
+                    null, 0.05, null));
         }
 
         List<Difference> family = Verdicts.family(raw, RULE);
