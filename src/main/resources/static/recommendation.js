@@ -84,21 +84,25 @@ export function recommendationView(root, params, id) {
     const spec = r.spec || {};
     const l = spec.load || {};
     const plan = r.plan || {};
-    const looks = Array.isArray(plan.lookRounds) ? plan.lookRounds : [];
     const used = r.startedAt && r.finishedAt ? (Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000 : null;
+    // stopping as soon as the race is decided leaves the rest of the budget unspent
+    const saved = fmt.isNum(used) && fmt.isNum(v.decidedAtRound) ? Math.max(0, spec.budgetSeconds - used) : null;
     const item = (term, ...value) => [h('dt', {}, term), h('dd', {}, ...value)];
     fill(planBox, h('h2', {}, 'Plan'), h('dl', {class: 'spec', id: 'recommendation-plan-list'},
       // the load's own IO model, threads, transport and execution are not used: the candidates set them
       item('Load', fmt.specLine({...l, ioModel: null, transport: null, execution: null}),
         l.load === 'open' ? ` · open at ${fmt.int(l.rate)} messages/s` : ' · closed',
         ` · ${fmt.seconds(l.warmupSeconds)} warm-up and ${fmt.seconds(l.seconds)} measured per repetition`),
-      item('Budget', fmt.seconds(spec.budgetSeconds), fmt.isNum(used) ? `, ${fmt.seconds(used)} used` : ''),
+      item('Budget', fmt.seconds(spec.budgetSeconds), fmt.isNum(used) ? `, ${fmt.seconds(used)} used` : '',
+        fmt.isNum(saved) ? `, ${fmt.seconds(saved)} saved by stopping when decided` : ''),
       item('Rounds', h('span', {id: 'recommendation-rounds'}, `${fmt.int(v.rounds ?? 0)} run of at most `
         + fmt.int(plan.maxRounds)), fmt.isNum(v.decidedAtRound) ? `; decided after round ${v.decidedAtRound}` : ''),
-      item('Looks', looks.length ? `after round${looks.length === 1 ? '' : 's'} ${looks.join(', ')}` : '–'),
+      item('Looks', fmt.isNum(plan.firstLook) ? `after every round from round ${plan.firstLook}` : '–'),
       item('Test level', `${fmt.sig(plan.testAlpha)} each: alpha ${fmt.sig(plan.alpha)} ÷ `
-        + `(${fmt.int(plan.testsPerLook)} test${plan.testsPerLook === 1 ? '' : 's'} per look × ${looks.length} `
-        + `look${looks.length === 1 ? '' : 's'})`),
+        + `${fmt.int(plan.testsPerLook)} test${plan.testsPerLook === 1 ? '' : 's'}; confidence sequences hold at `
+        + 'every look, so looking costs no share of alpha'),
+      item('Noise floor', fmt.isNum(plan.noise) ? `${fmt.pct(plan.noise * 100)} per round's log ratio, `
+        + 'or the data\'s own spread where larger' : '–'),
       item('Candidates', `${fmt.int(plan.candidates)}, about ${fmt.seconds(plan.repetitionSeconds)} a repetition`),
       item('Minimum effect', fmt.isNum(spec.minimumEffect) ? fmt.pct(spec.minimumEffect * 100) : '–'),
       fmt.isNum(spec.p99BoundUs) ? item('p99 bound', fmt.us(spec.p99BoundUs)) : null,

@@ -83,12 +83,13 @@ public final class RecommendCommand implements Callable<Integer> {
      * @param plan           the rounds, looks and the level of every test
      * @param verdict        the answer, every candidate's figures and fate
      * @param elapsedSeconds wall time the race took
+     * @param budgetSavedSeconds the budget less the wall time, when the race was decided; null otherwise
      * @param environment    the JVM that measured (the last worker's)
      * @param repetitions    per candidate, per round from 1: the repetition (without its timeline), null where it
      *                       did not run
      */
     record Answer(RecommendationSpec spec, List<Candidate> candidates, RacePlan plan, Race.Verdict verdict,
-                  double elapsedSeconds, Environment environment, List<List<RepetitionResult>> repetitions) {
+                  double elapsedSeconds, Double budgetSavedSeconds, Environment environment, List<List<RepetitionResult>> repetitions) {
     }
 
     RecommendationSpec recommendation() {
@@ -113,32 +114,47 @@ public final class RecommendCommand implements Callable<Integer> {
             err.flush();
             return 2;
         }
-        err.printf(Locale.ROOT, "loopbench: racing %d candidates, at most %d rounds, looking after rounds %s%n",
-                race.candidates().size(), race.plan().maxRounds(), race.plan().lookRounds());
+        err.printf(Locale.ROOT, "loopbench: racing %d candidates, at most %d rounds, looking after every round from "
+                        + "round %d%n", race.candidates().size(), race.plan().maxRounds(), race.plan().firstLook());
         List<List<RepetitionResult>> repetitions = new ArrayList<>();
         race.candidates().forEach(c -> repetitions.add(new ArrayList<>()));
         WorkerFork fork = new WorkerFork();
         Set<String> told = new HashSet<>(); // candidates whose elimination was told
         long started = System.nanoTime();
-        Race.Verdict verdict = Racer.run(race, (c, spec, round) -> fork.run(spec, round),
-                (round, c, r, now) -> {
-                    List<RepetitionResult> own = repetitions.get(c);
-                    while (own.size() < round) {
-                        own.add(null);
-                    }
-                    own.set(round - 1, r.withoutTimeline());
-                    err.println(progress(race, round, c, r, now, told));
-                    err.flush();
-                }, () -> Thread.currentThread().isInterrupted(), () -> (System.nanoTime() - started) / 1e9);
+        Race.Verdict verdict = Racer.run(race, (c, spec, round) -> fork.run(spec, round), new Racer.Listener() {
+            @Override
+            public void recorded(int round, int c, RepetitionResult r, Race.Verdict now) {
+                List<RepetitionResult> own = repetitions.get(c);
+                while (own.size() < round) {
+                    own.add(null);
+                }
+                own.set(round - 1, r.withoutTimeline());
+                err.println(progress(race, round, c, r, now, told));
+                err.flush();
+            }
+
+            @Override
+            public void runningAgain(int round, int c, RepetitionResult warned) {
+                err.printf(Locale.ROOT, "loopbench: round %d, %s: warned (%s): running it again within its round%n",
+                        round, race.candidates().get(c).label(), String.join("; ", warned.warnings()));
+                err.flush();
+            }
+        }, () -> Thread.currentThread().isInterrupted(), () -> (System.nanoTime() - started) / 1e9);
+        double elapsed = (System.nanoTime() - started) / 1e9;
+        Double saved = verdict.decidedAtRound() == null ? null : Math.max(0, race.spec().budgetSeconds() - elapsed);
         for (List<RepetitionResult> own : repetitions) {
             while (own.size() < verdict.rounds()) {
                 own.add(null);
             }
         }
         err.println("loopbench: " + verdict.answer());
+        if (saved != null) {
+            err.printf(Locale.ROOT, "loopbench: decided after round %d in %.0f s: stopping early saved %.0f s of the "
+                    + "%.0f s budget%n", verdict.decidedAtRound(), elapsed, saved, race.spec().budgetSeconds());
+        }
         err.flush();
         out.println(MeasureCommand.Json.MAPPER.writeValueAsString(new Answer(race.spec(), race.candidates(),
-                race.plan(), verdict, (System.nanoTime() - started) / 1e9, fork.lastEnvironment(), repetitions)));
+                race.plan(), verdict, elapsed, saved, fork.lastEnvironment(), repetitions)));
         out.flush();
         return switch (verdict.outcome()) {
             case WINNER, EQUIVALENT -> 0;

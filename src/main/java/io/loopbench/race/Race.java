@@ -17,10 +17,9 @@ import java.util.stream.IntStream;
 
 /**
  * Judges a race from its samples, round by round, as it would have been judged while it ran (a look only once every
- * survivor has run the round): a candidate whose
- * repetition fails is eliminated at that round; at every look of the {@link RacePlan} a candidate established worse
- * than another survivor (by the verdict rule at the plan's test level) is eliminated, and with a p99 bound so is one
- * whose p99 is established over it. The race is decided when one survivor is left (a winner), or when every pair of
+ * survivor has run the round): a candidate whose repetition fails is eliminated at that round; after every round from
+ * the {@link RacePlan}'s first look a candidate established worse than another survivor (by its confidence sequence
+ * at the plan's test level) is eliminated, and with a p99 bound so is one whose p99 is established over it. The race is decided when one survivor is left (a winner), or when every pair of
  * survivors is established equivalent within the minimum effect (then the cheapest, by CPU per round trip, is
  * recommended). Being a function of the samples, a stored race is judged again the same way after a restart.
  * Stateless.
@@ -101,14 +100,9 @@ public final class Race {
      * Judges {@code samples} (per candidate, per round from 1; null where it did not run that round).
      *
      * @param finished whether the race has stopped: undecided then rather than racing
-     * @param endLook  whether the budget ended it (between rounds): its last round is then looked at too, as the plan's
-     *                 last look, which the plan counts as "after the last round run" (when the budget ends depends on
-     *                 time, not on the figures compared); a race cancelled or interrupted gets no such look, since when
-     *                 a person stops it may depend on what it showed
      */
     public static Verdict judge(List<Candidate> candidates, List<List<RaceSample>> samples, RacePlan plan,
-                                RaceMetric metric, Double p99BoundUs, double minimumEffect, boolean finished,
-                                boolean endLook) {
+                                RaceMetric metric, Double p99BoundUs, double minimumEffect, boolean finished) {
         int k = candidates.size();
         VerdictRule rule = new VerdictRule(Math.min(0.5, plan.testAlpha()), minimumEffect);
         int rounds = samples.stream().mapToInt(List::size).max().orElse(0);
@@ -131,9 +125,8 @@ public final class Race {
             }
             List<Integer> alive = alive(status);
             int round = r;
-            if (!(plan.looksAfter(r) || (endLook && r == rounds && r >= plan.firstLook()))
-                    || !alive.stream().allMatch(c -> sample(samples, c, round) != null)) {
-                continue; // no look here, or the round is not complete: its look comes when it is
+            if (r < plan.firstLook() || !alive.stream().allMatch(c -> sample(samples, c, round) != null)) {
+                continue; // too early, or the round is not complete: its look comes when it is
             }
             Difference[][] diff = new Difference[k][k];
             Status[] next = status.clone();
@@ -142,14 +135,14 @@ public final class Race {
                     if (i >= j) {
                         continue; // each pair tested once, j ÷ i; i ÷ j is worded only for the loser
                     }
-                    diff[i][j] = compare(samples, i, j, r, metric, rule);
+                    diff[i][j] = compare(samples, i, j, r, metric, rule, plan);
                     if (!diff[i][j].established()) {
                         continue;
                     }
                     boolean jLost = metric.worse(diff[i][j].ratio());
                     int loser = jLost ? j : i;
                     int winner = jLost ? i : j;
-                    Difference d = jLost ? diff[i][j] : compare(samples, j, i, r, metric, rule);
+                    Difference d = jLost ? diff[i][j] : compare(samples, j, i, r, metric, rule, plan);
                     if (lost[loser] == null || further(d.ratio(), lost[loser].ratio())) {
                         next[loser] = Status.ELIMINATED;
                         at[loser] = r;
@@ -160,12 +153,14 @@ public final class Race {
                     }
                 }
                 if (p99BoundUs != null && next[i] == Status.RACING) {
-                    double p = Verdicts.beyondBound(p99s(samples, i, r), p99BoundUs, false);
-                    if (p <= plan.testAlpha()) {
+                    Difference over = Verdicts.sequentialOverBound(p99s(samples, i, r), p99BoundUs,
+                            plan.boundNoise(), rule);
+                    if (over.established() && over.ratio() > 1) {
                         next[i] = Status.ELIMINATED;
                         at[i] = r;
                         reason[i] = String.format(Locale.ROOT, "p99 established over the bound of %.0f µs "
-                                + "after round %d (one-sided p %.2g)", p99BoundUs, r, p);
+                                + "after round %d: %.2f× the bound (%s %% interval %.2f–%.2f)", p99BoundUs, r,
+                                over.ratio(), Difference.percent(1 - plan.testAlpha()), over.lower(), over.upper());
                     }
                 }
             }
@@ -211,7 +206,8 @@ public final class Race {
                 .filter(c -> c != recommended && entries.get(c).status() != Status.FAILED
                         && entries.get(c).usable() > 0)
                 .boxed().max(Comparator.comparing(c -> score(entries.get(c), metric))).orElse(null);
-        Difference margin = runnerUp == null ? null : compare(samples, runnerUp, recommended, rounds, metric, rule);
+        Difference margin = runnerUp == null ? null
+                : compare(samples, runnerUp, recommended, rounds, metric, rule, plan);
         String best = recommended == null ? null : candidates.get(recommended).label();
         String second = runnerUp == null ? null : candidates.get(runnerUp).label();
         return new Verdict(outcome, rounds, decidedAt, best, second, margin, entries,
@@ -232,7 +228,8 @@ public final class Race {
                     + "minimum effect of each other after round " + decidedAt + ", so take the one that costs least"
                     + cost + ".";
             case UNDECIDED -> "Undecided after " + rounds + " rounds: " + best + " leads so far" + lead + ", not "
-                    + "established; a larger budget, or fewer candidates, can decide" + cost + ".";
+                    + "established; a larger budget, or fewer candidates, can decide" + cost + "." + cheaper(best,
+                    entries);
             case RACING -> rounds == 0 ? "Not started." : "Racing: round " + rounds + " done"
                     + (best == null ? "" : ", " + best + " leads so far") + ".";
             case NONE -> "No candidate can be recommended: every one failed or was eliminated (see each reason).";
@@ -242,7 +239,7 @@ public final class Race {
     /** A difference in words: "0.81× (99.6 % interval 0.77–0.85) on round trips/s over 9 rounds". */
     public static String words(Difference d, RacePlan plan, RaceMetric metric) {
         String interval = d.lower() == null || d.upper() == null ? ""
-                : String.format(Locale.ROOT, " (%.4g %% interval %.2f–%.2f)", 100 * (1 - plan.testAlpha()),
+                : String.format(Locale.ROOT, " (%s %% interval %.2f–%.2f)", Difference.percent(1 - plan.testAlpha()),
                         d.lower(), d.upper());
         return String.format(Locale.ROOT, "%.2f×%s on %s over %d rounds", d.ratio(), interval,
                 metric.words(), d.baselineSize());
@@ -272,9 +269,22 @@ public final class Race {
         return round <= own.size() ? own.get(round - 1) : null;
     }
 
+    /**
+     * Where the budget ended undecided: the cheapest (CPU per round trip) of the candidates still racing when it is
+     * not the leader, since the leaders could not be told apart.
+     */
+    private static String cheaper(String best, List<Entry> entries) {
+        Entry cheapest = entries.stream().filter(e -> (e.status() == Status.RACING || e.status() == Status.RECOMMENDED)
+                        && e.cpuUsPerRoundTrip() != null)
+                .min(Comparator.comparing(Race::cheapness)).orElse(null);
+        return cheapest == null || cheapest.label().equals(best) ? "" : String.format(Locale.ROOT, " Of the "
+                + "candidates left, %s costs least: %.2f µs of CPU per round trip.", cheapest.label(),
+                cheapest.cpuUsPerRoundTrip());
+    }
+
     /** {@code j} ÷ {@code i} over the rounds up to {@code r} where both are usable. */
     private static Difference compare(List<List<RaceSample>> samples, int i, int j, int r, RaceMetric metric,
-                                      VerdictRule rule) {
+                                      VerdictRule rule, RacePlan plan) {
         List<double[]> pairs = new ArrayList<>();
         for (int round = 1; round <= r; round++) {
             RaceSample a = sample(samples, i, round);
@@ -283,8 +293,8 @@ public final class Race {
                 pairs.add(new double[] {a.value(metric), b.value(metric)});
             }
         }
-        return Verdicts.paired(pairs.stream().mapToDouble(p -> p[0]).toArray(),
-                pairs.stream().mapToDouble(p -> p[1]).toArray(), rule);
+        return Verdicts.sequentialPaired(pairs.stream().mapToDouble(p -> p[0]).toArray(),
+                pairs.stream().mapToDouble(p -> p[1]).toArray(), plan.metricNoise(), rule);
     }
 
     private static double[] p99s(List<List<RaceSample>> samples, int c, int r) {

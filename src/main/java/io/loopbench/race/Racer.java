@@ -5,6 +5,7 @@ import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.Violation;
+import io.loopbench.verdicts.ConfidenceSequence;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,9 +19,10 @@ import java.util.stream.IntStream;
 /**
  * Runs a race: round after round, one repetition of every surviving candidate each (each in the caller's executor:
  * a fresh JVM for the service and the command line), in an order rotated and reversed from round to round so that
- * no candidate always runs first or after the same one; after each round the race is judged ({@link Race#judge}),
+ * no candidate always runs first or after the same one; a repetition whose figures carry a warning is run again once,
+ * within its round, where the budget allows; after each round the race is judged ({@link Race#judge}),
  * and it stops once decided, when stopped, or when the next round would not fit in the budget (at the planned time a
- * repetition, or the mean one so far where longer); a race the budget ended is looked at after its last round. Threads: {@link #run}
+ * repetition, or the mean one so far where longer). Threads: {@link #run}
  * blocks its caller, on which the executor and listener are called.
  */
 public final class Racer {
@@ -49,6 +51,10 @@ public final class Racer {
 
         /** A finished repetition, to record, and how the race stands after it (judged after each round). */
         void recorded(int round, int candidate, RepetitionResult result, Race.Verdict verdict);
+
+        /** A repetition whose figures carry a warning, not kept: the candidate runs again within its round. */
+        default void runningAgain(int round, int candidate, RepetitionResult warned) {
+        }
     }
 
     /**
@@ -62,13 +68,8 @@ public final class Racer {
 
         /** Judges samples of this race. */
         public Race.Verdict judge(List<List<RaceSample>> samples, boolean finished) {
-            return judge(samples, finished, false);
-        }
-
-        /** Judges samples of this race, with a look at its end when the budget ended it ({@link Race#judge}). */
-        public Race.Verdict judge(List<List<RaceSample>> samples, boolean finished, boolean endLook) {
             return Race.judge(candidates, samples, plan, spec.metric(), spec.p99BoundUs(), spec.minimumEffect(),
-                    finished, endLook);
+                    finished);
         }
     }
 
@@ -108,15 +109,15 @@ public final class Racer {
         }
         double each = repetitionSeconds(spec.load());
         boolean bound = spec.p99BoundUs() != null;
-        RacePlan plan = RacePlan.of(candidates.size(), bound, spec.alpha(), spec.budgetSeconds(), each);
+        RacePlan plan = RacePlan.of(candidates.size(), bound, spec.alpha(), spec.budgetSeconds(), each,
+                spec.load().protocol(), spec.metric());
         if (plan == null) {
-            double least = RacePlan.minimumBudget(candidates.size(), bound, spec.alpha(), each);
+            double least = RacePlan.minimumBudget(candidates.size(), each);
             violations.add(new Violation("budgetSeconds", String.format(Locale.ROOT, "%.0f", spec.budgetSeconds()),
-                    String.format(Locale.ROOT, "at least %.0f for these %d candidates: a test at the race's level "
-                                    + "decides after %d rounds at the soonest, a round being a repetition of each "
-                                    + "(~%.1f s each: the warm-up, seconds and %.1f s for the JVM); or fewer "
-                                    + "candidates (ioModels, ioThreads, transports, executions)", least,
-                            candidates.size(), (int) Math.round(least / (candidates.size() * each)), each,
+                    String.format(Locale.ROOT, "at least %.0f for these %d candidates: a decision needs %d rounds, "
+                                    + "a round being a repetition of each (~%.1f s each: the warm-up, seconds and "
+                                    + "%.1f s for the JVM); or fewer candidates (ioModels, ioThreads, transports, "
+                                    + "executions)", least, candidates.size(), ConfidenceSequence.LEAST_ROUNDS, each,
                             FORKED_OVERHEAD_SECONDS)));
             return null;
         }
@@ -149,12 +150,23 @@ public final class Racer {
                 own.add(null);
             }
             Race.Verdict now = null; // judged after each repetition: after the round's last, the round's verdict
-            for (int c : order(racing, round)) {
+            List<Integer> order = order(racing, round);
+            for (int position = 0; position < order.size(); position++) {
+                int c = order.get(position);
                 if (stopped.getAsBoolean()) {
                     break;
                 }
                 listener.starting(++step, round, c);
-                RepetitionResult r = repetitions.run(c, race.candidates().get(c).apply(race.spec().load()), round);
+                RunSpec spec = race.candidates().get(c).apply(race.spec().load());
+                RepetitionResult r = repetitions.run(c, spec, round);
+                if (r != null && RaceSample.of(r).warned() && !stopped.getAsBoolean()
+                        && elapsedSeconds.getAsDouble() + (order.size() - position) * each
+                        <= race.spec().budgetSeconds()) {
+                    // a warned repetition decides nothing and would lose its round's pairs: run it again, once
+                    listener.runningAgain(round, c, r);
+                    listener.starting(++step, round, c);
+                    r = repetitions.run(c, spec, round);
+                }
                 if (r == null) {
                     break;
                 }
@@ -173,7 +185,7 @@ public final class Racer {
                 }
             }
         }
-        return race.judge(samples, true, !stopped.getAsBoolean());
+        return race.judge(samples, true);
     }
 
     /** The survivors rotated by the round and reversed every other round. */

@@ -42,15 +42,21 @@ final class RecommendationReport {
                     .append(e.reason() == null ? "" : Format.text(e.reason())).append(" |\n");
         }
         md.append("\nFigures: median (min–max) over each candidate's usable repetitions (passed, no warning); a "
-                + "repetition with a warning is left out of every comparison, with its round's pairs.\n\n");
+                + "repetition with a warning is run again once within its round; one still warned is left out of "
+                + "every comparison, with its round's pairs.\n\n");
         md.append("## Method\n\n");
         md.append(String.format(Locale.ROOT, "- Ranked by %s (%s load); budget %.0f s", spec.metric().words(),
                 spec.load().load() == LoadModel.OPEN ? "open" : "closed", spec.budgetSeconds()));
         if (elapsedSeconds != null) {
             md.append(String.format(Locale.ROOT, ", %.0f s used", elapsedSeconds));
         }
-        md.append(String.format(Locale.ROOT, "; %d rounds run of at most %d.%n", verdict.rounds(),
-                race.plan().maxRounds()));
+        md.append(String.format(Locale.ROOT, "; %d round%s run of at most %d", verdict.rounds(),
+                verdict.rounds() == 1 ? "" : "s", race.plan().maxRounds()));
+        if (verdict.decidedAtRound() != null && elapsedSeconds != null) {
+            md.append(String.format(Locale.ROOT, "; decided after round %d, so stopping then saved %.0f s of the "
+                    + "budget", verdict.decidedAtRound(), Math.max(0, spec.budgetSeconds() - elapsedSeconds)));
+        }
+        md.append(".\n");
         md.append("- Each round runs one repetition of every candidate still racing, each in a fresh JVM, in an order "
                 + "rotated and reversed from round to round; repetitions of one round are paired.\n");
         md.append("- ").append(Format.text(race.plan().method())).append(": over the whole race, the chance of eliminating "

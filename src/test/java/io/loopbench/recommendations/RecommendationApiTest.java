@@ -33,7 +33,7 @@ class RecommendationApiTest extends ServiceHttpTest {
                  "transports":["nio"]}""");
         assertThat(tooShort.statusCode()).isEqualTo(400);
         assertThat(json.readTree(tooShort.body()).at("/violations/0/allowed").asString())
-                .startsWith("at least 138 for these 2 candidates");
+                .startsWith("at least 46 for these 2 candidates: a decision needs 2 rounds");
         assertThat(json.readTree(send(at("/api/recommendations")).body()).get("total").asInt()).isEqualTo(before);
     }
 
@@ -48,7 +48,7 @@ class RecommendationApiTest extends ServiceHttpTest {
         String id = queued.get("id").asString();
         assertThat(posted.headers().firstValue("Location")).contains("/api/recommendations/" + id);
         assertThat(queued.at("/candidates/1/ioThreads").asInt()).isEqualTo(2);
-        assertThat(queued.at("/plan/lookRounds/0").asInt()).isPositive();
+        assertThat(queued.at("/plan/firstLook").asInt()).isEqualTo(2);
         assertThat(queued.at("/verdict/outcome").asString()).isEqualTo("racing");
 
         JsonNode listed = json.readTree(send(at("/api/recommendations")).body());
