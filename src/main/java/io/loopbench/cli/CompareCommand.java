@@ -4,6 +4,7 @@ import io.loopbench.gate.GateReport;
 import io.loopbench.gate.RegressionGate;
 import io.loopbench.gate.ResultFiles;
 import io.loopbench.reports.CaseResult;
+import io.loopbench.verdicts.ConfidenceSequence;
 import io.loopbench.verdicts.VerdictRule;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,6 +16,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -41,6 +43,14 @@ public final class CompareCommand implements Callable<Integer> {
             + "(default ${DEFAULT-VALUE}: 5 %%): a throughput ratio under 1 ÷ (1 + it) or a p99 ratio over 1 + it "
             + "is a regression", defaultValue = "0.05")
     double threshold;
+    @Option(names = "--p99-threshold", paramLabel = "FRACTION", description = "the p99 regression allowed, 0 … 1 "
+            + "(default ${DEFAULT-VALUE}: 10 %%, wider than throughput's since p99 spreads about twice as much "
+            + "between JVMs)", defaultValue = "0.10")
+    double p99Threshold;
+    @Option(names = "--max-pairs", paramLabel = "N", description = "with --paired, in a loop that measures a pair "
+            + "and asks again until decided: the pair budget, at least 2; the gate says whether another pair may "
+            + "still decide")
+    Integer maxPairs;
     @Option(names = "--alpha", paramLabel = "RATE", description = "the error rate of each conclusion, over 0 … 0.5 "
             + "(default ${DEFAULT-VALUE})", defaultValue = "0.05")
     double alpha;
@@ -71,6 +81,14 @@ public final class CompareCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--threshold: between 0 and 1 (a fraction: 0.05 is 5 %), not "
                         + threshold);
             }
+            if (!(p99Threshold >= 0 && p99Threshold <= 1)) {
+                throw new IllegalArgumentException("--p99-threshold: between 0 and 1 (a fraction: 0.10 is 10 %), "
+                        + "not " + p99Threshold);
+            }
+            if (maxPairs != null && maxPairs < ConfidenceSequence.LEAST_ROUNDS) {
+                throw new IllegalArgumentException("--max-pairs: at least " + ConfidenceSequence.LEAST_ROUNDS
+                        + " (a decision needs " + ConfidenceSequence.LEAST_ROUNDS + " pairs), not " + maxPairs);
+            }
             if (!(alpha > 0 && alpha <= 0.5)) {
                 throw new IllegalArgumentException("--alpha: over 0 and at most 0.5, not " + alpha);
             }
@@ -82,8 +100,15 @@ public final class CompareCommand implements Callable<Integer> {
             err.flush();
             return 3;
         }
-        RegressionGate.Result result = RegressionGate.judge(baseline, base, candidate, cand, rule, paired);
+        RegressionGate.Result result = RegressionGate.judge(baseline, base, candidate, cand, rule, p99Threshold,
+                paired);
         String md = GateReport.markdown(result);
+        if (maxPairs != null && result.verdict() == RegressionGate.Verdict.UNDECIDED) {
+            md += result.pairs() < maxPairs
+                    ? String.format(Locale.ROOT, "%nUndecided after %d of at most %d pairs: measure another pair and "
+                    + "ask again.%n", result.pairs(), maxPairs)
+                    : String.format(Locale.ROOT, "%nUndecided: the budget of %d pairs ended.%n", maxPairs);
+        }
         try {
             if (junit != null) {
                 Files.writeString(junit, GateReport.junitXml(result));

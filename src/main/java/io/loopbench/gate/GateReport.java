@@ -22,9 +22,11 @@ public final class GateReport {
         StringBuilder md = new StringBuilder();
         md.append("# loopbench regression gate: ").append(r.verdict().label()).append("\n\n");
         md.append("Candidate ").append(Format.text(r.candidateId())).append(" against baseline ")
-                .append(Format.text(r.baselineId())).append(String.format(Locale.ROOT, ", threshold %.0f %%, "
-                        + "alpha %s: **%s** (exit code %d).\n\n", r.threshold() * 100, r.alpha(),
-                        r.verdict().label(), r.exitCode()));
+                .append(Format.text(r.baselineId())).append(String.format(Locale.ROOT, ", threshold %.0f %% "
+                        + "(p99 %.0f %%), alpha %s, %d %s: **%s** (exit code %d).\n\n", r.threshold() * 100,
+                        r.p99Threshold() * 100, r.alpha(), r.pairs(),
+                        r.paired() ? "pairs" : "repetitions a side at the fewest", r.verdict().label(),
+                        r.exitCode()));
         md.append("Method: ").append(r.method()).append("; a repetition whose figures carry a warning is left out")
                 .append(r.paired() ? ", with its pair" : "").append(".\n\n");
         if (!r.cases().isEmpty()) {
@@ -83,6 +85,7 @@ public final class GateReport {
             property(x, "verdict", r.verdict().label());
             property(x, "exitCode", String.valueOf(r.exitCode()));
             property(x, "threshold", String.valueOf(r.threshold()));
+            property(x, "p99Threshold", String.valueOf(r.p99Threshold()));
             property(x, "alpha", String.valueOf(r.alpha()));
             property(x, "method", r.method());
             x.writeEndElement();

@@ -5,7 +5,10 @@ import io.loopbench.engine.Stat;
 import io.loopbench.engine.spec.Labeled;
 import io.loopbench.reports.CaseResult;
 import io.loopbench.reports.Comparisons;
+import io.loopbench.verdicts.ConfidenceSequence;
+import io.loopbench.verdicts.Decision;
 import io.loopbench.verdicts.Difference;
+import io.loopbench.verdicts.NoiseFloor;
 import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.verdicts.Verdicts;
 
@@ -18,21 +21,25 @@ import java.util.function.Predicate;
 
 /**
  * Did the candidate regress against the baseline by more than a threshold, case by case, in throughput or in p99?
- * For each matched case and metric, two one-sided rank tests on log values, the candidate's shifted by the threshold
- * — Mann–Whitney's U test on the two sides' repetitions, or, when they are paired (repetition i of each ran back to
- * back, so that a drift of the machine falls on both alike), Wilcoxon's signed-rank test on the pairs' log ratios:
- * one for "worse by more than the threshold" (a regression), decided over
- * every case and metric as one Holm family at {@code alpha}, so that the chance of naming any regression when none
- * beyond the threshold exists is at most {@code alpha}; one for "not worse by as much as the threshold", which must
- * hold for every case and metric, each at {@code alpha} (an intersection–union test, so that the chance of passing
- * a candidate that regressed beyond the threshold in any of them is at most {@code alpha}). Regressed beyond the
- * threshold means a throughput ratio under 1 ÷ (1 + threshold), or a p99 ratio over 1 + threshold, as the verdicts'
- * minimum effect is read. A repetition whose figures carry a warning (not JIT-quiet, window not kept full, …) is
- * left out, and with it its pair; a case recorded before the self-checks existed, that failed on either side or that
- * is on one side only decides nothing, and the gate then cannot pass. Unpaired, the two sides ran at different
- * times, and a drift of the machine between them is part of what the tests see. Stateless.
+ * For each matched case and metric, an anytime-valid confidence sequence ({@link ConfidenceSequence}) for candidate ÷
+ * baseline on log values — over the pairs' log ratios when paired (repetition i of each side ran back to back, so that
+ * a drift of the machine falls on both alike), else over the two sides' repetitions — each at alpha ÷ (cases × 2)
+ * (Bonferroni), with the machine's noise floor for the case's protocol and metric. A metric has regressed when the
+ * whole interval lies beyond the threshold on the worse side, and is within it when the whole interval lies on the
+ * better side of the threshold, either decision surviving any one pair left out. Both hold at every look, so the gate
+ * may be asked again after every pair and stopped when it decides: the chance of naming any regression when none
+ * beyond the threshold exists, or of passing a candidate that regressed beyond it, is at most alpha however often it
+ * is asked. Regressed beyond the threshold means a throughput ratio under 1 ÷ (1 + threshold), or a p99 ratio over
+ * 1 + the p99 threshold (its own, wider by default: p99 spreads more between JVMs). A repetition whose figures carry a
+ * warning (not JIT-quiet, window not kept full, …) is left out, and with it its pair; a case recorded before the
+ * self-checks existed, that failed on either side or that is on one side only decides nothing, and the gate then
+ * cannot pass. Unpaired, the two sides ran at different times, and a drift of the machine between them is part of
+ * what the intervals see. Stateless.
  */
 public final class RegressionGate {
+
+    /** The p99 threshold by default: p99's spread between JVMs is about twice throughput's (NoiseFloor). */
+    public static final double DEFAULT_P99_THRESHOLD = 0.10;
 
     private RegressionGate() {
     }
@@ -74,10 +81,10 @@ public final class RegressionGate {
      * @param leftOut        repetitions left out because their figures (or, paired, their pair's) carry warnings
      * @param baselineMedian the baseline's median over its passed repetitions
      * @param candidateMedian the candidate's median
-     * @param difference     candidate ÷ baseline: estimate and 95 % interval, by the same test as the checks
-     * @param regressionP    one-sided p of "worse by more than the threshold"
-     * @param adjustedRegressionP the same, Holm-adjusted over the gate's family; null for a case that decides nothing
-     * @param withinP        one-sided p of "not worse by as much as the threshold"
+     * @param difference     candidate ÷ baseline: estimate and interval, at the gate's level per check
+     * @param regressionP    anytime-valid p of "not worse than the threshold" (1 ÷ the e-value)
+     * @param adjustedRegressionP the same × the checks judged (Bonferroni); null for a case that decides nothing
+     * @param withinP        anytime-valid p of "worse by the threshold or more"
      * @param outcome        regressed, within or undecided
      * @param words          the outcome with its figures
      */
@@ -87,9 +94,10 @@ public final class RegressionGate {
                         String words) {
     }
 
-    /** One metric of one case as tested, before the family decides it. */
+    /** One metric of one case as tested. */
     private record Tested(String metric, int leftOut, double baselineMedian, double candidateMedian,
-                          Difference difference, double regressionP, double withinP) {
+                          Difference difference, Verdicts.Beyond regression, Verdicts.Beyond within,
+                          double threshold) {
     }
 
     /** One matched case as tested. */
@@ -112,8 +120,11 @@ public final class RegressionGate {
     /**
      * @param verdict     what the gate concludes
      * @param exitCode    0 passed, 1 regressed, 2 undecided
-     * @param threshold   the regression allowed, as a fraction (0.05: 5 %)
-     * @param alpha       the error rate of each conclusion
+     * @param threshold   the throughput regression allowed, as a fraction (0.05: 5 %)
+     * @param p99Threshold the p99 regression allowed
+     * @param alpha       the error rate of each conclusion, over every check and every time the gate is asked
+     * @param checkLevel  the level of each check: alpha ÷ the checks judged
+     * @param pairs       pairs (paired) or the fewest repetitions a side (unpaired) the checks saw
      * @param paired      whether repetition i of each side was matched with repetition i of the other
      * @param method      the tests, in words
      * @param reasons     why the gate is undecided (or, when regressed, what else it could not judge); empty when
@@ -123,18 +134,23 @@ public final class RegressionGate {
      * @param unmatched   cases present on one side only
      */
     public record Result(String baselineId, String candidateId, Verdict verdict, int exitCode, double threshold,
-                         double alpha, boolean paired, String method, List<String> reasons, List<CaseGate> cases,
-                         List<String> failedCases, List<String> unmatched) {
+                         double p99Threshold, double alpha, double checkLevel, boolean paired, int pairs,
+                         String method, List<String> reasons, List<CaseGate> cases, List<String> failedCases,
+                         List<String> unmatched) {
     }
 
     /**
-     * Judges candidate against baseline by {@code rule}: its alpha, and its minimum effect as the threshold.
+     * Judges candidate against baseline by {@code rule}: its alpha, and its minimum effect as the throughput threshold.
      * {@code paired}: repetition i of each side ran back to back, and is matched with the other's.
      */
     public static Result judge(String baselineId, List<CaseResult> baseline, String candidateId,
-                               List<CaseResult> candidate, VerdictRule rule, boolean paired) {
+                               List<CaseResult> candidate, VerdictRule rule, double p99Threshold, boolean paired) {
         double threshold = rule.minimumEffect();
         Comparisons.Matching matching = Comparisons.match(baseline, candidate);
+        long judgedCases = matching.pairs().stream().filter(p -> p[0].ok() && p[1].ok()
+                && !p[0].predatesSelfChecks() && !p[1].predatesSelfChecks()
+                && Comparisons.profilingDiffers(p[0], p[1]) == null).count();
+        double level = rule.alpha() / Math.max(1, 2 * judgedCases);
         List<String> failed = new ArrayList<>();
         List<TestedCase> cases = new ArrayList<>();
         List<String> unjudged = new ArrayList<>();
@@ -158,11 +174,16 @@ public final class RegressionGate {
                 unjudged.add(Comparisons.describe(b) + ": " + unjudgedBecause);
             }
             cases.add(new TestedCase(Comparisons.describe(b), List.of(
-                    test("throughput", b, c, RepetitionResult::roundTripsPerSecond, true, rule, paired),
-                    test("p99", b, c, r -> r.latency() == null ? null : r.latency().p99Us(), false, rule, paired)),
+                    test("throughput", b, c, RepetitionResult::roundTripsPerSecond, threshold, level, paired),
+                    test("p99", b, c, r -> r.latency() == null ? null : r.latency().p99Us(), p99Threshold, level,
+                            paired)),
                     List.copyOf(warnings), unjudgedBecause == null));
         }
-        List<CaseGate> decided = holm(cases, rule.alpha(), threshold);
+        List<CaseGate> decided = cases.stream().map(g -> new CaseGate(g.name(), g.tests().stream()
+                .map(k -> decided(k, g.judged(), judgedCases)).toList(), g.warnings(), g.judged())).toList();
+        int pairs = decided.stream().filter(CaseGate::judged).flatMap(g -> g.checks().stream())
+                .mapToInt(k -> Math.min(k.difference().baselineSize(), k.difference().candidateSize())).min()
+                .orElse(0);
         List<String> reasons = new ArrayList<>();
         if (decided.isEmpty()) {
             reasons.add("no case passed on both sides");
@@ -176,31 +197,35 @@ public final class RegressionGate {
         boolean regressed = decided.stream().anyMatch(g -> g.checks().stream()
                 .anyMatch(k -> k.outcome() == Outcome.REGRESSED));
         Verdict verdict = regressed ? Verdict.REGRESSED : reasons.isEmpty() ? Verdict.PASSED : Verdict.UNDECIDED;
-        return new Result(baselineId, candidateId, verdict, verdict.exitCode(), threshold, rule.alpha(), paired,
-                method(threshold, rule.alpha(), paired), List.copyOf(reasons), decided, List.copyOf(failed),
-                matching.unmatched());
+        return new Result(baselineId, candidateId, verdict, verdict.exitCode(), threshold, p99Threshold,
+                rule.alpha(), level, paired, pairs, method(threshold, p99Threshold, rule.alpha(), level, paired),
+                List.copyOf(reasons), decided, List.copyOf(failed), matching.unmatched());
     }
 
-    static String method(double threshold, double alpha, boolean paired) {
-        return String.format(Locale.ROOT, "per case, throughput and p99: one-sided " + (paired
-                ? "Wilcoxon signed-rank tests on the log ratios of the repetitions paired as they ran, back to back,"
-                : "Mann–Whitney U tests on the repetitions' log values,")
-                + " the candidate's shifted by the threshold (a throughput ratio under "
-                + "1 ÷ %.2f or a p99 ratio over %.2f is a regression); a regression is established when its p, "
-                + "Holm-adjusted over every case and metric, is at most %s; the gate passes when every case "
-                + "and metric is shown not to have regressed that far, each at %s" + (paired ? "; a drift of the "
-                + "machine falls on both repetitions of a pair alike" : "; the two sides ran at different times, so "
-                + "a drift of the machine between them counts as a difference (pair them to cancel it)"),
-                1 + threshold, 1 + threshold, alpha, alpha);
+    static String method(double threshold, double p99Threshold, double alpha, double level, boolean paired) {
+        return String.format(Locale.ROOT, "per case, throughput and p99: an anytime-valid confidence sequence "
+                + "(Howard et al. 2021, normal mixture) on " + (paired
+                ? "the log ratios of the repetitions paired as they ran, back to back,"
+                : "the two sides' log values,")
+                + " at %s %% coverage each (alpha %s ÷ the checks, Bonferroni), its noise the machine's floor for the "
+                + "protocol or the data's spread where larger; a throughput ratio under 1 ÷ %.2f or a p99 ratio over "
+                + "%.2f is a regression, established when the whole interval lies beyond it, and a check passes when "
+                + "the whole interval lies on the better side, either surviving any one pair left out; the "
+                + "intervals hold at every look, so the gate may be asked after every pair and stopped once decided"
+                + (paired ? "; a drift of the machine falls on both repetitions of a pair alike" : "; the two sides "
+                + "ran at different times, so a drift of the machine between them counts as a difference (pair "
+                + "them to cancel it)"), Difference.percent(1 - level), alpha, 1 + threshold, 1 + p99Threshold);
     }
 
     /**
-     * One metric: {@code higherIsBetter} for throughput. The regression bound is 1 ÷ (1 + threshold) for throughput
+     * One metric, throughput (higher is better) or p99: the regression bound is 1 ÷ (1 + threshold) for throughput
      * and 1 + threshold for p99.
      */
     private static Tested test(String metric, CaseResult b, CaseResult c, Function<RepetitionResult, Double> of,
-                               boolean higherIsBetter, VerdictRule rule, boolean paired) {
-        double bound = higherIsBetter ? 1 / (1 + rule.minimumEffect()) : 1 + rule.minimumEffect();
+                               double threshold, double level, boolean paired) {
+        boolean higherIsBetter = metric.equals("throughput");
+        double bound = higherIsBetter ? 1 / (1 + threshold) : 1 + threshold;
+        int worse = higherIsBetter ? -1 : 1;
         Predicate<RepetitionResult> usable = r -> Comparisons.usable(r, of);
         Predicate<RepetitionResult> clean = r -> usable.test(r) && r.warnings().isEmpty();
         double[] x;
@@ -217,65 +242,51 @@ public final class RegressionGate {
             leftOut = (int) (b.repetitions().stream().filter(usable).count()
                     + c.repetitions().stream().filter(usable).count()) - x.length - y.length;
         }
-        Difference d = paired ? Verdicts.paired(x, y, rule) : Verdicts.unpaired(x, y, false, rule);
-        return new Tested(metric, leftOut, median(x), median(y), d, beyond(x, y, bound, higherIsBetter, paired),
-                beyond(x, y, bound, !higherIsBetter, paired));
+        ConfidenceSequence.Noise noise = NoiseFloor.of(b.spec().protocol(), higherIsBetter
+                ? NoiseFloor.Metric.THROUGHPUT : NoiseFloor.Metric.P99, NoiseFloor.GATE_ROUNDS);
+        VerdictRule rule = new VerdictRule(level, threshold);
+        Difference d = paired ? Verdicts.sequentialPaired(x, y, noise, rule)
+                : Verdicts.sequentialUnpaired(x, y, noise, rule, null);
+        return new Tested(metric, leftOut, median(x), median(y), d,
+                Verdicts.sequentialBeyond(x, y, paired, noise, level, bound, worse),
+                Verdicts.sequentialBeyond(x, y, paired, noise, level, bound, -worse), threshold);
     }
 
-    private static double beyond(double[] x, double[] y, double bound, boolean below, boolean paired) {
-        return paired ? Verdicts.beyondPaired(x, y, bound, below) : Verdicts.beyond(x, y, bound, below);
-    }
-
-    /** The judged cases' regression tests as one Holm family; every test then gets its outcome and words. */
-    private static List<CaseGate> holm(List<TestedCase> cases, double alpha, double threshold) {
-        double[] adjusted = Verdicts.holm(cases.stream().filter(TestedCase::judged)
-                .flatMap(g -> g.tests().stream()).mapToDouble(Tested::regressionP).toArray());
-        List<CaseGate> out = new ArrayList<>();
-        int next = 0;
-        for (TestedCase g : cases) {
-            List<Check> checks = new ArrayList<>();
-            for (Tested k : g.tests()) {
-                checks.add(decided(k, g.judged() ? adjusted[next++] : null, alpha, threshold));
-            }
-            out.add(new CaseGate(g.name(), List.copyOf(checks), g.warnings(), g.judged()));
-        }
-        return out;
-    }
-
-    private static Check decided(Tested k, Double adjusted, double alpha, double threshold) {
+    private static Check decided(Tested k, boolean judged, long checksOf) {
         Difference d = k.difference();
-        double smallest = Verdicts.minimumOneSidedPValue(d.paired(), d.baselineSize(), d.candidateSize());
         String ratio = String.format(Locale.ROOT, "%.3f×", d.ratio()) + (d.lower() == null || d.upper() == null
-                ? "" : String.format(Locale.ROOT, " (95 %% interval %.3f–%.3f)", d.lower(), d.upper()));
-        String allowed = String.format(Locale.ROOT, "%.0f %%", threshold * 100);
+                ? "" : String.format(Locale.ROOT, " (%s %% interval %.3f–%.3f)", Difference.percent(d.coverage()),
+                d.lower(), d.upper()));
+        String allowed = String.format(Locale.ROOT, "%.0f %%", k.threshold() * 100);
+        double adjusted = Math.min(1, k.regression().pValue() * Math.max(1, 2 * checksOf));
         Outcome outcome;
         String words;
-        if (adjusted == null) {
+        String of = d.paired() ? d.baselineSize() + " pairs" : d.baselineSize() + " and " + d.candidateSize();
+        if (!judged) {
             outcome = Outcome.UNDECIDED;
             words = ratio + ", undecided: recorded before the self-checks existed";
-        } else if (adjusted <= alpha) {
+        } else if (k.regression().established()) {
             outcome = Outcome.REGRESSED;
-            words = ratio + String.format(Locale.ROOT, ", regressed by more than %s (p %.4f, Holm-adjusted %.4f)",
-                    allowed, k.regressionP(), adjusted);
-        } else if (k.withinP() <= alpha) {
+            words = ratio + String.format(Locale.ROOT, ", regressed by more than %s (over %s; anytime p %.4f, × the "
+                    + "checks %.4f)", allowed, of, k.regression().pValue(), adjusted);
+        } else if (k.within().established()) {
             outcome = Outcome.WITHIN;
-            words = ratio + String.format(Locale.ROOT, ", not regressed by %s or more (p %.4f)", allowed,
-                    k.withinP());
-        } else if (smallest > alpha) {
+            words = ratio + String.format(Locale.ROOT, ", not regressed by %s or more (over %s; anytime p %.4f)",
+                    allowed, of, k.within().pValue());
+        } else if (d.decision() == Decision.TOO_FEW_REPETITIONS) {
             outcome = Outcome.UNDECIDED;
-            words = ratio + String.format(Locale.ROOT, ", undecided: too few repetitions (%s: no test can give a p "
-                    + "under %.4f, over %s)", d.paired() ? d.baselineSize() + " pairs"
-                    : d.baselineSize() + " and " + d.candidateSize(), smallest, alpha);
+            words = ratio + String.format(Locale.ROOT, ", undecided: too few repetitions (%s; at least %d %s)", of,
+                    d.needed(), d.paired() ? "pairs" : "a side");
         } else {
             outcome = Outcome.UNDECIDED;
-            words = ratio + String.format(Locale.ROOT, ", undecided: neither a regression beyond %s nor its absence "
-                    + "is shown (p %.4f and %.4f)", allowed, k.regressionP(), k.withinP());
+            words = ratio + String.format(Locale.ROOT, ", undecided after %s: the interval still straddles the %s "
+                    + "threshold; another pair may decide", of, allowed);
         }
         String leftOut = k.leftOut() == 0 ? "" : String.format(Locale.ROOT, " (%d %s left out: %s)", k.leftOut(),
                 d.paired() ? (k.leftOut() == 1 ? "pair" : "pairs") : (k.leftOut() == 1 ? "repetition" : "repetitions"),
                 "figures with warnings");
-        return new Check(k.metric(), k.leftOut(), k.baselineMedian(), k.candidateMedian(), d, k.regressionP(),
-                adjusted, k.withinP(), outcome, words + leftOut);
+        return new Check(k.metric(), k.leftOut(), k.baselineMedian(), k.candidateMedian(), d,
+                k.regression().pValue(), judged ? adjusted : null, k.within().pValue(), outcome, words + leftOut);
     }
 
     /** The median of a metric's values; NaN without any. */

@@ -74,7 +74,12 @@ class CompareCommandTest {
         return p;
     }
 
-    private static final double[] BASE = {1.00e6, 1.01e6, 0.99e6, 1.02e6, 0.98e6, 1.00e6, 1.01e6, 0.99e6};
+    /**
+     * 30 repetitions within ±2 %: the gate's intervals assume the machine's noise floor, not these figures' spread, so
+     * passing within 5 % takes about this many a side.
+     */
+    private static final double[] BASE = java.util.stream.IntStream.range(0, 30)
+            .mapToDouble(i -> 1e6 * (1 + 0.01 * ((i * 7) % 5 - 2))).toArray();
 
     @Test
     void aClearRegressionExitsOneAndWritesItsJunitReport() throws Exception {
@@ -100,10 +105,34 @@ class CompareCommandTest {
         assertThat(compare(base.toString(), same.toString())).as(err.toString()).isZero();
         assertThat(out.toString()).contains("**passed** (exit code 0)");
 
-        Path two = file("two.json", measured(1e6, 1.01e6));
-        Path twoSlower = file("two-slower.json", measured(0.5e6, 0.51e6));
-        assertThat(compare(two.toString(), twoSlower.toString())).isEqualTo(2);
-        assertThat(out.toString()).contains("too few repetitions");
+        Path one = file("one.json", measured(1e6));
+        Path oneSlower = file("one-slower.json", measured(0.5e6));
+        assertThat(compare(one.toString(), oneSlower.toString())).isEqualTo(2);
+        assertThat(out.toString()).contains("too few repetitions (1 and 1; at least 2 a side)");
+    }
+
+    /**
+     * The CI recipe's loop: a pair at a time, the gate asked after each. A halving is established after two pairs,
+     * before the pair budget ends; undecided, the gate says whether the budget holds another pair; a budget that
+     * cannot decide is refused, naming the least that can.
+     */
+    @Test
+    void askedAfterEveryPairTheGateSaysWhenItIsDecidedAndWhetherThePairBudgetHoldsAnother() throws Exception {
+        Path base = dir.resolve("base.jsonl");
+        Path cand = dir.resolve("cand.jsonl");
+        int[] codes = new int[3];
+        for (int pair = 0; pair < 3; pair++) {
+            Files.writeString(base, JSON.writeValueAsString(measured(1e6)) + "\n",
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(cand, JSON.writeValueAsString(measured(0.5e6 * (1 + 0.01 * pair))) + "\n",
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            codes[pair] = compare(base.toString(), cand.toString(), "--paired", "--max-pairs", "12");
+        }
+        assertThat(codes).as(out.toString()).containsExactly(2, 1, 1);
+        assertThat(out.toString()).contains("Undecided after 1 of at most 12 pairs: measure another pair");
+
+        assertThat(compare(base.toString(), cand.toString(), "--paired", "--max-pairs", "1")).isEqualTo(3);
+        assertThat(err.toString()).contains("--max-pairs: at least 2 (a decision needs 2 pairs), not 1");
     }
 
     @Test
@@ -134,12 +163,13 @@ class CompareCommandTest {
         }
 
         assertThat(compare(base.toString(), cand.toString(), "--paired")).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("Wilcoxon signed-rank");
+        assertThat(out.toString()).contains("confidence sequence", "back to back");
         assertThat(io.loopbench.gate.ResultFiles.read(base)).singleElement().satisfies(c -> {
             assertThat(c.repetitions()).extracting(RepetitionResult::repetition)
-                    .containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
+                    .containsExactly(java.util.stream.IntStream.rangeClosed(1, BASE.length).boxed()
+                            .toArray(Integer[]::new));
             assertThat(c.ok()).isTrue();
-            assertThat(c.summary().repetitions()).isEqualTo(8);
+            assertThat(c.summary().repetitions()).isEqualTo(BASE.length);
         });
     }
 
