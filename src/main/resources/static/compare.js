@@ -48,10 +48,10 @@ export function compareView(root, params) {
     h('div', {class: 'actions'}, h('button', {type: 'submit', class: 'primary'}, 'Compare')));
   fill(root, heading('Compare'),
     h('p', {class: 'lead'}, 'Each ratio is candidate ÷ baseline: a throughput ratio above 1 is faster, a p99 ratio '
-      + 'below 1 is a lower tail latency. Each comes with its 95 % interval from a rank test, and only an '
-      + 'established difference is marked better or worse. Two runs measured at different times are never '
-      + 'established: the machine drifts between them (a matrix alternates its cases, and its reports can establish '
-      + 'differences). Where either side carries warnings (a measured phase not JIT-quiet, window not kept full, a '
+      + 'below 1 is a lower tail latency. Each comes with its interval from an anytime-valid confidence sequence, '
+      + 'and only an established difference is marked better or worse. Two runs measured at different times are '
+      + 'established only when the whole interval lies beyond how far separate runs drift on this machine (a matrix '
+      + 'alternates its cases, so its reports need not clear that drift). Where either side carries warnings (a measured phase not JIT-quiet, window not kept full, a '
       + 'capped warm-up), the ratio is not clean.'),
     formEl, result);
 
@@ -143,7 +143,7 @@ export function compareView(root, params) {
         ratioCell(c.throughput, true),
         ratioCell(c.p99, false), ...(hasVerdict ? [c.verdict ?? ''] : []),
         ...(hasWarnings ? [warningsCell(c)] : [])]),
-      {className: 'compare', caption: 'Candidate ÷ baseline per case, with its 95 % interval; a ratio whose sides '
+      {className: 'compare', caption: 'Candidate ÷ baseline per case, with its interval; a ratio whose sides '
         + 'carry warnings is not clean'})), others, profileDifferences(cases),
     cases.length === 1 ? h('div', {class: 'charts'}, chart(`/api/compare/spectrum.svg?${new URLSearchParams(
       {baseline: baseline.value, candidate: candidate.value})}`, 'Latency by percentile, pooled: both runs overlaid',

@@ -48,7 +48,7 @@ final class ComparisonSections {
         md.append("## Protocol cost\n\n");
         md.append("Each protocol against TCP, and each TLS protocol against the same protocol without TLS (the TLS "
                 + "cost), in cases that differ only by protocol: protocol ÷ baseline, matched repetition by "
-                + "repetition, with the 95 % interval and the verdict (one profile's costs are one family). For "
+                + "repetition, with the interval and the verdict (one profile's costs are one family). For "
                 + "reference, arknet published at "
                 + "1024 B / 16 clients × window 16 / 1 context, 1 thread (Standalone Asio): websocket 0.70, tcps "
                 + "0.57, wss 0.42, http 0.53, https 0.41 of TCP's round trips/s; TLS cost tcps ÷ tcp 0.57, wss ÷ "

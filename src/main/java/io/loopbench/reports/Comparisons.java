@@ -4,7 +4,9 @@ import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.profile.Layer;
 import io.loopbench.engine.profile.ProfileDifference;
 import io.loopbench.engine.spec.Profiling;
+import io.loopbench.verdicts.ConfidenceSequence;
 import io.loopbench.verdicts.Difference;
+import io.loopbench.verdicts.NoiseFloor;
 import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.verdicts.Verdicts;
 
@@ -18,16 +20,18 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Baseline versus candidate, case by case: for throughput (round trips/s) and p99, the ratio candidate ÷ baseline
- * with its 95 % interval and a decision by the {@link VerdictRule} ({@link Verdicts}). Cases of one matrix are
- * matched repetition by repetition (repetition r of each ran in the same round, in alternated order) and can be
- * established; two runs or matrices measured at different times are compared unmatched, and since the machine's
- * drift between them is not controlled, a difference the test finds is said to be so and not established. The
- * throughput and p99 differences of one comparison are decided as one family (Holm). A ratio is only as clean as its
- * two sides: a case whose repetitions carry warnings (not JIT-quiet, window not kept full, warm-up capped), or that
- * was recorded before those self-checks existed, is flagged with them; a case that failed, as unfair or otherwise,
- * gives no ratio and is listed with its reason. Two single-case sources are compared with each other whatever their
- * specs (that is an A/B of two settings); otherwise cases are matched by everything but their repetition count.
- * Stateless.
+ * with its interval and a decision, by the anytime-valid confidence sequence of {@link Verdicts} (the machine's noise
+ * floor for the case's protocol, or the data's spread where larger; two repetitions a side at the least, so a run's
+ * default three can decide a large, consistent gap). Cases of one matrix are matched repetition by repetition
+ * (repetition r of each ran in the same round, in alternated order); two runs or matrices measured at different times
+ * are compared unmatched, and since the machine drifts between separate runs, a difference is established only when
+ * its whole interval lies beyond that drift ({@link NoiseFloor#DRIFT}, calibrated by A/A runs), the words naming the
+ * bound it cleared. The throughput and p99 differences of the comparisons decided together are one family: each at
+ * alpha ÷ their number (Bonferroni). A ratio is only as clean as its two sides: a case whose repetitions carry warnings
+ * (not JIT-quiet, window not kept full, warm-up capped), or that was recorded before those self-checks existed, is
+ * flagged with them; a case that failed, as unfair or otherwise, gives no ratio and is listed with its reason. Two
+ * single-case sources are compared with each other whatever their specs (that is an A/B of two settings); otherwise
+ * cases are matched by everything but their repetition count. Stateless.
  */
 public final class Comparisons {
 
@@ -125,10 +129,16 @@ public final class Comparisons {
 
     /** Two sources, measured at different times, compared unmatched. */
     public static Comparison compare(ReportSource baseline, ReportSource candidate, VerdictRule rule) {
-        List<CaseComparison> out = new ArrayList<>();
+        List<CaseResult[]> passed = new ArrayList<>();
         List<String> failed = new ArrayList<>();
         Matching matching = match(baseline.cases(), candidate.cases());
-        matching.pairs().forEach(p -> pair(p[0], p[1], rule, out, failed));
+        for (CaseResult[] p : matching.pairs()) {
+            if (!p[0].ok() || !p[1].ok()) {
+                failed.add(describe(p[0]) + failure("baseline", p[0]) + failure("candidate", p[1]));
+            } else {
+                passed.add(p);
+            }
+        }
         List<String> unmatched = matching.unmatched();
         boolean baselineRemote = baseline.cases().stream().anyMatch(c -> c.spec().target() != null);
         boolean candidateRemote = candidate.cases().stream().anyMatch(c -> c.spec().target() != null);
@@ -136,24 +146,30 @@ public final class Comparisons {
                 : "the " + (baselineRemote ? "baseline" : "candidate") + " ran against a remote target and the "
                 + (baselineRemote ? "candidate" : "baseline") + " over loopback: the ratios compare different "
                 + "things";
-        return new Comparison(baseline.id(), candidate.id(), family(out, rule), unmatched, failed, warning, rule);
-    }
-
-    private static void pair(CaseResult b, CaseResult c, VerdictRule rule, List<CaseComparison> out,
-                             List<String> failed) {
-        if (!b.ok() || !c.ok()) {
-            failed.add(describe(b) + failure("baseline", b) + failure("candidate", c));
-        } else {
-            out.add(compare(b, c, false, rule));
-        }
+        return new Comparison(baseline.id(), candidate.id(), decide(passed, false, rule), unmatched, failed, warning,
+                rule);
     }
 
     /**
-     * Two passed cases, candidate ÷ baseline, each metric alone in its family, with both sides' warnings.
-     * {@code alternated}: the two are cases of one matrix, whose repetition r ran in the same round, and are
-     * matched repetition by repetition (repetitions that passed on both sides).
+     * Passed cases, each pair candidate ÷ baseline (baseline first), their throughput and p99 differences decided as
+     * one family: each at the rule's alpha ÷ (2 × pairs). {@code alternated}: the pairs are cases of one matrix, whose
+     * repetition r ran in the same round, and are matched repetition by repetition.
      */
-    static CaseComparison compare(CaseResult b, CaseResult c, boolean alternated, VerdictRule rule) {
+    public static List<CaseComparison> decide(List<CaseResult[]> pairs, boolean alternated, VerdictRule rule) {
+        int family = Math.max(1, 2 * pairs.size());
+        VerdictRule each = new VerdictRule(rule.alpha() / family, rule.minimumEffect());
+        return pairs.stream().map(p -> compare(p[0], p[1], alternated, each, rule)).map(c -> worded(
+                new CaseComparison(c.baselineCase(), c.candidateCase(), c.throughput().inFamily(family),
+                        c.p99().inFamily(family), null, c.warnings(), c.cpuProfile()))).toList();
+    }
+
+    /**
+     * Two passed cases, candidate ÷ baseline, throughput and p99 by {@code rule} (its alpha already the family's
+     * share), the CPU profile's layers as their own family by {@code layersRule}, with both sides' warnings; not yet
+     * worded.
+     */
+    private static CaseComparison compare(CaseResult b, CaseResult c, boolean alternated, VerdictRule rule,
+                                          VerdictRule layersRule) {
         List<String> warnings = new ArrayList<>(warnings("baseline", b));
         warnings.addAll(warnings("candidate", c));
         String profiling = profilingDiffers(b, c);
@@ -161,11 +177,13 @@ public final class Comparisons {
             warnings.add(profiling);
         }
         boolean sameLayout = b.ioLabel().equals(c.ioLabel());
-        return worded(new CaseComparison(describe(b), describe(c),
-                difference(b, c, alternated, RepetitionResult::roundTripsPerSecond, rule),
-                difference(b, c, alternated, r -> r.latency() == null ? null : r.latency().p99Us(), rule),
-                null, List.copyOf(warnings), profiles(b, c, alternated, rule,
-                        sameLayout ? "the baseline" : b.ioLabel(), sameLayout ? "the candidate" : c.ioLabel())));
+        return new CaseComparison(describe(b), describe(c),
+                difference(b, c, alternated, NoiseFloor.Metric.THROUGHPUT, RepetitionResult::roundTripsPerSecond,
+                        rule),
+                difference(b, c, alternated, NoiseFloor.Metric.P99,
+                        r -> r.latency() == null ? null : r.latency().p99Us(), rule),
+                null, List.copyOf(warnings), profiles(b, c, alternated, layersRule,
+                        sameLayout ? "the baseline" : b.ioLabel(), sameLayout ? "the candidate" : c.ioLabel()));
     }
 
     /** Where two cases' CPU per round trip differs; null unless both have profiled repetitions. */
@@ -176,7 +194,8 @@ public final class Comparisons {
             return null;
         }
         List<Difference> decided = Verdicts.family(figures.layers().stream()
-                .map(l -> difference(b, c, alternated, r -> layerUsPerRoundTrip(r, l.layer()), rule)).toList(), rule);
+                .map(l -> rankDifference(b, c, alternated, r -> layerUsPerRoundTrip(r, l.layer()), rule)).toList(),
+                rule);
         List<LayerChange> layers = new ArrayList<>();
         for (int i = 0; i < decided.size(); i++) {
             ProfileDifference.Change l = figures.layers().get(i);
@@ -212,23 +231,6 @@ public final class Comparisons {
                 : ProfileDifference.layerUsPerRoundTrip(r.cpuProfile(), layer, r.cpu().seconds(), r.messages());
     }
 
-    /** The comparisons' throughput and p99 differences decided as one family (Holm), the verdicts reworded. */
-    static List<CaseComparison> family(List<CaseComparison> comparisons, VerdictRule rule) {
-        List<Difference> all = new ArrayList<>();
-        comparisons.forEach(c -> {
-            all.add(c.throughput());
-            all.add(c.p99());
-        });
-        List<Difference> decided = Verdicts.family(all, rule);
-        List<CaseComparison> out = new ArrayList<>();
-        for (int i = 0; i < comparisons.size(); i++) {
-            CaseComparison c = comparisons.get(i);
-            out.add(worded(new CaseComparison(c.baselineCase(), c.candidateCase(), decided.get(2 * i),
-                    decided.get(2 * i + 1), null, c.warnings(), c.cpuProfile())));
-        }
-        return out;
-    }
-
     private static CaseComparison worded(CaseComparison c) {
         String verdict = "throughput " + c.throughput().words() + "; p99 " + c.p99().words()
                 + (c.warnings().isEmpty() ? "" : "; not clean: " + c.warnings().size()
@@ -238,11 +240,24 @@ public final class Comparisons {
     }
 
     /**
-     * One metric of two cases: matched by repetition index when alternated (pairs where both passed), else each
-     * side's passed repetitions.
+     * Throughput or p99 of two cases by the confidence sequence at the rule's alpha: matched by repetition index when
+     * alternated (pairs where both passed), else each side's passed repetitions, a difference then having to clear
+     * the machine's drift between separate runs.
      */
-    static Difference difference(CaseResult b, CaseResult c, boolean alternated,
-                                 Function<RepetitionResult, Double> metric, VerdictRule rule) {
+    static Difference difference(CaseResult b, CaseResult c, boolean alternated, NoiseFloor.Metric metric,
+                                 Function<RepetitionResult, Double> of, VerdictRule rule) {
+        ConfidenceSequence.Noise noise = NoiseFloor.of(b.spec().protocol(), metric, NoiseFloor.RACE_ROUNDS);
+        if (alternated) {
+            List<RepetitionResult[]> pairs = b.matchedWith(c, r -> usable(r, of));
+            return Verdicts.sequentialPaired(pairs.stream().mapToDouble(p -> of.apply(p[0])).toArray(),
+                    pairs.stream().mapToDouble(p -> of.apply(p[1])).toArray(), noise, rule);
+        }
+        return Verdicts.sequentialUnpaired(values(b, of), values(c, of), noise, rule, NoiseFloor.DRIFT);
+    }
+
+    /** A CPU profile layer's figure of two cases by the rank tests, to be decided as the layers' Holm family. */
+    private static Difference rankDifference(CaseResult b, CaseResult c, boolean alternated,
+                                             Function<RepetitionResult, Double> metric, VerdictRule rule) {
         if (alternated) {
             return paired(b.matchedWith(c, r -> usable(r, metric)), metric::apply, rule);
         }

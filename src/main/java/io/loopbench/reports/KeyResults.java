@@ -38,8 +38,8 @@ public final class KeyResults {
                 Format.micros(best.summary().latency().p99Us().median()), best.summary().cpuPercent().median());
         if (ok.size() > 1) {
             CaseResult runnerUp = ok.get(1);
-            Comparisons.CaseComparison c = Comparisons.family(
-                    List.of(Comparisons.compare(runnerUp, best, true, rule)), rule).getFirst();
+            Comparisons.CaseComparison c = Comparisons.decide(
+                    List.<CaseResult[]>of(new CaseResult[] {runnerUp, best}), true, rule).getFirst();
             sentence += " Against the runner-up, " + runnerUp.ioWords() + ": throughput "
                     + c.throughput().words() + "; p99 " + c.p99().words() + "."
                     + (c.cpuProfile() == null ? "" : " CPU profiles: " + Format.text(c.cpuProfile().words()) + ".");

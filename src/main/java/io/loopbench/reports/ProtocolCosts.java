@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -49,16 +48,16 @@ public final class ProtocolCosts {
         }
         List<ProtocolCost> out = new ArrayList<>();
         for (List<CaseResult> profile : byProfile.values()) {
-            List<ProtocolCost> costs = new ArrayList<>();
+            List<Pending> costs = new ArrayList<>();
             Optional<CaseResult> tcp = only(profile, Protocol.TCP);
             for (CaseResult c : profile) {
                 Protocol p = c.spec().protocol();
                 if (p != Protocol.TCP) {
-                    tcp.ifPresent(t -> costs.add(cost(t, c, p == Protocol.TCPS, rule)));
+                    tcp.ifPresent(t -> costs.add(new Pending(t, c, p == Protocol.TCPS)));
                 }
                 Protocol plain = WITHOUT_TLS.get(p);
                 if (plain != null && plain != Protocol.TCP) {
-                    only(profile, plain).ifPresent(b -> costs.add(cost(b, c, true, rule)));
+                    only(profile, plain).ifPresent(b -> costs.add(new Pending(b, c, true)));
                 }
             }
             out.addAll(decided(costs, rule));
@@ -71,23 +70,26 @@ public final class ProtocolCosts {
         return profile.stream().filter(c -> c.spec().protocol() == protocol).findFirst();
     }
 
-    /** One profile's costs, their comparisons decided as one family. */
-    private static List<ProtocolCost> decided(List<ProtocolCost> costs, VerdictRule rule) {
-        List<Comparisons.CaseComparison> decided = Comparisons.family(costs.stream()
-                .map(ProtocolCost::comparison).filter(Objects::nonNull).toList(), rule);
-        List<ProtocolCost> out = new ArrayList<>();
-        int next = 0;
-        for (ProtocolCost c : costs) {
-            out.add(c.comparison() == null ? c : new ProtocolCost(c.profile(), c.protocol(), c.baseline(),
-                    c.tlsCost(), decided.get(next++), null));
+    /** A protocol against its baseline protocol, before the profile's family decides it. */
+    private record Pending(CaseResult baseline, CaseResult c, boolean tlsCost) {
+
+        boolean ok() {
+            return baseline.ok() && c.ok();
         }
-        return out;
     }
 
-    private static ProtocolCost cost(CaseResult baseline, CaseResult c, boolean tlsCost, VerdictRule rule) {
-        boolean ok = baseline.ok() && c.ok();
-        return new ProtocolCost(c.protocolPairTitle(), c.protocolTitle(), baseline.spec().protocol().label(), tlsCost,
-                ok ? Comparisons.compare(baseline, c, true, rule) : null,
-                ok ? null : (Comparisons.failure("baseline", baseline) + Comparisons.failure("candidate", c)).strip());
+    /** One profile's costs, their comparisons decided as one family. */
+    private static List<ProtocolCost> decided(List<Pending> costs, VerdictRule rule) {
+        List<Comparisons.CaseComparison> decided = Comparisons.decide(costs.stream().filter(Pending::ok)
+                .map(p -> new CaseResult[] {p.baseline(), p.c()}).toList(), true, rule);
+        List<ProtocolCost> out = new ArrayList<>();
+        int next = 0;
+        for (Pending p : costs) {
+            out.add(new ProtocolCost(p.c().protocolPairTitle(), p.c().protocolTitle(),
+                    p.baseline().spec().protocol().label(), p.tlsCost(), p.ok() ? decided.get(next++) : null,
+                    p.ok() ? null : (Comparisons.failure("baseline", p.baseline())
+                            + Comparisons.failure("candidate", p.c())).strip()));
+        }
+        return out;
     }
 }

@@ -111,13 +111,14 @@ public class ReportController {
 
     @GetMapping(path = "/api/compare", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Candidate versus baseline, case by case",
-            description = "Per case, for throughput and p99, the ratio candidate ÷ baseline (Hodges–Lehmann "
-                    + "estimate) with its 95 % interval from the Mann–Whitney test on logarithms, and a decision "
-                    + "(throughput.decision, p99.decision), Holm-adjusted over all the comparison's cases. Two runs "
-                    + "or matrices ran at different times, so the machine's drift between them is not controlled: a "
-                    + "difference the test finds is decided drift_not_controlled, never established (alternated "
-                    + "designs — a matrix's cases, its execution comparison and protocol costs — can be); with "
-                    + "too few repetitions the decision is too_few_repetitions and needed says how many. A case whose "
+            description = "Per case, for throughput and p99, the ratio candidate ÷ baseline (the ratio of geometric "
+                    + "means) with its interval from an anytime-valid confidence sequence on logarithms (coverage "
+                    + "1 − alpha ÷ the comparison's differences, Bonferroni), and a decision (throughput.decision, "
+                    + "p99.decision). Two runs or matrices ran at different times, so the machine drifts between "
+                    + "them: a difference is established only when its whole interval lies beyond that drift "
+                    + "(driftBound, calibrated by A/A runs on this machine kind), and one within it is decided "
+                    + "drift_not_controlled; with fewer than two repetitions a side the decision is "
+                    + "too_few_repetitions and needed says how many. A case whose "
                     + "either side carries warnings (a measured phase not JIT-quiet, window not kept full, a capped "
                     + "warm-up, or a record made before those self-checks) lists them in warnings, and its verdict "
                     + "says it is not clean; a case where a side failed, as unfair or otherwise, is listed in "
@@ -152,7 +153,7 @@ public class ReportController {
             description = "Among cases that differ only by protocol (same message size, load, work, execution and "
                     + "IO profile), each protocol against tcp, and tcps, wss and https against tcp, websocket and "
                     + "http (tlsCost: true): ratios of round trips/s and p99 matched repetition by repetition, "
-                    + "with their 95 % intervals and decisions (one profile's costs as one family, Holm), with either "
+                    + "with their intervals and decisions (one profile's costs as one family, Bonferroni), with either "
                     + "side's warnings. A TLS provider or a datagramsPerRead "
                     + "makes a variant of its protocol, compared on its own. Empty when no IO profile has two "
                     + "protocols.",

@@ -263,12 +263,14 @@ public final class ReportRenderer {
 
     /** The rule in words, as the report states it once before its verdicts. */
     static String verdictRule(VerdictRule rule) {
-        return String.format(Locale.ROOT, "each difference is a ratio (candidate ÷ baseline) with its 95 %% interval "
-                + "from a rank test on logarithms (Wilcoxon signed-rank for repetitions matched by round, "
-                + "Mann–Whitney otherwise; exact for small samples); it is established when the test rejects "
-                + "\"no difference\" at %s, Holm-adjusted over the comparisons that answer one question, and the "
-                + "ratio changes by at least %s; \"no difference beyond %s\" when the whole interval lies within "
-                + "that; too few repetitions when even the most lopsided outcome could not reject.",
+        return String.format(Locale.ROOT, "each difference is a ratio (candidate ÷ baseline) with its interval from "
+                + "an anytime-valid confidence sequence on logarithms (over the log ratios of repetitions matched "
+                + "by round, else over both sides' repetitions; its noise the machine's floor for the protocol, or "
+                + "the data's spread where larger), at coverage 1 − %s ÷ the comparisons that answer one question "
+                + "(Bonferroni); it is established when the whole interval excludes 1, surviving any one repetition "
+                + "left out, and the ratio changes by at least %s (between runs measured at different times, when "
+                + "it also clears the machine's drift between separate runs); \"no difference beyond %s\" when "
+                + "the whole interval lies within that; too few repetitions below two a side.",
                 Format.percentile(rule.alpha() * 100), Format.percentile(rule.minimumEffect() * 100),
                 Format.percentile(rule.minimumEffect() * 100));
     }

@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.within;
 class ReportRulesTest {
 
     @Test
-    void theBestProfileIsComparedWithTheRunnerUpAndThreeRepetitionsAreTooFewToDecide() {
+    void theBestProfileIsComparedWithTheRunnerUpAndThreeRepetitionsDecideALargeConsistentGap() {
         List<CaseGroups> groups = CaseGroups.of(List.of(
                 ok(Protocol.TCP, IoModel.SHARDED, 4, new Stat(1980, 1950, 2000), new Stat(1346, 1300, 1400)),
                 ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(1000, 990, 1010), new Stat(1491.79, 1450, 1500)),
@@ -44,14 +44,14 @@ class ReportRulesTest {
         assertThat(groups).hasSize(1);
         assertThat(groups.getFirst().cases()).extracting(CaseResult::ioLabel)
                 .containsExactly("shared 1", "shared 2", "sharded 4");
-        // repetitions matched by round: 1,980 ÷ 1,500, 1,950 ÷ 1,400, 2,000 ÷ 1,600; the Hodges–Lehmann estimate
-        // of those three is 1.32; three pairs can never reach 5 % ÷ 2 (throughput and p99 are one family)
+        // repetitions matched by round: 1,980 ÷ 1,500, 1,950 ÷ 1,400, 2,000 ÷ 1,600, geometric mean 1.32, each at
+        // 5 % ÷ 2 (throughput and p99 are one family); the p99 ratios straddle 1
         assertThat(KeyResults.sentence(groups.getFirst(), VerdictRule.DEFAULT)).contains(
                 "TCP / 1024 B / 16 clients × window 16 / no added computation: 4 loops / 1 thread each has this "
                         + "group's highest throughput median (1,980 round trips/s), with p99 RTT of 1,346.00 µs and "
                         + "process CPU utilization of 99.4 %. Against the runner-up, 1 loop group / 2 threads: "
-                        + "throughput 1.32×, too few repetitions to decide (3; at least 7 needed); p99 1.12×, too few "
-                        + "repetitions to decide (3; at least 7 needed).");
+                        + "throughput 1.32× (97.5 % interval 1.11–1.58), established; p99 1.13× (97.5 % interval "
+                        + "0.87–1.46), not established.");
     }
 
     @Test
@@ -72,15 +72,15 @@ class ReportRulesTest {
         String sentence = KeyResults.sentence(g, VerdictRule.DEFAULT).orElseThrow();
 
         assertThat(sentence).contains("1 loop group / 2 threads has this group's highest throughput median",
-                "Against the runner-up, 1 loop group / 1 thread: throughput 1.20× (95 % interval 1.",
-                "), established; p99 1.00× (95 % interval ",
+                "Against the runner-up, 1 loop group / 1 thread: throughput 1.20× (97.5 % interval 1.",
+                "), established; p99 1.00× (97.5 % interval ",
                 " Failed: 2 loops / 1 thread each (repetition 2 failed: unfinishedMessages=2).");
         // the same figures with the two swapped: the leader is the other one, the rule the same
         assertThat(KeyResults.sentence(CaseGroups.of(List.of(
                 measuredOk(RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(1).build(), gain, p99),
                 measuredOk(RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(2).build(), base, p99Other)))
                 .getFirst(), VerdictRule.DEFAULT).orElseThrow())
-                .contains("Against the runner-up, 1 loop group / 2 threads: throughput 1.20× (95 % interval 1.");
+                .contains("Against the runner-up, 1 loop group / 2 threads: throughput 1.20× (97.5 % interval 1.");
     }
 
     @Test
@@ -95,7 +95,7 @@ class ReportRulesTest {
                 "UDP / 1024 B / 16 clients × window 16 / no added computation: 1 loop group / 1 thread has this "
                         + "group's highest throughput median (92,515 round trips/s), with p99 RTT of 207.79 µs and "
                         + "process CPU utilization of 99.4 %. Against the runner-up, 2 loops / 1 thread each: "
-                        + "throughput 1.16×, too few repetitions")
+                        + "throughput 1.16× (97.5 % interval 1.02–1.32), not established")
                 .endsWith(" Failed: 1 loop group / 2 threads (repetition 2 failed: lostMessages=3).");
         assertThat(KeyResults.sentence(CaseGroups.of(List.of(
                 failed(Protocol.UDP, IoModel.SHARED, 1, "x"))).getFirst(), VerdictRule.DEFAULT)).contains(
@@ -114,7 +114,7 @@ class ReportRulesTest {
     }
 
     @Test
-    void twoRunsAreComparedUnmatchedAndThreeRepetitionsAreTooFewToDecide() {
+    void twoRunsAreComparedUnmatchedAndThreeRepetitionsOfALargeGapClearTheMachinesDrift() {
         ReportSource baseline = source("b", List.of(
                 ok(Protocol.TCP, IoModel.SHARED, 1, new Stat(1000, 990, 1010), new Stat(100, 95, 105)),
                 ok(Protocol.TCP, IoModel.SHARED, 2, new Stat(1000, 900, 1100), new Stat(100, 90, 110)),
@@ -132,10 +132,12 @@ class ReportRulesTest {
         assertThat(first.p99().ratio()).isCloseTo(0.8, within(0.01));
         assertThat(first.throughput().paired()).isFalse();
         assertThat(first.throughput().family()).isEqualTo(4); // two cases, two metrics each
-        // 3 against 3 unmatched: the most lopsided outcome gives p = 2 ÷ C(6, 3) = 0.1, over 0.05 ÷ 4
-        assertThat(first.verdict()).isEqualTo("throughput 1.50×, too few repetitions to decide (3; at least 5 "
-                + "needed); p99 0.80×, too few repetitions to decide (3; at least 5 needed)");
-        assertThat(c.cases().get(1).throughput().decision()).isEqualTo(Decision.TOO_FEW_REPETITIONS);
+        // 3 against 3 unmatched, each difference at 5 % ÷ 4: 1.5× clears the ±10 % drift between separate runs
+        assertThat(first.verdict()).isEqualTo("throughput 1.50× (98.75 % interval 1.30–1.72), established beyond the "
+                + "±10 % that separate runs drift on this machine; p99 0.80× (98.75 % interval 0.61–1.06), not "
+                + "established");
+        assertThat(first.throughput().driftBound()).isEqualTo(0.10);
+        assertThat(c.cases().get(1).throughput().decision()).isEqualTo(Decision.NOT_ESTABLISHED);
         assertThat(c.unmatched()).containsExactlyInAnyOrder(
                 "baseline: UDP / 1024 B / 16 clients × window 16 / no added computation / shared 1",
                 "candidate: TCP / 1024 B / 16 clients × window 16 / no added computation / sharded 2");
@@ -155,7 +157,7 @@ class ReportRulesTest {
     }
 
     @Test
-    void twoRunsFarApartAreNeverEstablishedSinceTheirDriftIsNotControlled() {
+    void twoRunsAreEstablishedDifferentOnlyWhenTheWholeIntervalClearsTheMachinesDrift() {
         double[] base = {1000, 1010, 990, 1005, 995, 1002, 998, 1001};
         double[] doubled = java.util.Arrays.stream(base).map(v -> 2 * v).toArray();
         RunSpec spec = RunSpec.builder().build();
@@ -164,10 +166,18 @@ class ReportRulesTest {
                 source("c", List.of(measuredOk(spec, doubled, base))), VerdictRule.DEFAULT).cases().getFirst();
 
         assertThat(c.throughput().ratio()).isCloseTo(2.0, within(1e-9));
-        assertThat(c.throughput().adjustedPValue()).isLessThan(0.05);
-        assertThat(c.throughput().decision()).isEqualTo(Decision.DRIFT_NOT_CONTROLLED);
-        assertThat(c.verdict()).startsWith("throughput 2.00× (95 % interval ")
-                .contains("not established: measured at different times, so drift is not controlled; p99 1.00×");
+        assertThat(c.throughput().decision()).isEqualTo(Decision.ESTABLISHED);
+        assertThat(c.verdict()).startsWith("throughput 2.00× (97.5 % interval ")
+                .contains("established beyond the ±10 % that separate runs drift on this machine; p99 1.00×");
+
+        // the fault the bound exists for: 8 % apart, the interval excludes 1 but not the drift between runs
+        double[] higher = java.util.Arrays.stream(base).map(v -> 1.08 * v).toArray();
+        Comparisons.CaseComparison near = Comparisons.compare(source("b", List.of(measuredOk(spec, base, base))),
+                source("c", List.of(measuredOk(spec, higher, base))), VerdictRule.DEFAULT).cases().getFirst();
+        assertThat(near.throughput().lower()).isGreaterThan(1.0);
+        assertThat(near.throughput().decision()).isEqualTo(Decision.DRIFT_NOT_CONTROLLED);
+        assertThat(near.verdict()).contains("not established: within the ±10 % that separate runs drift on this "
+                + "machine");
     }
 
     @Test
@@ -228,15 +238,15 @@ class ReportRulesTest {
         }
         CaseResult b = ReportFixtures.profiled(shared, 1e6, base);
 
-        Comparisons.ProfileComparison d = Comparisons.compare(b, ReportFixtures.profiled(sharded, 1e6, halved), true,
-                VerdictRule.DEFAULT).cpuProfile();
+        Comparisons.ProfileComparison d = Comparisons.decide(List.<CaseResult[]>of(new CaseResult[] {b,
+                ReportFixtures.profiled(sharded, 1e6, halved)}), true, VerdictRule.DEFAULT).getFirst().cpuProfile();
         assertThat(d.words()).startsWith("sharded 2 spends ").contains("% less CPU per round trip in kernel send than "
                 + "shared 1 (").endsWith("established)");
         assertThat(d.layers()).filteredOn(l -> l.name().equals("kernel send")).singleElement()
                 .satisfies(l -> assertThat(l.difference().established()).isTrue());
 
-        Comparisons.ProfileComparison aa = Comparisons.compare(b, ReportFixtures.profiled(sharded, 1e6, same), true,
-                VerdictRule.DEFAULT).cpuProfile();
+        Comparisons.ProfileComparison aa = Comparisons.decide(List.<CaseResult[]>of(new CaseResult[] {b,
+                ReportFixtures.profiled(sharded, 1e6, same)}), true, VerdictRule.DEFAULT).getFirst().cpuProfile();
         assertThat(aa.layers()).noneMatch(l -> l.difference().established());
         assertThat(aa.words()).startsWith("no layer's difference in CPU per round trip is established");
     }
@@ -609,9 +619,12 @@ class ReportRulesTest {
         String md = ReportRenderer.markdown(source("m", List.of(tcp, tcps, tcpsOpenssl, ws, wss, ws2, wss2)), "charts/", VerdictRule.DEFAULT);
         assertThat(md).contains("## Protocol cost\n\nEach protocol against TCP",
                 "| 1024 B / 16 clients × window 16 / no added computation / shared 1 | tcps | tcp (TLS cost) "
-                        + "| 0.50×, too few repetitions to decide (3; at least 9 needed) | 2.00×, too few "
-                        + "repetitions to decide (3; at least 9 needed) |  |",
-                "| websocket | tcp | 0.80×, too few repetitions to decide (3; at least 9 needed) |",
+                        + "| 0.50× (99.5 % interval 0.43–0.58), established | 2.00× (99.5 % interval 1.48–2.71), "
+                        + "established |  |",
+                // the interval excludes 1, but leaving one repetition out it does not: vetoed
+                "| tcps / TLS openssl | tcp (TLS cost) | 0.60× (99.5 % interval 0.52–0.70), established | 1.50× "
+                        + "(99.5 % interval 1.11–2.03), not established |",
+                "| websocket | tcp | 0.80× (99.5 % interval 0.52–1.21), not established |",
                 "| wss | websocket (TLS cost) | | | (candidate failed: boom) |");
         assertThat(ReportRenderer.markdown(source("t", List.of(tcp)), "charts/", VerdictRule.DEFAULT)).doesNotContain("Protocol cost");
     }
