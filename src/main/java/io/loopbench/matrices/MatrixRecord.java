@@ -1,5 +1,6 @@
 package io.loopbench.matrices;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.loopbench.cluster.Placement;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.Measurement;
@@ -130,6 +131,16 @@ public record MatrixRecord(
         boolean failed() {
             return repetitions.stream().anyMatch(r -> !r.ok());
         }
+    }
+
+    /**
+     * Repetitions not run because their case's group was decided first (its most repetitions less those run, over every
+     * case); null until the matrix succeeded.
+     */
+    @JsonProperty
+    public Integer repetitionsSaved() {
+        return status != RunStatus.SUCCEEDED ? null : cases.stream()
+                .mapToInt(c -> Math.max(0, spec.repetitions() - c.repetitions().size())).sum();
     }
 
     /** @param groups each case's agent group (see {@link CaseOrder#groups}); empty on this host */

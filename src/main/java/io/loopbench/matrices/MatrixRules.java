@@ -45,6 +45,10 @@ final class MatrixRules {
         lists.put("rates", m.rates());
         lists.put("datagramsPerRead", m.datagramsPerRead());
         lists.put("tlsProviders", m.tlsProviders());
+        if (m.leastRepetitions() < 1 || m.leastRepetitions() > Math.max(1, m.repetitions())) {
+            v.add(new Violation("leastRepetitions", String.valueOf(m.leastRepetitions()), "1 … repetitions ("
+                    + m.repetitions() + ")"));
+        }
         double steps = Math.max(1, m.repetitions()); // a double: no overflow, and exact far beyond the cap
         for (var e : lists.entrySet()) {
             List<?> values = e.getValue();

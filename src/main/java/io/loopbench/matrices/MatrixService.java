@@ -14,6 +14,7 @@ import io.loopbench.runs.Isolation;
 import io.loopbench.runs.RepetitionExecutor;
 import io.loopbench.runs.RepetitionOutcome;
 import io.loopbench.runs.StepRunner;
+import io.loopbench.race.Racer;
 import io.loopbench.runs.RunService;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.runs.RunsProperties;
@@ -105,10 +106,15 @@ public class MatrixService extends QueuedService<MatrixRecord> {
         return m;
     }
 
-    /** Wall time: the cases' estimates added up, or across hosts the busiest group's, the groups running at once. */
-    private static double estimate(MatrixSpec spec, List<RunSpec> cases, List<Integer> groups) {
+    /**
+     * Wall time at the most (every case its most repetitions): the cases' estimates added up — forked, each repetition
+     * as a race plans one (an auto warm-up halfway to its cap), groups decided early taking less — or across hosts the
+     * busiest group's, the groups running at once.
+     */
+    static double estimate(MatrixSpec spec, List<RunSpec> cases, List<Integer> groups) {
         if (groups.isEmpty()) {
-            return cases.stream().mapToDouble(c -> RunService.estimate(c, spec.isolation())).sum();
+            return cases.stream().mapToDouble(c -> spec.isolation() == Isolation.FORKED
+                    ? c.repetitions() * Racer.repetitionSeconds(c) : RunService.estimate(c, spec.isolation())).sum();
         }
         double[] perGroup = new double[spec.agentGroups().size()];
         for (int i = 0; i < cases.size(); i++) {
@@ -163,6 +169,13 @@ public class MatrixService extends QueuedService<MatrixRecord> {
                 m.spec().repetitions());
         Failure failure = StepRunner.run("Matrix " + id, steps, step -> executor, this::stopRequested,
                 new StepRunner.Sink() {
+                    @Override
+                    public boolean skip(StepRunner.Step step) {
+                        MatrixSpec spec = m.spec();
+                        return spec.stopsWhenDecided() && step.repetition() > spec.leastRepetitions()
+                                && GroupRaces.done(get(id)).contains(step.caseIndex());
+                    }
+
                     @Override
                     public Failure before(StepRunner.Step step, int number) {
                         update(id, x -> x.withProgress(new MatrixRecord.Progress(number, steps.size(),

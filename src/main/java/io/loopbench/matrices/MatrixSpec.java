@@ -25,7 +25,8 @@ import java.util.List;
  * arknet's baseline: every protocol, as arknet's runner sweeps; payloads 64, 1024 and 16384 B; profiles 1 client ×
  * window 1 and 16 clients × window 16 (UDP forced to window 1 when the profiles are defaulted); IO models shared
  * and sharded with 1, 2 and 4 threads (sharded with 1 thread dropped as a duplicate of shared 1); work 0; transport
- * auto; sliding window; netty execution; 3 s measured after 1 s of warm-up, 7 repetitions (arknet runs 3; see {@link #DEFAULT_REPETITIONS}); keepGoing false; forked isolation.
+ * auto; sliding window; netty execution; 3 s measured after 1 s of warm-up, at least 3 repetitions (arknet's) and at
+ * most 5 (see {@link #DEFAULT_REPETITIONS}); keepGoing false; forked isolation.
  *
  * @param protocols     the protocols (default: all of them, in their declared order; TLS ones with Netty's rule
  *                      for the provider and throw-away certificates unless tlsProviders says otherwise)
@@ -44,7 +45,12 @@ import java.util.List;
  *                      https with reactive: window 1 only, Reactor Netty's HttpClient sending one request at a time)
  * @param seconds       measured seconds per repetition
  * @param warmupSeconds warm-up seconds per repetition; with auto warmupMode the least warm-up
- * @param repetitions   repetitions of every case, each in a fresh fork
+ * @param repetitions   the most repetitions of every case, each in a fresh fork
+ * @param leastRepetitions the repetitions every case runs, 1 … repetitions (default 3, arknet's, or repetitions where
+ *                      fewer): after them, each group of cases that differ only by IO profile runs on as a race does
+ *                      (io.loopbench.race.Race): a case established worse than another of its group, or every case
+ *                      of a group once the group is decided, runs no more repetitions. Equal to repetitions, every
+ *                      case runs them all. Not across hosts, where every case runs them all
  * @param keepGoing     finish the matrix after a failed repetition (it then ends failed) instead of stopping
  * @param isolation     forked (default) or in-process
  * @param rates         open-load rates, messages per second (all clients): every case then runs at each rate, and
@@ -83,7 +89,7 @@ public record MatrixSpec(
         @Schema(example = "[\"netty\"]") List<Execution> executions,
         @Schema(defaultValue = "3") Double seconds,
         @Schema(defaultValue = "1") Double warmupSeconds,
-        @Schema(defaultValue = "7") Integer repetitions,
+        @Schema(defaultValue = "5") Integer repetitions,
         @Schema(defaultValue = "false") Boolean keepGoing,
         @Schema(defaultValue = "forked", allowableValues = {"forked", "in-process"}) Isolation isolation,
         @Schema(example = "[5000, 10000, 20000, 40000]") List<Double> rates,
@@ -94,14 +100,17 @@ public record MatrixSpec(
         @Schema(example = "[\"jdk\", \"openssl\"]", defaultValue = "[\"auto\"]") List<TlsProvider> tlsProviders,
         String certsDirectory,
         List<AgentGroup> agentGroups,
-        @Schema(defaultValue = "off", allowableValues = {"cpu", "off"}) Profiling profiling) implements Validatable {
+        @Schema(defaultValue = "off", allowableValues = {"cpu", "off"}) Profiling profiling,
+        @Schema(defaultValue = "3") Integer leastRepetitions) implements Validatable {
 
     /**
-     * Repetitions by default: the fewest with which Wilcoxon's signed-rank test can establish the two differences of
-     * a key result (throughput and p99, one Holm family) at 5 %: every pair one way gives p = 2 ÷ 2⁷ ≈ 0.016, under
-     * 0.05 ÷ 2; six pairs (0.031) decide one comparison alone, three never do (io.loopbench.verdicts).
+     * The most repetitions by default: with the least, 3, a group's large, consistent gaps are decided (the verdicts'
+     * confidence sequences need two rounds), and two more let closer ones decide while the default matrix stays within
+     * the service's default limit of 4 hours at its most (210 cases × 5).
      */
-    public static final int DEFAULT_REPETITIONS = 7;
+    public static final int DEFAULT_REPETITIONS = 5;
+    /** The repetitions every case runs by default: arknet's 3. */
+    public static final int DEFAULT_LEAST_REPETITIONS = 3;
     /** The most values one list may hold. */
     public static final int MAX_LIST_VALUES = 64;
     /** The most (case, repetition) steps one matrix may have, counted from its lists before any case is built. */
@@ -145,7 +154,14 @@ public record MatrixSpec(
                 or(datagramsPerRead, List.of(1)),
                 or(tlsProviders, List.of(TlsProvider.AUTO)),
                 certsDirectory,
-                agentGroups == null ? null : or(agentGroups, null), profiling);
+                agentGroups == null ? null : or(agentGroups, null), profiling,
+                leastRepetitions != null ? leastRepetitions
+                        : Math.min(DEFAULT_LEAST_REPETITIONS, repetitions != null ? repetitions : DEFAULT_REPETITIONS));
+    }
+
+    /** Whether a case may stop before its most repetitions (after the least), its group being decided. */
+    public boolean stopsWhenDecided() {
+        return !acrossHosts() && leastRepetitions < repetitions;
     }
 
     /** Whether the cases run across hosts. */

@@ -35,6 +35,11 @@ public final class StepRunner {
     /** What the steps' owner does around each step. */
     public interface Sink {
 
+        /** Whether the step is not needed any more (its case decided): it is passed over, not run. */
+        default boolean skip(Step step) {
+            return false;
+        }
+
         /** Before step {@code number} (from 1): why the steps stop here, or null to run it. */
         default Failure before(Step step, int number) {
             return null;
@@ -62,6 +67,9 @@ public final class StepRunner {
         try {
             for (int s = 0; s < steps.size() && !stopped.getAsBoolean(); s++) {
                 Step step = steps.get(s);
+                if (sink.skip(step)) {
+                    continue;
+                }
                 Failure refused = sink.before(step, s + 1);
                 if (refused != null) {
                     return refused;

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the race must find a known order, stop early on a large gap, run to its budget on a small one, and keep its stated
  * error rate over many races where nothing differs — also while the machine drifts.
  */
-class RaceTest {
+public class RaceTest {
 
     /** TCP 1024 B, 16 × 16, 3 s + auto warm-up of 1 … 10 s: 5.5 + 3 + 3 = 11.5 s a repetition in the plan. */
     static final RunSpec LOAD = RunSpec.builder().protocol(Protocol.TCP).payloadBytes(1024).clients(16).window(16)
@@ -42,12 +42,13 @@ class RaceTest {
     }
 
     /** A passed repetition of one second: this throughput and p99, CPU µs per round trip, no warning. */
-    static RepetitionResult passed(double rate, double p99Us, double cpuUsPerRoundTrip) {
+    public static RepetitionResult passed(double rate, double p99Us, double cpuUsPerRoundTrip) {
         return passed(rate, p99Us, cpuUsPerRoundTrip, List.of());
     }
 
     /** As {@link #passed(double, double, double)}, with these warnings. */
-    static RepetitionResult passed(double rate, double p99Us, double cpuUsPerRoundTrip, List<String> warnings) {
+    public static RepetitionResult passed(double rate, double p99Us, double cpuUsPerRoundTrip,
+                                          List<String> warnings) {
         long n = Math.round(rate);
         return new RepetitionResult(1, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
                 null, null, 1.0, n, n, rate, null, new Latency(LatencyMode.MESSAGE, n, 1, 1, 1, p99Us, 1, 1, 1),

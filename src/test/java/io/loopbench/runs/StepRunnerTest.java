@@ -59,6 +59,26 @@ class StepRunnerTest {
     }
 
     @Test
+    void aStepTheSinkSkipsIsPassedOverNotRunAndTheNextRuns() {
+        List<Integer> ran = new ArrayList<>();
+        Recording skipping = new Recording() {
+            @Override
+            public boolean skip(StepRunner.Step step) {
+                return step.repetition() == 2; // its case decided: no more repetitions
+            }
+        };
+
+        Failure f = StepRunner.run("test", steps(3), s -> (spec, rep, l) -> {
+            ran.add(rep);
+            return passed(rep);
+        }, () -> false, skipping);
+
+        assertThat(f).isNull();
+        assertThat(ran).containsExactly(1, 3);
+        assertThat(skipping.seen).containsExactly("before 1", "recorded 1", "before 3", "recorded 3");
+    }
+
+    @Test
     void aFailureBeforeOrAfterAStepStopsTheStepsAndIsReturned() {
         Failure lost = new Failure.PlacementLost("placement", "agent-a left");
         Recording refusing = new Recording() {
