@@ -25,7 +25,7 @@ import java.util.function.ToDoubleFunction;
  * default three can decide a large, consistent gap). Cases of one matrix are matched repetition by repetition
  * (repetition r of each ran in the same round, in alternated order); two runs or matrices measured at different times
  * are compared unmatched, and since the machine drifts between separate runs, a difference is established only when
- * its whole interval lies beyond that drift ({@link NoiseFloor#DRIFT}, calibrated by A/A runs), the words naming the
+ * its whole interval lies beyond that drift ({@link NoiseFloor#drift}, calibrated by A/A runs), the words naming the
  * bound it cleared. The throughput and p99 differences of the comparisons decided together are one family: each at
  * alpha ÷ their number (Bonferroni). A ratio is only as clean as its two sides: a case whose repetitions carry warnings
  * (not JIT-quiet, window not kept full, warm-up capped), or that was recorded before those self-checks existed, is
@@ -252,7 +252,7 @@ public final class Comparisons {
             return Verdicts.sequentialPaired(pairs.stream().mapToDouble(p -> of.apply(p[0])).toArray(),
                     pairs.stream().mapToDouble(p -> of.apply(p[1])).toArray(), noise, rule);
         }
-        return Verdicts.sequentialUnpaired(values(b, of), values(c, of), noise, rule, NoiseFloor.DRIFT);
+        return Verdicts.sequentialUnpaired(values(b, of), values(c, of), noise, rule, NoiseFloor.drift(metric));
     }
 
     /** A CPU profile layer's figure of two cases by the rank tests, to be decided as the layers' Holm family. */

@@ -10,8 +10,8 @@ import java.util.Optional;
 /**
  * The key-result sentence of a group, after the way arknet words its report: which IO profile has the highest
  * throughput median, with its p99 and CPU; then whether it beats the runner-up — throughput and p99, each a ratio
- * with its 95 % interval and a decision by the {@link VerdictRule}, the group's repetitions matched by round (a
- * matrix runs repetition r of every case in the same round), the two metrics decided as one family (Holm), and where
+ * with its interval and a decision by the confidence sequence ({@link Comparisons}), the group's repetitions matched
+ * by round (a matrix runs repetition r of every case in the same round), the two metrics one family, and where
  * both were profiled, the layer whose CPU per round trip differs most, established over the matched repetitions
  * ({@link Comparisons.ProfileComparison}) — and every case of
  * the group that failed, with why. When a passed case of the group carries warnings (a measured phase not JIT-quiet,

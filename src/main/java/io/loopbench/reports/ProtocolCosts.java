@@ -14,7 +14,7 @@ import java.util.Optional;
  * size, load, work, execution and IO profile), each protocol's figures against TCP's, and each TLS protocol's against
  * the same protocol without TLS — tcps ÷ tcp, wss ÷ websocket, https ÷ http: the TLS cost. Ratios matched
  * repetition by repetition, with their intervals and decisions ({@link Comparisons}, alternated: the cases are one
- * matrix's), the costs of one profile decided as one family (Holm), with both sides' warnings. A protocol's own
+ * matrix's), the costs of one profile decided as one family, with both sides' warnings. A protocol's own
  * options (TLS provider, datagrams per read) make variants of it, each compared on its own. Stateless.
  */
 public final class ProtocolCosts {

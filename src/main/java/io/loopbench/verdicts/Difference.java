@@ -8,15 +8,19 @@ import java.util.Locale;
  * One metric of a candidate against a baseline, decided by a {@link VerdictRule} ({@link Verdicts} makes them).
  * Immutable.
  *
- * @param ratio          candidate ÷ baseline: the Hodges–Lehmann estimate on logarithms (the median of the per-pair
- *                       log ratios' Walsh averages when paired, of all candidate-by-baseline log ratios when not)
- * @param lower          lower end of the ratio's 95 % interval (1 − alpha, by inverting the same rank test; not
- *                       adjusted for the family); null when the samples are too small to bound it
+ * @param ratio          candidate ÷ baseline: by a confidence sequence, the ratio of geometric means (the mean log
+ *                       ratio when paired); by a rank test, the Hodges–Lehmann estimate on logarithms (the median of
+ *                       the per-pair log ratios' Walsh averages when paired, of all candidate-by-baseline log ratios
+ *                       when not)
+ * @param lower          lower end of the ratio's interval at {@code coverage} (a confidence sequence's, or the set a
+ *                       rank test does not reject at 95 %); null when the samples are too small to bound it
  * @param upper          upper end of that interval; null likewise
  * @param coverage       the interval's coverage (0.95 for a rank test; 1 − the test's level for a confidence sequence);
  *                       null in records from before it was stored, read as 0.95
- * @param pValue         the rank test's two-sided p of "no difference" (exact for small samples without ties)
- * @param adjustedPValue the p-value Holm-adjusted over the {@code family}; what the decision uses
+ * @param pValue         two-sided p of "no difference": a rank test's (exact for small samples without ties), or a
+ *                       confidence sequence's anytime-valid one (1 ÷ its mixture's e-value)
+ * @param adjustedPValue the p-value adjusted over the {@code family} (Holm for rank tests; × the family for a
+ *                       confidence sequence, whose decision is by its interval)
  * @param family         how many comparisons were decided together
  * @param paired         whether repetition r of one side was matched with repetition r of the other
  * @param controlled     whether the two sides ran alternated, repetition by repetition, so that drift cancels

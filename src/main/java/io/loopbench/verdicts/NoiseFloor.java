@@ -7,27 +7,25 @@ import java.util.Map;
 
 /**
  * The noise the verdicts assume on this machine kind, calibrated from real A/A repetitions (bench/noise.sh: fresh
- * JVMs of one spec back to back, per protocol; docs/performance.md has the run): the scale of one round's log ratio —
- * two back-to-back repetitions of a spec — for throughput and for p99, and how far separate runs of one spec drift.
- * The floor is a floor: a load noisier than it widens its own interval ({@link ConfidenceSequence}). Stateless.
+ * JVMs of one spec back to back; docs/performance.md, "Answers in minutes", has the runs): the scale of one round's
+ * log ratio — two back-to-back repetitions of a spec — for throughput and for p99, and how far separate runs of one
+ * spec drift. Measured on a 2-vCPU VM, shared 1's rounds spread 1.4–4.3 % in throughput (TCP 1.4 %, 2.3 % at the
+ * upper 90 % bound) while TCP's shared 2 spread 11.7 %, its threads landing well or badly on the cores JVM by JVM:
+ * the floor lies between, at half the noisiest layout, and a load noisier than the floor widens its own interval by
+ * its spread ({@link ConfidenceSequence}), which the simulations show keeps the error rate up to twice the floor.
+ * Stateless.
  */
 public final class NoiseFloor {
-
-    /**
-     * How far the medians of two separate runs of one spec drift apart on this machine (0.10: ±10 %), beyond their
-     * repetitions' own noise: a difference between runs measured at different times is established only beyond it.
-     */
-    public static final double DRIFT = 0.10;
 
     /** Round log-ratio scales, throughput then p99, per protocol (bench/noise.sh, 2026-12-04, 2-vCPU EPYC VM). */
     private static final Map<Protocol, double[]> SCALES = new EnumMap<>(Map.of(
             Protocol.TCP, new double[] {0.06, 0.12},
             Protocol.UDP, new double[] {0.06, 0.12},
             Protocol.TCPS, new double[] {0.06, 0.12},
-            Protocol.WEBSOCKET, new double[] {0.06, 0.12},
-            Protocol.WSS, new double[] {0.06, 0.12},
-            Protocol.HTTP, new double[] {0.10, 0.20},
-            Protocol.HTTPS, new double[] {0.10, 0.20}));
+            Protocol.WEBSOCKET, new double[] {0.07, 0.13},
+            Protocol.WSS, new double[] {0.06, 0.13},
+            Protocol.HTTP, new double[] {0.06, 0.17},
+            Protocol.HTTPS, new double[] {0.06, 0.17}));
 
     /** The rounds a race's comparisons are made narrowest at: the targets are decisions by round 3 to 6. */
     public static final double RACE_ROUNDS = 2;
@@ -46,5 +44,15 @@ public final class NoiseFloor {
     public static ConfidenceSequence.Noise of(Protocol protocol, Metric metric, double tunedRounds) {
         double[] scales = SCALES.get(protocol == null ? Protocol.TCP : protocol);
         return new ConfidenceSequence.Noise(scales[metric.ordinal()], tunedRounds);
+    }
+
+    /**
+     * How far the means of two separate runs of one spec drift apart on this machine, beyond their repetitions' own
+     * noise (0.10: ±10 %): a difference between runs measured at different times is established only beyond it.
+     * Measured: throughput within ±4 % between passes 6 minutes apart (bench/noise.sh) and 0.94–0.98× between
+     * back-to-back runs of 12 repetitions (the gate's A/A of 2026-12-03); p99 within ±9 %.
+     */
+    public static double drift(Metric metric) {
+        return metric == Metric.THROUGHPUT ? 0.10 : 0.20;
     }
 }

@@ -1,10 +1,10 @@
 package io.loopbench.verdicts;
 
 /**
- * The rule by which a difference between two sets of repetitions is called established: a two-sided rank test at
- * {@code alpha}, Holm-adjusted over the comparisons a report or an answer prints together (so that {@code alpha} is
- * the chance that any of them is called established when nothing differs), and an effect of at least
- * {@code minimumEffect}. Immutable.
+ * The rule by which a difference between two sets of repetitions is called established: a two-sided test at
+ * {@code alpha} — a rank test Holm-adjusted over the comparisons a report or an answer prints together, or a
+ * confidence sequence whose caller has already divided alpha over them (so that {@code alpha} is the chance that any
+ * of them is called established when nothing differs) — and an effect of at least {@code minimumEffect}. Immutable.
  *
  * @param alpha         family-wise error rate, in (0, 0.5]; 0.05 by default
  * @param minimumEffect the smallest change of a ratio that counts, as a fraction (0.05: a ratio of at least 1.05 or at

@@ -14,13 +14,20 @@ import java.util.stream.IntStream;
 
 /**
  * Differences between two sets of repetitions of one metric, with a stated error rate. Ratios are compared on
- * logarithms, so that 2× and 0.5× are equally far from 1. Matched repetitions (repetition r of each side, run back to
- * back) are tested by Wilcoxon's signed-rank test on the per-pair log ratios; unmatched ones by the Mann–Whitney U
- * test. Both come from Apache Commons Statistics, with exact p-values for small samples; the 95 % interval is the
- * set of ratios that the same test does not reject (inverted at the midpoints between its candidate points, where
- * no tie can fall), and the estimate is the Hodges–Lehmann one. Rank tests assume nothing about the shape of the
- * distribution, and their error rate holds at any sample size — which also sets the fewest repetitions that can
- * ever decide: 6 pairs, or 4 repetitions per side unmatched, for one comparison at 5 %. Stateless.
+ * logarithms, so that 2× and 0.5× are equally far from 1. Two methods:
+ * <ul>
+ *   <li>the {@code sequential…} ones, for throughput and p99 wherever loopbench decides (races, the gate, reports
+ *   and comparisons): an anytime-valid {@link ConfidenceSequence} on the log ratios (matched repetitions) or the
+ *   difference of mean logs (unmatched), which may be looked at after every round and decides a large, consistent
+ *   gap from two repetitions a side, assuming the machine's {@link NoiseFloor} or the data's spread where larger;</li>
+ *   <li>the rank tests, for CPU profile layers, executions and p99 against a rate curve's bound: Wilcoxon's
+ *   signed-rank test on matched log ratios, the Mann–Whitney U test on unmatched ones (Apache Commons Statistics,
+ *   exact for small samples; the 95 % interval the set of ratios the same test does not reject, inverted at the
+ *   midpoints between its candidate points, the estimate Hodges–Lehmann's). They assume nothing about the shape of
+ *   the distribution, which sets the fewest repetitions that can ever decide: 6 pairs, or 4 a side unmatched, for
+ *   one comparison at 5 %.</li>
+ * </ul>
+ * Stateless.
  */
 public final class Verdicts {
 
@@ -79,7 +86,8 @@ public final class Verdicts {
      */
     public static Difference sequentialPaired(double[] baseline, double[] candidate, ConfidenceSequence.Noise noise,
                                               VerdictRule rule) {
-        return sequential(logRatios(baseline, candidate), new double[0], true, noise, rule, null);
+        Logs l = Logs.of(baseline, candidate, true, 1);
+        return sequential(l.x(), l.y(), true, noise, rule, null);
     }
 
     /**
@@ -90,8 +98,8 @@ public final class Verdicts {
      */
     public static Difference sequentialUnpaired(double[] baseline, double[] candidate, ConfidenceSequence.Noise noise,
                                                 VerdictRule rule, Double driftBound) {
-        return sequential(Arrays.stream(candidate).map(Verdicts::log).toArray(),
-                Arrays.stream(baseline).map(Verdicts::log).toArray(), false, noise, rule, driftBound);
+        Logs l = Logs.of(baseline, candidate, false, 1);
+        return sequential(l.x(), l.y(), false, noise, rule, driftBound);
     }
 
     /**
@@ -116,10 +124,9 @@ public final class Verdicts {
     public static Beyond sequentialBeyond(double[] baseline, double[] candidate, boolean paired,
                                             ConfidenceSequence.Noise noise, double level, double bound,
                                             int direction) {
-        double shift = log(bound);
-        double[] x = paired ? Arrays.stream(logRatios(baseline, candidate)).map(z -> z - shift).toArray()
-                : Arrays.stream(candidate).map(v -> log(v) - shift).toArray();
-        double[] y = paired ? new double[0] : Arrays.stream(baseline).map(Verdicts::log).toArray();
+        Logs l = Logs.of(baseline, candidate, paired, bound);
+        double[] x = l.x();
+        double[] y = l.y();
         if (x.length == 0 || (!paired && y.length == 0)) {
             return new Beyond(1, false);
         }
@@ -137,6 +144,21 @@ public final class Verdicts {
      * @param established whether the whole interval lies beyond the bound, surviving any one value left out
      */
     public record Beyond(double pValue, boolean established) {
+    }
+
+    /**
+     * What a confidence sequence compares, on logarithms: paired, x the log ratios candidate ÷ baseline and y empty;
+     * unmatched, x the candidate's logs and y the baseline's; x shifted by −log({@code bound}) either way.
+     */
+    private record Logs(double[] x, double[] y) {
+
+        static Logs of(double[] baseline, double[] candidate, boolean paired, double bound) {
+            double shift = log(bound);
+            return paired ? new Logs(Arrays.stream(logRatios(baseline, candidate)).map(z -> z - shift).toArray(),
+                    new double[0])
+                    : new Logs(Arrays.stream(candidate).map(v -> log(v) - shift).toArray(),
+                    Arrays.stream(baseline).map(Verdicts::log).toArray());
+        }
     }
 
     private static Difference sequential(double[] x, double[] y, boolean paired, ConfidenceSequence.Noise noise,
@@ -304,8 +326,8 @@ public final class Verdicts {
         double estimate = s.points().length == 0 ? 0 : median(s.points());
         double[] interval = s.minimumP() > rule.alpha() ? null : interval(s.points(), estimate, s.pAt(), rule.alpha());
         Difference raw = new Difference(Math.exp(estimate), interval == null ? null : bound(interval[0]),
-                interval == null ? null : bound(interval[1]), 1 - rule.alpha(), s.pValue(), s.pValue(), family, s.paired(),
-                s.controlled(), s.baselineSize(), s.candidateSize(), s.method(), Decision.NOT_ESTABLISHED, null,
+                interval == null ? null : bound(interval[1]), 1 - rule.alpha(), s.pValue(), s.pValue(), family,
+                s.paired(), s.controlled(), s.baselineSize(), s.candidateSize(), s.method(), Decision.NOT_ESTABLISHED, null,
                 rule.minimumEffect(), null);
         return decision(raw, s.pValue(), family, s.minimumP(), rule);
     }
