@@ -31,8 +31,9 @@ import java.util.function.Predicate;
  * @param ioModels      optional: the IO models to race (default shared and sharded)
  * @param ioThreads     optional: the thread counts to race, each 1 … 64 (default 1, 2, 4, … up to this machine's
  *                      cores, and the cores themselves; sharded from 2)
- * @param transports    optional: the Netty transports to race, each nio, epoll or io_uring (default every one that
- *                      loads here); virtual-threads execution always runs on the JDK's sockets
+ * @param transports    optional: the Netty transports to race, each auto, nio, epoll or io_uring (default every one
+ *                      that loads here, auto not among them); virtual-threads execution always runs on the JDK's
+ *                      sockets
  * @param executions    optional: the executions to race (default netty; reactive and virtual-threads where the
  *                      protocol has ends for them)
  */
@@ -98,9 +99,11 @@ public record RecommendationSpec(
         }
         if (transports != null) {
             for (Transport t : transports) {
-                if (t == null || t == Transport.AUTO || t == Transport.JDK) {
-                    out.add(new Violation("transports", String.valueOf(t), "each nio, epoll or io_uring (jdk is "
-                            + "virtual-threads execution's own; auto is one of the others)"));
+                if (t == null || t == Transport.JDK) {
+                    // auto is Netty's own default (the native transport that loads, else nio): a user's real choice,
+                    // and, beside the transport it resolves to, an A/A race
+                    out.add(new Violation("transports", String.valueOf(t), "each auto, nio, epoll or io_uring (jdk "
+                            + "is virtual-threads execution's own)"));
                 }
             }
         }

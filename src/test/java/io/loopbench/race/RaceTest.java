@@ -292,6 +292,17 @@ public class RaceTest {
     }
 
     @Test
+    void autoMayRaceBesideTheTransportItResolvesToAnAaRace() {
+        List<Violation> why = new ArrayList<>();
+        Racer.Prepared p = Racer.prepare(new RecommendationSpec(LOAD, 120.0, null, null, null,
+                List.of(io.loopbench.engine.spec.IoModel.SHARED), List.of(1), List.of(Transport.AUTO, Transport.EPOLL),
+                null), 2, t -> true, why);
+        assertThat(why).isEmpty();
+        assertThat(p.candidates()).extracting(Candidate::label)
+                .containsExactly("shared 1 · auto · netty", "shared 1 · epoll · netty");
+    }
+
+    @Test
     void roundsRotateAndReverseTheOrder() {
         assertThat(Racer.order(List.of(0, 1, 2), 1)).containsExactly(0, 1, 2);
         assertThat(Racer.order(List.of(0, 1, 2), 2)).containsExactly(0, 2, 1);
