@@ -101,8 +101,9 @@ export function recommendationView(root, params, id) {
       item('Test level', `${fmt.sig(plan.testAlpha)} each: alpha ${fmt.sig(plan.alpha)} ÷ `
         + `${fmt.int(plan.testsPerLook)} test${plan.testsPerLook === 1 ? '' : 's'}; confidence sequences hold at `
         + 'every look, so looking costs no share of alpha'),
-      item('Noise floor', fmt.isNum(plan.noise) ? `${fmt.pct(plan.noise * 100)} per round's log ratio, `
-        + 'or the data\'s own spread where larger' : '–'),
+      item('Noise floor', fmt.isNum(plan.noise) ? `${fmt.pct(plan.noise * 100)} per round's log ratio`
+        + (plan.soloNoise > 0 ? `, ${fmt.pct(plan.soloNoise * 100)} between one-thread candidates` : '')
+        + ', or the data\'s own spread where larger' : '–'),
       item('Candidates', `${fmt.int(plan.candidates)}, about ${fmt.seconds(plan.repetitionSeconds)} a repetition`),
       item('Minimum effect', fmt.isNum(spec.minimumEffect) ? fmt.pct(spec.minimumEffect * 100) : '–'),
       fmt.isNum(spec.p99BoundUs) ? item('p99 bound', fmt.us(spec.p99BoundUs)) : null,

@@ -242,7 +242,7 @@ public final class RegressionGate {
             leftOut = (int) (b.repetitions().stream().filter(usable).count()
                     + c.repetitions().stream().filter(usable).count()) - x.length - y.length;
         }
-        ConfidenceSequence.Noise noise = NoiseFloor.of(b.spec().protocol(), higherIsBetter
+        ConfidenceSequence.Noise noise = NoiseFloor.between(b.spec(), c.spec(), higherIsBetter
                 ? NoiseFloor.Metric.THROUGHPUT : NoiseFloor.Metric.P99, NoiseFloor.GATE_ROUNDS);
         VerdictRule rule = new VerdictRule(level, threshold);
         Difference d = paired ? Verdicts.sequentialPaired(x, y, noise, rule)

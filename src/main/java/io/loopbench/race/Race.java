@@ -2,6 +2,7 @@ package io.loopbench.race;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.loopbench.engine.Stat;
+import io.loopbench.verdicts.ConfidenceSequence;
 import io.loopbench.verdicts.Decision;
 import io.loopbench.verdicts.Difference;
 import io.loopbench.verdicts.VerdictRule;
@@ -135,14 +136,15 @@ public final class Race {
                     if (i >= j) {
                         continue; // each pair tested once, j ÷ i; i ÷ j is worded only for the loser
                     }
-                    diff[i][j] = compare(samples, i, j, r, metric, rule, plan);
+                    diff[i][j] = compare(samples, i, j, r, metric, rule, noise(plan, candidates, i, j));
                     if (!diff[i][j].established()) {
                         continue;
                     }
                     boolean jLost = metric.worse(diff[i][j].ratio());
                     int loser = jLost ? j : i;
                     int winner = jLost ? i : j;
-                    Difference d = jLost ? diff[i][j] : compare(samples, j, i, r, metric, rule, plan);
+                    Difference d = jLost ? diff[i][j]
+                            : compare(samples, j, i, r, metric, rule, noise(plan, candidates, i, j));
                     if (lost[loser] == null || further(d.ratio(), lost[loser].ratio())) {
                         next[loser] = Status.ELIMINATED;
                         at[loser] = r;
@@ -154,7 +156,7 @@ public final class Race {
                 }
                 if (p99BoundUs != null && next[i] == Status.RACING) {
                     Difference over = Verdicts.sequentialOverBound(p99s(samples, i, r), p99BoundUs,
-                            plan.boundNoise(), rule);
+                            plan.boundNoise(candidates.get(i).ioThreads()), rule);
                     if (over.established() && over.ratio() > 1) {
                         next[i] = Status.ELIMINATED;
                         at[i] = r;
@@ -207,7 +209,8 @@ public final class Race {
                         && entries.get(c).usable() > 0)
                 .boxed().max(Comparator.comparing(c -> score(entries.get(c), metric))).orElse(null);
         Difference margin = runnerUp == null ? null
-                : compare(samples, runnerUp, recommended, rounds, metric, rule, plan);
+                : compare(samples, runnerUp, recommended, rounds, metric, rule,
+                noise(plan, candidates, runnerUp, recommended));
         String best = recommended == null ? null : candidates.get(recommended).label();
         String second = runnerUp == null ? null : candidates.get(runnerUp).label();
         return new Verdict(outcome, rounds, decidedAt, best, second, margin, entries,
@@ -282,9 +285,14 @@ public final class Race {
                 cheapest.cpuUsPerRoundTrip());
     }
 
+    /** The noise two candidates' comparison assumes: the noisier one's floor. */
+    private static ConfidenceSequence.Noise noise(RacePlan plan, List<Candidate> candidates, int i, int j) {
+        return plan.metricNoise(candidates.get(i).ioThreads(), candidates.get(j).ioThreads());
+    }
+
     /** {@code j} ÷ {@code i} over the rounds up to {@code r} where both are usable. */
     private static Difference compare(List<List<RaceSample>> samples, int i, int j, int r, RaceMetric metric,
-                                      VerdictRule rule, RacePlan plan) {
+                                      VerdictRule rule, ConfidenceSequence.Noise noise) {
         List<double[]> pairs = new ArrayList<>();
         for (int round = 1; round <= r; round++) {
             RaceSample a = sample(samples, i, round);
@@ -294,7 +302,7 @@ public final class Race {
             }
         }
         return Verdicts.sequentialPaired(pairs.stream().mapToDouble(p -> p[0]).toArray(),
-                pairs.stream().mapToDouble(p -> p[1]).toArray(), plan.metricNoise(), rule);
+                pairs.stream().mapToDouble(p -> p[1]).toArray(), noise, rule);
     }
 
     private static double[] p99s(List<List<RaceSample>> samples, int c, int r) {

@@ -24,33 +24,44 @@ import java.util.Locale;
  * @param alpha             the chance of any wrong elimination or equivalence over the whole race
  * @param testAlpha         the level of every test
  * @param repetitionSeconds the estimated wall time of one repetition, with which the budget was divided
- * @param noise             the floor of a round's log-ratio scale on the raced metric (0.06: 6 %)
+ * @param noise             the floor of a round's log-ratio scale on the raced metric (0.06: 6 %) where a side has
+ *                          more than one loop thread
  * @param p99Noise          the same for p99, with which a p99 bound is tested
  * @param tunedRounds       the round at which the intervals are made narrowest
+ * @param soloNoise         the raced metric's floor where both sides have one loop thread; 0 in races stored before
+ *                          it existed, which then take {@code noise}
+ * @param soloP99Noise      the same for p99
  */
 public record RacePlan(int candidates, int testsPerLook, int firstLook, int maxRounds, double alpha,
                        double testAlpha, double repetitionSeconds, double noise, double p99Noise,
-                       double tunedRounds) {
+                       double tunedRounds, double soloNoise, double soloP99Noise) {
 
     /** The most rounds a race may plan, whatever its budget. */
     public static final int MAX_ROUNDS = 200;
 
-    /** The raced metric's noise. */
-    public ConfidenceSequence.Noise metricNoise() {
-        return new ConfidenceSequence.Noise(noise, tunedRounds);
+    /** The raced metric's noise between candidates of these loop threads: the noisier side's floor. */
+    public ConfidenceSequence.Noise metricNoise(int ioThreads, int otherIoThreads) {
+        boolean solo = ioThreads <= 1 && otherIoThreads <= 1 && soloNoise > 0;
+        return new ConfidenceSequence.Noise(solo ? soloNoise : noise, tunedRounds);
     }
 
-    /** A repetition's p99 noise, for the bound: a round's log ratio being the difference of two repetitions. */
-    public ConfidenceSequence.Noise boundNoise() {
-        return new ConfidenceSequence.Noise(p99Noise / Math.sqrt(2), tunedRounds);
+    /**
+     * A repetition's p99 noise on these loop threads, for the bound: a round's log ratio being the difference of two
+     * repetitions.
+     */
+    public ConfidenceSequence.Noise boundNoise(int ioThreads) {
+        double floor = ioThreads <= 1 && soloP99Noise > 0 ? soloP99Noise : p99Noise;
+        return new ConfidenceSequence.Noise(floor / Math.sqrt(2), tunedRounds);
     }
 
     /** The plan's method, in words. */
     public String method() {
         return String.format(Locale.ROOT, "anytime-valid confidence sequences (Howard et al. 2021, normal mixture) on "
                         + "per-round log ratios, looked at after every round from round %d, each at %.2g: alpha %s ÷ "
-                        + "%d tests, Bonferroni; noise floor %.3f (or the data's spread where larger), decisions "
-                        + "surviving any one round left out", firstLook, testAlpha, alpha, testsPerLook, noise);
+                        + "%d tests, Bonferroni; noise floor %.3f, %.3f between one-thread candidates (or the data's "
+                        + "spread where larger), decisions "
+                        + "surviving any one round left out", firstLook, testAlpha, alpha, testsPerLook, noise,
+                soloNoise);
     }
 
     /**
@@ -70,11 +81,13 @@ public record RacePlan(int candidates, int testsPerLook, int firstLook, int maxR
                               Protocol protocol, RaceMetric metric) {
         int tests = candidates * (candidates - 1) / 2 + (bound ? candidates : 0);
         double tuned = NoiseFloor.RACE_ROUNDS;
-        ConfidenceSequence.Noise p99 = NoiseFloor.of(protocol, NoiseFloor.Metric.P99, tuned);
-        ConfidenceSequence.Noise raced = metric == RaceMetric.THROUGHPUT
-                ? NoiseFloor.of(protocol, NoiseFloor.Metric.THROUGHPUT, tuned) : p99;
+        NoiseFloor.Metric raced = metric == RaceMetric.THROUGHPUT ? NoiseFloor.Metric.THROUGHPUT
+                : NoiseFloor.Metric.P99;
         return new RacePlan(candidates, tests, ConfidenceSequence.LEAST_ROUNDS, maxRounds, alpha, alpha / tests,
-                repetitionSeconds, raced.floor(), p99.floor(), tuned);
+                repetitionSeconds, NoiseFloor.of(protocol, raced, 2, tuned).floor(),
+                NoiseFloor.of(protocol, NoiseFloor.Metric.P99, 2, tuned).floor(), tuned,
+                NoiseFloor.of(protocol, raced, 1, tuned).floor(),
+                NoiseFloor.of(protocol, NoiseFloor.Metric.P99, 1, tuned).floor());
     }
 
     /** The smallest budget for which {@link #of} gives a plan, in whole seconds. */

@@ -246,7 +246,7 @@ public final class Comparisons {
      */
     static Difference difference(CaseResult b, CaseResult c, boolean alternated, NoiseFloor.Metric metric,
                                  Function<RepetitionResult, Double> of, VerdictRule rule) {
-        ConfidenceSequence.Noise noise = NoiseFloor.of(b.spec().protocol(), metric, NoiseFloor.RACE_ROUNDS);
+        ConfidenceSequence.Noise noise = NoiseFloor.between(b.spec(), c.spec(), metric, NoiseFloor.RACE_ROUNDS);
         if (alternated) {
             List<RepetitionResult[]> pairs = b.matchedWith(c, r -> usable(r, of));
             return Verdicts.sequentialPaired(pairs.stream().mapToDouble(p -> of.apply(p[0])).toArray(),

@@ -1,6 +1,7 @@
 package io.loopbench.verdicts;
 
 import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
 
 import java.util.EnumMap;
 import java.util.Map;
@@ -10,22 +11,26 @@ import java.util.Map;
  * JVMs of one spec back to back; docs/performance.md, "Answers in minutes", has the runs): the scale of one round's
  * log ratio — two back-to-back repetitions of a spec — for throughput and for p99, and how far separate runs of one
  * spec drift. Measured on a 2-vCPU VM, shared 1's rounds spread 1.4–4.3 % in throughput (TCP 1.4 %, 2.3 % at the
- * upper 90 % bound) while TCP's shared 2 spread 11.7 %, its threads landing well or badly on the cores JVM by JVM:
- * the floor lies between, at half the noisiest layout, and a load noisier than the floor widens its own interval by
- * its spread ({@link ConfidenceSequence}), which the simulations show keeps the error rate up to twice the floor.
- * Stateless.
+ * upper 90 % bound) while TCP's sharded 2 spread 7.8 % and shared 2 11.7 %, their threads landing well or badly on
+ * the cores JVM by JVM. So each protocol has two floors: one loop thread's, at the upper 90 % bound of its calibrated
+ * scale, and more threads', at half the noisiest layout; a comparison takes the floor of its noisier side, and a load
+ * noisier than its floor widens its own interval by its spread ({@link ConfidenceSequence}), which the simulations
+ * show keeps the error rate up to twice the floor. Stateless.
  */
 public final class NoiseFloor {
 
-    /** Round log-ratio scales, throughput then p99, per protocol (bench/noise.sh, 2026-12-04, 2-vCPU EPYC VM). */
+    /**
+     * Round log-ratio scales per protocol: one loop thread's throughput and p99, then more threads' throughput and p99
+     * (bench/noise.sh, 2026-12-04, a 2-vCPU Xeon VM).
+     */
     private static final Map<Protocol, double[]> SCALES = new EnumMap<>(Map.of(
-            Protocol.TCP, new double[] {0.06, 0.12},
-            Protocol.UDP, new double[] {0.06, 0.12},
-            Protocol.TCPS, new double[] {0.06, 0.12},
-            Protocol.WEBSOCKET, new double[] {0.07, 0.13},
-            Protocol.WSS, new double[] {0.06, 0.13},
-            Protocol.HTTP, new double[] {0.06, 0.17},
-            Protocol.HTTPS, new double[] {0.06, 0.17}));
+            Protocol.TCP, new double[] {0.025, 0.05, 0.06, 0.12},
+            Protocol.UDP, new double[] {0.05, 0.05, 0.06, 0.12},
+            Protocol.TCPS, new double[] {0.035, 0.05, 0.06, 0.12},
+            Protocol.WEBSOCKET, new double[] {0.07, 0.13, 0.07, 0.13},
+            Protocol.WSS, new double[] {0.05, 0.13, 0.06, 0.13},
+            Protocol.HTTP, new double[] {0.045, 0.17, 0.06, 0.17},
+            Protocol.HTTPS, new double[] {0.035, 0.17, 0.06, 0.17}));
 
     /** The rounds a race's comparisons are made narrowest at: the targets are decisions by round 3 to 6. */
     public static final double RACE_ROUNDS = 2;
@@ -40,10 +45,20 @@ public final class NoiseFloor {
         THROUGHPUT, P99
     }
 
-    /** The noise of {@code metric} for {@code protocol}, its interval made narrowest at {@code tunedRounds}. */
-    public static ConfidenceSequence.Noise of(Protocol protocol, Metric metric, double tunedRounds) {
+    /**
+     * The noise of {@code metric} for {@code protocol} on {@code ioThreads} loop threads (a comparison's noisier side),
+     * its interval made narrowest at {@code tunedRounds}.
+     */
+    public static ConfidenceSequence.Noise of(Protocol protocol, Metric metric, int ioThreads, double tunedRounds) {
         double[] scales = SCALES.get(protocol == null ? Protocol.TCP : protocol);
-        return new ConfidenceSequence.Noise(scales[metric.ordinal()], tunedRounds);
+        return new ConfidenceSequence.Noise(scales[(ioThreads > 1 ? 2 : 0) + metric.ordinal()], tunedRounds);
+    }
+
+    /** The noise of comparing two specs: the noisier side's floor, by protocol and loop threads. */
+    public static ConfidenceSequence.Noise between(RunSpec a, RunSpec b, Metric metric, double tunedRounds) {
+        ConfidenceSequence.Noise x = of(a.protocol(), metric, a.ioThreads(), tunedRounds);
+        ConfidenceSequence.Noise y = of(b.protocol(), metric, b.ioThreads(), tunedRounds);
+        return x.floor() >= y.floor() ? x : y;
     }
 
     /**

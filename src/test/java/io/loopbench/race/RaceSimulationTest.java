@@ -33,9 +33,12 @@ class RaceSimulationTest {
             new Candidate(IoModel.SHARED, 1, Transport.EPOLL, Execution.NETTY),
             new Candidate(IoModel.SHARED, 2, Transport.EPOLL, Execution.NETTY),
             new Candidate(IoModel.SHARDED, 2, Transport.EPOLL, Execution.NETTY));
-    /** A repetition's scale on logs: a round's log ratio is the difference of two repetitions. */
-    private static final double FITTED = NoiseFloor.of(Protocol.TCP, NoiseFloor.Metric.THROUGHPUT,
-            NoiseFloor.RACE_ROUNDS).floor() / Math.sqrt(2);
+    /**
+     * Each candidate's repetition scale on logs, fitted to this machine (TCP's floors: one loop thread's for shared 1,
+     * more threads' for the others): a round's log ratio is the difference of two repetitions.
+     */
+    private static final double[] FITTED = THREE.stream().mapToDouble(c -> NoiseFloor.of(Protocol.TCP,
+            NoiseFloor.Metric.THROUGHPUT, c.ioThreads(), NoiseFloor.RACE_ROUNDS).floor() / Math.sqrt(2)).toArray();
 
     enum Noise { FITTED, HEAVY_TAILS, OUTLIERS, UNEQUAL, TWICE }
 
@@ -57,6 +60,38 @@ class RaceSimulationTest {
                     .isLessThanOrEqualTo((int) (ALPHA * RACES));
         }
         System.out.print(figures);
+    }
+
+    /**
+     * Two one-thread candidates (shared 1 on auto beside shared 1 on epoll: the real A/A race) compare at the tighter
+     * one-thread floor: at twice that floor, and with heavy tails, wrong eliminations stay under alpha.
+     */
+    @Test
+    void anAaRaceOfOneThreadCandidatesKeepsItsErrorRateAtTheirTighterFloor() {
+        List<Candidate> two = List.of(new Candidate(IoModel.SHARED, 1, Transport.AUTO, Execution.NETTY),
+                new Candidate(IoModel.SHARED, 1, Transport.EPOLL, Execution.NETTY));
+        double scale = NoiseFloor.of(Protocol.TCP, NoiseFloor.Metric.THROUGHPUT, 1, NoiseFloor.RACE_ROUNDS).floor()
+                / Math.sqrt(2);
+        SplittableRandom random = new SplittableRandom(41);
+        int wrong = 0;
+        for (int r = 0; r < RACES; r++) {
+            boolean heavy = r % 2 == 0;
+            List<List<RaceSample>> samples = List.of(new ArrayList<>(), new ArrayList<>());
+            for (int round = 0; round < 20; round++) {
+                double drift = 0.05 * SimulatedNoise.gaussian(random);
+                for (List<RaceSample> own : samples) {
+                    double e = heavy ? SimulatedNoise.studentT3(random) : 2 * SimulatedNoise.gaussian(random);
+                    double throughput = 1e6 * Math.exp(drift + scale * e);
+                    own.add(new RaceSample(throughput, 1e8 / throughput, 1.0, 100L << 20, false, null));
+                }
+            }
+            Race.Verdict v = Race.judge(two, samples, RacePlan.of(2, false, ALPHA, 20, 10, Protocol.TCP,
+                    RaceMetric.THROUGHPUT), RaceMetric.THROUGHPUT, null, 0.05, false);
+            wrong += v.candidates().stream().anyMatch(e -> e.status() == Race.Status.ELIMINATED) ? 1 : 0;
+        }
+        System.out.printf(Locale.ROOT, "A/A of one-thread candidates (half at twice their floor, half Student-t): "
+                + "wrong eliminations in %d of %d races%n", wrong, RACES);
+        assertThat(wrong).isLessThanOrEqualTo((int) (ALPHA * RACES));
     }
 
     @Test
@@ -98,11 +133,12 @@ class RaceSimulationTest {
             double drift = 0.05 * SimulatedNoise.gaussian(random);
             for (int c = 0; c < levels.length; c++) {
                 double own = switch (noise) {
-                    case FITTED -> FITTED * SimulatedNoise.gaussian(random);
-                    case HEAVY_TAILS -> FITTED * SimulatedNoise.studentT3(random);
-                    case OUTLIERS -> FITTED * SimulatedNoise.gaussian(random) + (random.nextDouble() < 0.03 ? Math.log(0.5) : 0);
-                    case UNEQUAL -> FITTED * (c == 0 ? 0.5 : c == 1 ? 1 : 2) * SimulatedNoise.gaussian(random);
-                    case TWICE -> 2 * FITTED * SimulatedNoise.gaussian(random);
+                    case FITTED -> FITTED[c] * SimulatedNoise.gaussian(random);
+                    case HEAVY_TAILS -> FITTED[c] * SimulatedNoise.studentT3(random);
+                    case OUTLIERS -> FITTED[c] * SimulatedNoise.gaussian(random)
+                            + (random.nextDouble() < 0.03 ? Math.log(0.5) : 0);
+                    case UNEQUAL -> FITTED[c] * (c == 0 ? 0.5 : c == 1 ? 1 : 2) * SimulatedNoise.gaussian(random);
+                    case TWICE -> 2 * FITTED[c] * SimulatedNoise.gaussian(random);
                 };
                 double throughput = 1e6 * levels[c] * Math.exp(drift + own);
                 out.get(c).add(new RaceSample(throughput, 1e8 / throughput, 1.0, 100L << 20, false, null));

@@ -898,7 +898,8 @@ class WebPageBrowserTest {
         String plan = browser.findElement(By.id("recommendation-plan-list")).getText();
         assertThat(plan).contains("9 run of at most 40; decided after round 9", "after every round from round 2",
                 "0.0167 each: alpha 0.05 ÷ 3 tests; confidence sequences hold at every look",
-                "3, about 5.5 s a repetition", "6 % per round's log ratio",
+                "3, about 5.5 s a repetition",
+                "6 % per round's log ratio, 2.5 % between one-thread candidates",
                 "Minimum effect", "5 %", "p99 bound", "2,000 µs", "Budget", "10 min 00 s, 45 s used",
                 "9 min 15 s saved by stopping when decided",
                 "tcp 256 B 4×4", "closed");
@@ -1015,7 +1016,7 @@ class WebPageBrowserTest {
                    {"ioModel":"sharded","ioThreads":2,"transport":"epoll","execution":"netty"}],
                  "plan":{"candidates":3,"testsPerLook":3,"firstLook":2,"maxRounds":40,"alpha":0.05,
                    "testAlpha":0.016666666666666666,"repetitionSeconds":5.5,"noise":0.06,"p99Noise":0.12,
-                   "tunedRounds":2},
+                   "tunedRounds":2,"soloNoise":0.025,"soloP99Noise":0.05},
                  "createdAt":"%s","startedAt":"%s","finishedAt":"%s","progress":null,
                  "repetitions":[[],[],[]],"verdict":%s,"error":%s,"system":null,"workerEnvironment":null,
                  "worker":null}""".formatted(id, status, created, created.plusSeconds(1), created.plusSeconds(46),
