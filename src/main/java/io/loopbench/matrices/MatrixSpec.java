@@ -101,7 +101,11 @@ public record MatrixSpec(
         String certsDirectory,
         List<AgentGroup> agentGroups,
         @Schema(defaultValue = "off", allowableValues = {"cpu", "off"}) Profiling profiling,
-        @Schema(defaultValue = "3") Integer leastRepetitions) implements Validatable {
+        // no schema default: it is 3 or repetitions where fewer, and a form filling in 3 would refuse repetitions 1
+        @Schema(description = "The repetitions every case runs, 1 … repetitions; omitted, 3 (arknet's) or repetitions "
+                + "where fewer. After them a case stops once its group (cases that differ only by IO profile) has it "
+                + "established worse than another, or the group is decided.") Integer leastRepetitions)
+        implements Validatable {
 
     /**
      * The most repetitions by default: with the least, 3, a group's large, consistent gaps are decided (the verdicts'
