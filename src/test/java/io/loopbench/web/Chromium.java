@@ -68,7 +68,7 @@ final class Chromium implements BeforeEachCallback, AfterTestExecutionCallback, 
      * @return the pids of the drivers stopped
      */
     static List<Long> stopOrphans() {
-        String driver = DRIVER.toAbsolutePath().toString();
+        String driver = driverCommand();
         List<Long> stopped = new ArrayList<>();
         ProcessHandle.allProcesses()
                 .filter(p -> p.info().command().map(driver::equals).orElse(false))
@@ -79,6 +79,18 @@ final class Chromium implements BeforeEachCallback, AfterTestExecutionCallback, 
                     stopped.add(p.pid());
                 });
         return stopped;
+    }
+
+    /**
+     * The driver's command as a process reports it: the executable itself, where Debian's /usr/bin/chromedriver is a
+     * link to /usr/lib/chromium/chromedriver.
+     */
+    static String driverCommand() {
+        try {
+            return DRIVER.toRealPath().toString();
+        } catch (IOException e) {
+            return DRIVER.toAbsolutePath().toString();
+        }
     }
 
     @Override

@@ -25,6 +25,11 @@ class ChromiumTest {
                 .strip());
         assertThat(shell.waitFor(10, TimeUnit.SECONDS)).isTrue();
         ProcessHandle handle = ProcessHandle.of(orphan).orElseThrow();
+        // the shell forks before it execs the driver: until then the orphan's command is still the shell's
+        String driver = Chromium.driverCommand();
+        for (int i = 0; i < 200 && !handle.info().command().map(driver::equals).orElse(false); i++) {
+            Thread.sleep(50);
+        }
         try {
             Assumptions.assumeTrue(handle.parent().map(ProcessHandle::pid).orElse(1L) == 1L,
                     "skipped: an orphan is reparented to a subreaper here, not to init");
