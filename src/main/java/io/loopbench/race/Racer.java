@@ -66,6 +66,17 @@ public final class Racer {
      */
     public record Prepared(RecommendationSpec spec, List<Candidate> candidates, RacePlan plan) {
 
+        /**
+         * A race stored before its plan had noise floors (its rank tests' looks instead) is judged by today's method,
+         * with its load's floors, over the rounds it planned.
+         */
+        public Prepared {
+            if (plan.noise() <= 0) {
+                plan = RacePlan.of(plan.candidates(), spec.p99BoundUs() != null, plan.alpha(), plan.maxRounds(),
+                        plan.repetitionSeconds(), spec.load().protocol(), spec.metric());
+            }
+        }
+
         /** Judges samples of this race. */
         public Race.Verdict judge(List<List<RaceSample>> samples, boolean finished) {
             return Race.judge(candidates, samples, plan, spec.metric(), spec.p99BoundUs(), spec.minimumEffect(),

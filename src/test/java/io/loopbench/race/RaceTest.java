@@ -282,6 +282,24 @@ public class RaceTest {
         assertThat(v.decidedAtRound()).isEqualTo(2);
     }
 
+    /**
+     * A race stored before plans had noise floors (its JSON has lookRounds and no noise, which read as 0) is judged
+     * by today's method, with its load's floors, as a fresh plan of the same rounds would judge it.
+     */
+    @Test
+    void aRaceStoredBeforeTheNoiseFloorsIsJudgedWithItsLoadsFloors() {
+        Racer.Prepared fresh = prepare(600, null);
+        RacePlan old = new RacePlan(3, 3, 0, fresh.plan().maxRounds(), 0.05, 0.05 / 9, 11.5, 0, 0, 0, 0, 0);
+        Racer.Prepared stored = new Racer.Prepared(fresh.spec(), fresh.candidates(), old);
+
+        assertThat(stored.plan()).isEqualTo(fresh.plan());
+        List<List<RaceSample>> samples = new ArrayList<>();
+        for (double rate : new double[] {0.5e6, 1e6, 0.5e6}) {
+            samples.add(List.of(RaceSample.of(passed(rate, 400, 10)), RaceSample.of(passed(rate, 400, 10))));
+        }
+        assertThat(stored.judge(samples, true)).isEqualTo(fresh.judge(samples, true));
+    }
+
     @Test
     void thePlanLooksAfterEveryRoundAtAlphaOverThePairs() {
         RacePlan plan = RacePlan.of(3, false, 0.05, 300.0, 11.5, Protocol.TCP, RaceMetric.THROUGHPUT);
