@@ -147,9 +147,8 @@ public final class RegressionGate {
                                List<CaseResult> candidate, VerdictRule rule, double p99Threshold, boolean paired) {
         double threshold = rule.minimumEffect();
         Comparisons.Matching matching = Comparisons.match(baseline, candidate);
-        long judgedCases = matching.pairs().stream().filter(p -> p[0].ok() && p[1].ok()
-                && !p[0].predatesSelfChecks() && !p[1].predatesSelfChecks()
-                && Comparisons.profilingDiffers(p[0], p[1]) == null).count();
+        long judgedCases = matching.pairs().stream()
+                .filter(p -> p[0].ok() && p[1].ok() && unjudgedBecause(p[0], p[1]) == null).count();
         double level = rule.alpha() / Math.max(1, 2 * judgedCases);
         List<String> failed = new ArrayList<>();
         List<TestedCase> cases = new ArrayList<>();
@@ -168,8 +167,7 @@ public final class RegressionGate {
             if (profiling != null) {
                 warnings.add(profiling);
             }
-            String unjudgedBecause = b.predatesSelfChecks() || c.predatesSelfChecks()
-                    ? "recorded before the self-checks existed, so nothing says its figures are clean" : profiling;
+            String unjudgedBecause = unjudgedBecause(b, c);
             if (unjudgedBecause != null) {
                 unjudged.add(Comparisons.describe(b) + ": " + unjudgedBecause);
             }
@@ -200,6 +198,16 @@ public final class RegressionGate {
         return new Result(baselineId, candidateId, verdict, verdict.exitCode(), threshold, p99Threshold,
                 rule.alpha(), level, paired, pairs, method(threshold, p99Threshold, rule.alpha(), level, paired),
                 List.copyOf(reasons), decided, List.copyOf(failed), matching.unmatched());
+    }
+
+    /**
+     * Why a passed case decides nothing, or null when it does: recorded before the self-checks existed, or profiled
+     * on one side only (the profiler's cost would be read as a difference).
+     */
+    private static String unjudgedBecause(CaseResult b, CaseResult c) {
+        return b.predatesSelfChecks() || c.predatesSelfChecks()
+                ? "recorded before the self-checks existed, so nothing says its figures are clean"
+                : Comparisons.profilingDiffers(b, c);
     }
 
     static String method(double threshold, double p99Threshold, double alpha, double level, boolean paired) {
