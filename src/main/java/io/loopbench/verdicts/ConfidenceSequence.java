@@ -73,11 +73,6 @@ public final class ConfidenceSequence {
         }
     }
 
-    /** The interval at coverage 1 − {@code level} for the mean of {@code values} (per-round log ratios). */
-    public static Look look(double[] values, Noise noise, double level) {
-        return look(values, new double[0], noise, level);
-    }
-
     /**
      * The interval at coverage 1 − {@code level} for mean({@code x}) − mean({@code y}) (y empty: the mean of x). Two
      * unmatched samples count as 2 ÷ (1 ÷ |x| + 1 ÷ |y|) rounds, each of their values having the scale of a round's

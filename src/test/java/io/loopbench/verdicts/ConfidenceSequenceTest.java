@@ -16,10 +16,15 @@ class ConfidenceSequenceTest {
 
     private static final ConfidenceSequence.Noise NOISE = new ConfidenceSequence.Noise(0.06, 2);
 
+    /** The interval of per-round log ratios at 95 % coverage. */
+    private static ConfidenceSequence.Look look(double[] z) {
+        return ConfidenceSequence.look(z, new double[0], NOISE, 0.05);
+    }
+
     @Test
     void theIntervalIsTheNormalMixtureBoundaryAtTheFloor() {
         double[] z = {0.1, 0.1, 0.1};
-        ConfidenceSequence.Look look = ConfidenceSequence.look(z, NOISE, 0.05);
+        ConfidenceSequence.Look look = look(z);
         double v = 3 * 0.06 * 0.06 + 2 * 0.06 * 0.06;
         double half = Math.sqrt(v * Math.log(v / (2 * 0.06 * 0.06 * 0.05 * 0.05))) / 3;
         assertThat(look.estimate()).isCloseTo(0.1, within(1e-12));
@@ -36,16 +41,16 @@ class ConfidenceSequenceTest {
         assertThat(ConfidenceSequence.scale(quiet, new double[0], NOISE)).isEqualTo(0.06);
         double s = ConfidenceSequence.scale(noisy, new double[0], NOISE);
         assertThat(s).as("the data's spread over χ²₃ at 0.3").isGreaterThan(0.3);
-        ConfidenceSequence.Look look = ConfidenceSequence.look(noisy, NOISE, 0.05);
+        ConfidenceSequence.Look look = look(noisy);
         assertThat(look.upper() - look.lower())
-                .isGreaterThan(3 * (ConfidenceSequence.look(quiet, NOISE, 0.05).upper()
-                        - ConfidenceSequence.look(quiet, NOISE, 0.05).lower()));
+                .isGreaterThan(3 * (look(quiet).upper()
+                        - look(quiet).lower()));
     }
 
     @Test
     void aDecisionThatRestsOnOneRoundIsVetoedAndOneThatDoesNotStands() {
         double[] borderline = {0.13, 0.13, 0.13};
-        ConfidenceSequence.Look look = ConfidenceSequence.look(borderline, NOISE, 0.05);
+        ConfidenceSequence.Look look = look(borderline);
         assertThat(look.lower()).as("three rounds exclude 0").isPositive();
         assertThat(ConfidenceSequence.survives(borderline, new double[0], look, NOISE, 0.05, 1, 0))
                 .as("two rounds do not: vetoed").isFalse();
@@ -53,7 +58,7 @@ class ConfidenceSequenceTest {
                 new double[] {Math.exp(0.13), Math.exp(0.13), Math.exp(0.13)}, NOISE, new VerdictRule(0.05, 0.05));
         assertThat(d.decision()).isEqualTo(Decision.NOT_ESTABLISHED);
         double[] clear = {0.4, 0.4, 0.4};
-        ConfidenceSequence.Look wide = ConfidenceSequence.look(clear, NOISE, 0.05);
+        ConfidenceSequence.Look wide = look(clear);
         assertThat(ConfidenceSequence.survives(clear, new double[0], wide, NOISE, 0.05, 1, 0)).isTrue();
     }
 
@@ -95,7 +100,7 @@ class ConfidenceSequenceTest {
                 boolean everWrong = false;
                 for (int n = 2; n <= z.length; n++) {
                     double[] seen = Arrays.copyOf(z, n);
-                    ConfidenceSequence.Look look = ConfidenceSequence.look(seen, NOISE, 0.05);
+                    ConfidenceSequence.Look look = look(seen);
                     int beyond = look.beyond(0);
                     everMissed |= beyond != 0;
                     everWrong |= beyond != 0
