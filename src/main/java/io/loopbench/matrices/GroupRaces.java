@@ -66,7 +66,7 @@ final class GroupRaces {
         RunSpec first = group.getFirst().spec();
         RaceMetric metric = first.load() == LoadModel.OPEN ? RaceMetric.P99 : RaceMetric.THROUGHPUT;
         VerdictRule rule = VerdictRule.DEFAULT;
-        RacePlan plan = RacePlan.of(group.size(), false, rule.alpha(), rounds, 0, first.protocol(), metric);
+        RacePlan plan = RacePlan.forRounds(group.size(), false, rule.alpha(), rounds, 0, first.protocol(), metric);
         return Race.judge(candidates, samples, plan, metric, null, rule.minimumEffect(), false);
     }
 }

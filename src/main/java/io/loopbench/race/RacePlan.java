@@ -73,12 +73,15 @@ public record RacePlan(int candidates, int testsPerLook, int firstLook, int maxR
                               double repetitionSeconds, Protocol protocol, RaceMetric metric) {
         int maxRounds = (int) Math.min(MAX_ROUNDS, Math.floor(budgetSeconds / (candidates * repetitionSeconds)));
         return maxRounds < ConfidenceSequence.LEAST_ROUNDS ? null
-                : of(candidates, bound, alpha, maxRounds, repetitionSeconds, protocol, metric);
+                : forRounds(candidates, bound, alpha, maxRounds, repetitionSeconds, protocol, metric);
     }
 
-    /** The plan for {@code candidates} candidates over at most {@code maxRounds} rounds. */
-    public static RacePlan of(int candidates, boolean bound, double alpha, int maxRounds, double repetitionSeconds,
-                              Protocol protocol, RaceMetric metric) {
+    /**
+     * The plan for {@code candidates} candidates over at most {@code maxRounds} rounds (named apart from {@link #of},
+     * whose budget an int would otherwise silently be taken for).
+     */
+    public static RacePlan forRounds(int candidates, boolean bound, double alpha, int maxRounds,
+                                     double repetitionSeconds, Protocol protocol, RaceMetric metric) {
         int tests = candidates * (candidates - 1) / 2 + (bound ? candidates : 0);
         double tuned = NoiseFloor.RACE_ROUNDS;
         NoiseFloor.Metric raced = metric == RaceMetric.THROUGHPUT ? NoiseFloor.Metric.THROUGHPUT

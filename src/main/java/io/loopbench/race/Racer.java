@@ -72,8 +72,8 @@ public final class Racer {
          */
         public Prepared {
             if (plan.noise() <= 0) {
-                plan = RacePlan.of(plan.candidates(), spec.p99BoundUs() != null, plan.alpha(), plan.maxRounds(),
-                        plan.repetitionSeconds(), spec.load().protocol(), spec.metric());
+                plan = RacePlan.forRounds(plan.candidates(), spec.p99BoundUs() != null, plan.alpha(),
+                        plan.maxRounds(), plan.repetitionSeconds(), spec.load().protocol(), spec.metric());
             }
         }
 

@@ -85,7 +85,7 @@ class RaceSimulationTest {
                     own.add(new RaceSample(throughput, 1e8 / throughput, 1.0, 100L << 20, false, null));
                 }
             }
-            Race.Verdict v = Race.judge(two, samples, RacePlan.of(2, false, ALPHA, 20, 10, Protocol.TCP,
+            Race.Verdict v = Race.judge(two, samples, RacePlan.forRounds(2, false, ALPHA, 20, 10, Protocol.TCP,
                     RaceMetric.THROUGHPUT), RaceMetric.THROUGHPUT, null, 0.05, false);
             wrong += v.candidates().stream().anyMatch(e -> e.status() == Race.Status.ELIMINATED) ? 1 : 0;
         }
@@ -119,7 +119,7 @@ class RaceSimulationTest {
 
     private static Race.Verdict judge(List<List<RaceSample>> samples) {
         int rounds = samples.getFirst().size();
-        RacePlan plan = RacePlan.of(3, false, ALPHA, rounds, 10, Protocol.TCP, RaceMetric.THROUGHPUT);
+        RacePlan plan = RacePlan.forRounds(3, false, ALPHA, rounds, 10, Protocol.TCP, RaceMetric.THROUGHPUT);
         return Race.judge(THREE, samples, plan, RaceMetric.THROUGHPUT, null, 0.05, false);
     }
 
