@@ -1,33 +1,37 @@
 package io.loopbench.engine.process;
 
 import io.loopbench.engine.spec.RunSpec;
-import jdk.jfr.Label;
-import jdk.jfr.Name;
-import jdk.jfr.StackTrace;
+import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedMethod;
-import jdk.jfr.consumer.RecordingStream;
+import jdk.jfr.consumer.RecordingFile;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Watches the JIT compiler and the garbage collector for the whole JVM: one flight-recorder stream (started once, on
- * first use, and kept for the JVM's life) delivers every {@code jdk.Compilation} (threshold 0, so none is left out),
+ * Watches the JIT compiler and the garbage collector for the whole JVM: one flight recording (started once, on first
+ * use, and kept for the JVM's life) holds every {@code jdk.Compilation} (threshold 0, so none is left out),
  * {@code jdk.Deoptimization} and {@code jdk.GarbageCollection} event; {@link #activity} counts the JIT's that took
- * effect within a phase (a compilation when its code was installed) and judges them by {@link JitActivity}'s rule, and {@link #eventsIn} gives every kind, for the
- * timeline's marks. The stream hands
- * events over about once a second, so {@link #awaitEvents} commits a mark event of its own and waits until the
- * flush that carried it has been handed over (every event committed before the mark is then in).  Thread-safe.
+ * effect within a phase (a compilation when its code was installed) and judges them by {@link JitActivity}'s rule,
+ * and {@link #eventsIn} gives every kind, for the timeline's marks.
+ *
+ * <p>The events are read on demand ({@link #awaitEvents}): the recording is dumped to a file of its own and read
+ * back, some 10 ms, and every event committed before the call is in. A recording stream would hand them over only at
+ * its flush, about once a second, which the JVM does not let a program shorten: each phase waited for it (0 to 1 s,
+ * docs/performance.md) and an auto warm-up's JIT check idled the loops for as long. Each dump closes one of the
+ * recording's chunks, so a recording whose dump has grown past {@link #ROTATE_BYTES} is replaced by a new one, started
+ * before the old one's last dump, the events of each kept on their side of that instant. Thread-safe.
  *
  * <p>Its cost: the flight recorder adds some 25 MiB to the process's resident memory (its classes, buffers and
  * compiled code; measured on JDK 25 with a 256 MiB heap) and a few hundred milliseconds of start-up, which
@@ -35,14 +39,14 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class JvmEvents {
 
-    /** The note of a phase whose last events the stream did not hand over in time (see {@link #awaitEvents}). */
-    public static final String UNKNOWN_NOTE = "JIT activity unknown in part: the flight recorder did not hand "
-            + "over the phase's last events within 3 s";
+    /** The note of a phase whose last events could not be read (see {@link #awaitEvents}). */
+    public static final String UNKNOWN_NOTE = "JIT activity unknown in part: the flight recorder's events could "
+            + "not be read";
 
-    /** Longest wait for the stream to hand over a phase's last events. */
-    private static final long FLUSH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
     /** Events older than this are forgotten; no phase lasts longer. */
     private static final Duration KEPT = Duration.ofSeconds((long) (RunSpec.MAX_SECONDS * 2 + 60));
+    /** A dump larger than this replaces the recording (each dump adds a chunk of some 130 KB). */
+    private static final long ROTATE_BYTES = 8L << 20;
 
     /**
      * One compilation, deoptimization or garbage collection; {@code durationNanos}: a compilation's time, a
@@ -69,74 +73,62 @@ public final class JvmEvents {
         COMPILATION, DEOPTIMIZATION, GC
     }
 
-    /** Committed by {@link #awaitEvents}: once it has been handed over, so has everything committed before it. */
-    @Name("io.loopbench.JitMark")
-    @Label("loopbench JIT mark")
-    @StackTrace(false)
-    static final class Mark extends jdk.jfr.Event {
-        long id;
-    }
-
     private static volatile JvmEvents instance;
 
-    private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
-    private final AtomicLong marks = new AtomicLong();
-    /** Written only by the stream's thread. */
-    private volatile long receivedMark;
-    private volatile long flushedMark;
-    /** From when every event is seen (no earlier than the recording's start); null while unknown. */
-    private volatile Instant recordingSince;
+    /** Where each dump is written and read back (deleted after each read). */
+    private final Path dumpFile;
+    private final long rotateBytes;
+    private Recording recording;
+    /** When {@link #recording} began: every event effective since is in it; earlier ones are in {@link #older}. */
+    private Instant recordingFrom;
+    /** Events of the recordings this one replaced, each effective before {@link #recordingFrom}. */
+    private List<Event> older = List.of();
+    /** The events as last read: {@link #older}, then the current recording's. */
+    private volatile List<Event> events = List.of();
+    /** Whether the last dump was past {@link #rotateBytes}. */
+    private boolean rotate;
+    /** From when every event is seen: the first recording's start. */
+    private final Instant recordingSince;
 
-    private JvmEvents() {
-        RecordingStream stream = new RecordingStream();
-        stream.enable("jdk.Compilation").withThreshold(Duration.ZERO);
-        stream.enable("jdk.Deoptimization").withoutStackTrace();
-        stream.enable("jdk.GarbageCollection");
-        stream.enable(Mark.class);
-        stream.onEvent("jdk.Compilation", e -> add(e, false));
-        stream.onEvent("jdk.Deoptimization", e -> add(e, true));
-        stream.onEvent("jdk.GarbageCollection", this::addCollection);
-        stream.onEvent("io.loopbench.JitMark", e -> receivedMark = Math.max(receivedMark, e.getLong("id")));
-        stream.onFlush(() -> flushedMark = receivedMark);
-        stream.setReuse(false);
-        // a daemon thread of our own: startAsync's would keep a JVM whose work is done alive
-        Thread.ofPlatform().daemon().name("loopbench-jit-monitor").start(stream::start);
-        awaitRecording();
-    }
-
-    /**
-     * Returns once the stream records: marks committed before its recording began are lost, so one is committed
-     * every few ms until the stream has handed one over (about a second, its flush period), at most
-     * {@link #FLUSH_WAIT_NANOS}. Until then nothing the JIT does is seen, and a phase begun earlier would pass for
-     * quiet; after a timeout {@link #awaitEvents} answers false and every phase says its JIT activity is unknown.
-     */
-    private void awaitRecording() {
-        long deadline = System.nanoTime() + FLUSH_WAIT_NANOS;
-        while (System.nanoTime() - deadline < 0) {
-            if (receivedMark != 0) {
-                recordingSince = Instant.now(); // later than the recording's start: on the safe side
-                return;
-            }
-            Mark mark = new Mark();
-            mark.id = marks.incrementAndGet();
-            mark.commit();
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+    /** A monitor of its own, whose recording is replaced once a dump is past {@code rotateBytes}; tests only. */
+    JvmEvents(long rotateBytes) {
+        this.rotateBytes = rotateBytes;
+        try {
+            dumpFile = Files.createTempFile("loopbench-jit-", ".jfr");
+            Files.delete(dumpFile); // created by each dump, deleted after each read
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
+        recording = newRecording();
+        recordingFrom = Instant.now();
+        recordingSince = recordingFrom;
     }
 
-    /** The JVM's monitor, started on first use; once it returns, the flight recorder records (see {@link #awaitRecording}). */
+    private static Recording newRecording() {
+        Recording r = new Recording();
+        r.setName("loopbench JIT monitor");
+        r.enable("jdk.Compilation").withThreshold(Duration.ZERO);
+        r.enable("jdk.Deoptimization").withoutStackTrace();
+        r.enable("jdk.GarbageCollection");
+        r.setToDisk(true); // in memory, the oldest events would be overwritten
+        r.setMaxAge(KEPT);
+        r.start();
+        return r;
+    }
+
+    /** Stops recording; tests only (the JVM's own monitor records for the JVM's life). */
+    synchronized void close() {
+        recording.close();
+    }
+
+    /** The JVM's monitor, started on first use; once it returns, the flight recorder records. */
     public static JvmEvents get() {
         JvmEvents m = instance;
         if (m == null) {
             synchronized (JvmEvents.class) {
                 m = instance;
                 if (m == null) {
-                    m = new JvmEvents();
+                    m = new JvmEvents(ROTATE_BYTES);
                     instance = m;
                 }
             }
@@ -144,26 +136,48 @@ public final class JvmEvents {
         return m;
     }
 
-    private void add(RecordedEvent e, boolean deoptimization) {
+    /** The current recording's events, dumped and read back; those effective before {@code from} dropped. */
+    private List<Event> read(Recording r, Instant from) throws IOException {
+        r.dump(dumpFile);
+        List<Event> read = new ArrayList<>();
+        try (RecordingFile file = new RecordingFile(dumpFile)) {
+            while (file.hasMoreEvents()) {
+                Event e = event(file.readEvent());
+                if (e != null && !e.effective().isBefore(from)) {
+                    read.add(e);
+                }
+            }
+        } finally {
+            rotate = Files.size(dumpFile) > rotateBytes;
+            Files.deleteIfExists(dumpFile);
+        }
+        return read;
+    }
+
+    /** The monitor's event for a recorded one; null for one that is not the JIT's or the collector's. */
+    private static Event event(RecordedEvent e) {
+        String name = e.getEventType().getName();
+        if (name.equals("jdk.GarbageCollection")) {
+            Duration paused = e.getDuration("sumOfPauses");
+            return new Event(e.getStartTime(), Kind.GC, paused.toNanos(), String.format(java.util.Locale.ROOT,
+                    "GC %s (%s): %.1f ms paused", e.getString("name"), e.getString("cause"), paused.toNanos() / 1e6),
+                    false, false);
+        }
+        boolean deoptimization = name.equals("jdk.Deoptimization");
+        if (!deoptimization && !name.equals("jdk.Compilation")) {
+            return null;
+        }
         String type = methodType(e);
         if (type.startsWith("jdk.jfr.")) {
-            // the flight recorder's own consumer code, compiled as it hands events to this monitor
-            return;
+            return null; // the flight recorder's own code, compiled as it dumps and reads
         }
         String method = e.getValue("method") instanceof RecordedMethod m ? type + "::" + m.getName() : type;
         int tier = deoptimization ? 0 : e.getInt("compileLevel");
         boolean osr = !deoptimization && e.getBoolean("isOsr");
         String what = deoptimization ? "deoptimized (" + e.getValue("reason") + "): " + method
                 : "compiled tier " + tier + (osr ? " OSR: " : ": ") + method;
-        events.add(new Event(e.getStartTime(), deoptimization ? Kind.DEOPTIMIZATION : Kind.COMPILATION,
-                e.getDuration().toNanos(), what, JitActivity.onMeasuredPath(type), tier == 4 || osr));
-    }
-
-    private void addCollection(RecordedEvent e) {
-        Duration paused = e.getDuration("sumOfPauses");
-        events.add(new Event(e.getStartTime(), Kind.GC, paused.toNanos(), String.format(java.util.Locale.ROOT,
-                "GC %s (%s): %.1f ms paused", e.getString("name"), e.getString("cause"), paused.toNanos() / 1e6),
-                false, false));
+        return new Event(e.getStartTime(), deoptimization ? Kind.DEOPTIMIZATION : Kind.COMPILATION,
+                e.getDuration().toNanos(), what, JitActivity.onMeasuredPath(type), tier == 4 || osr);
     }
 
     /**
@@ -199,33 +213,39 @@ public final class JvmEvents {
     }
 
     /**
-     * Waits, at most a few seconds, until the stream has handed over every event committed so far; false when it
-     * did not in that time (then what the JIT did is not known in full).
+     * Reads every event committed so far (about 10 ms); false when they could not be read (then what the JIT did
+     * since the last read is not known), and the next call tries again.
      */
-    public boolean awaitEvents() {
-        Mark mark = new Mark();
-        mark.id = marks.incrementAndGet();
-        mark.commit();
-        long deadline = System.nanoTime() + FLUSH_WAIT_NANOS;
-        while (flushedMark < mark.id && System.nanoTime() - deadline < 0) {
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
+    public synchronized boolean awaitEvents() {
+        try {
+            List<Event> current = read(recording, recordingFrom);
+            if (rotate) { // a new recording first, so that no event falls between the two
+                Recording next = newRecording();
+                Instant switched = Instant.now();
+                Recording last = recording;
+                List<Event> before = new ArrayList<>(older);
+                read(last, recordingFrom).stream().filter(e -> e.effective().isBefore(switched)).forEach(before::add);
+                last.close();
+                Instant forget = switched.minus(KEPT);
+                before.removeIf(e -> e.start().isBefore(forget));
+                older = List.copyOf(before);
+                recording = next;
+                recordingFrom = switched;
+                current = List.of();
+                rotate = false;
             }
+            List<Event> all = new ArrayList<>(older);
+            all.addAll(current);
+            events = List.copyOf(all);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
-        boolean flushed = flushedMark >= mark.id;
-        if (flushed && recordingSince == null) {
-            recordingSince = Instant.now(); // it records after all, begun later than awaitRecording waited
-        }
-        return flushed;
     }
 
     /** Whether every event since {@code from} is seen: the recording had begun by then. */
     public boolean sees(Instant from) {
-        Instant since = recordingSince;
-        return since != null && !from.isBefore(since);
+        return !from.isBefore(recordingSince);
     }
 
     /**
@@ -259,20 +279,8 @@ public final class JvmEvents {
         return !e.effective().isBefore(from) && e.effective().isBefore(to);
     }
 
-    /**
-     * Every event (of every kind) that took effect in the span ({@link Event#effective}), described; forgets those
-     * older than any phase can be.
-     */
+    /** Every event (of every kind) that took effect in the span ({@link Event#effective}), as last read. */
     public List<Event> eventsIn(Instant from, Instant to) {
-        List<Event> inSpan = new ArrayList<>();
-        Instant forget = to.minus(KEPT);
-        for (Event e : events) {
-            if (e.start().isBefore(forget)) {
-                events.remove(e);
-            } else if (in(e, from, to)) {
-                inSpan.add(e);
-            }
-        }
-        return inSpan;
+        return events.stream().filter(e -> in(e, from, to)).toList();
     }
 }
