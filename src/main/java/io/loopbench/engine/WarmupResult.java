@@ -12,11 +12,13 @@ import io.loopbench.engine.spec.WarmupMode;
  * @param messages       validated echoes in the warm-up
  * @param errors         the warm-up's error counters
  * @param stoppedBecause {@code time}: a fixed warm-up ran its warmupSeconds; {@code steady}: an auto warm-up found
- *                       its last second's throughput within 10 % of the second before's and JIT-quiet by the measured
- *                       phase's own rule, with at most 3 changes of measured-path code rather than 5; {@code cap}: an auto warm-up reached warmupMaxSeconds without that
+ *                       its last span's (0.6 s) throughput within 10 % of the span before's and JIT-quiet by the
+ *                       measured phase's own rule, with at most 3 changes of measured-path code rather than 5;
+ *                       {@code cap}: an auto warm-up reached warmupMaxSeconds without that
  * @param heldBackBy     {@code cap} only: the criterion that held the warm-up back at its last check, in words, e.g.
- *                       "throughput moved +14.2 % from one second to the next (at most ±10 %)" or "JIT over the last
- *                       second: 2 C2/OSR compilations of measured-path code"
+ *                       "throughput moved +14.2 % from one span to the next (at most ±10 %)" or "JIT over the last
+ *                       span: 2 C2/OSR compilations of measured-path code" (records stored before 2026-12-05 say
+ *                       "second" where these say "span")
  * @param jit            JIT activity during the warm-up
  */
 public record WarmupResult(WarmupMode mode, double elapsedSeconds, long messages, ErrorCounts errors,

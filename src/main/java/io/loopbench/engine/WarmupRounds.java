@@ -31,9 +31,9 @@ final class WarmupRounds {
      * The warm-up: rounds of {@link #ROUND_SECONDS}, each a whole phase — begin, run, stop, drain, finish — all
      * recording into the warm-up's timeline, so that every path the measured phase takes, its start and its end and
      * the timeline's change of interval included, has run (and been compiled) before it. A fixed warm-up runs rounds
-     * for warmupSeconds. An auto warm-up runs at least that long, then stops once the last {@link #STEADY_ROUNDS}
-     * rounds were steady ({@link #unsteadyThroughput}, then {@link #unquietJit}) or at warmupMaxSeconds, saying which
-     * criterion held it back.
+     * for warmupSeconds. An auto warm-up runs at least that long, then stops after the first round that ends a span
+     * of {@link #STEADY_ROUNDS} rounds that was steady ({@link #unsteadyThroughput}, then {@link #unquietJit}: the
+     * compiler has finished with the measured path), or at warmupMaxSeconds, saying which criterion held it back.
      */
     Outcome run(PhaseRunner phases, TimelineRecording timeline, LongSupplier warmupMessages) throws Exception {
         boolean auto = spec.warmupMode() == WarmupMode.AUTO;
@@ -51,7 +51,6 @@ final class WarmupRounds {
         long gcMillis = 0;
         boolean drainTimedOut = false;
         long done = 0;
-        int nextJitCheck = 0;
         String heldBackBy = "fewer than " + (ring + 1) + " rounds of " + ROUND_SECONDS + " s before the cap";
         boolean byJit = false;
         String stoppedBecause;
@@ -79,16 +78,12 @@ final class WarmupRounds {
                 break;
             }
             if (auto && now - least >= 0 && round >= ring) {
+                // the JIT's check reads the recorder's events (some 10 ms): only once throughput holds
                 String why = unsteadyThroughput(rates, round);
-                boolean jitWhy = false;
-                if (why == null && round >= nextJitCheck) {
+                byJit = false;
+                if (why == null) {
                     why = unquietJit(jvmEvents ? JvmEvents.get() : null, rounds, compileMillis, round);
-                    jitWhy = true;
-                    // waiting for the recorder's events idles the loops: not again before a fresh span of rounds
-                    nextJitCheck = why == null ? round : round + STEADY_ROUNDS;
-                } else if (why == null) { // the JIT's last check still stands
-                    why = heldBackBy;
-                    jitWhy = byJit;
+                    byJit = why != null;
                 }
                 if (why == null) {
                     stoppedBecause = WarmupResult.STEADY;
@@ -96,7 +91,6 @@ final class WarmupRounds {
                     break;
                 }
                 heldBackBy = why;
-                byJit = jitWhy;
             }
             if (now - cap >= 0) {
                 stoppedBecause = auto ? WarmupResult.CAP : WarmupResult.TIME;
@@ -117,9 +111,12 @@ final class WarmupRounds {
     }
 
     static final double ROUND_SECONDS = 0.2;
-    /** Rounds in each of the two spans {@link #unsteadyThroughput} compares: one second. */
-    static final int STEADY_ROUNDS = 5;
-    /** How far the last second's throughput may lie from the second before's, as a share of it. */
+    /**
+     * Rounds in each of the two spans {@link #unsteadyThroughput} compares, and in the span {@link #unquietJit}
+     * judges: 0.6 s (docs/performance.md, "Warm-up").
+     */
+    static final int STEADY_ROUNDS = 3;
+    /** How far the last span's throughput may lie from the span's before, as a share of it. */
     static final double STEADY_SPREAD = 0.10;
 
     /**
@@ -140,15 +137,14 @@ final class WarmupRounds {
             return null;
         }
         return before <= 0 || recent <= 0 ? "throughput: no echo in a span of rounds"
-                : String.format(Locale.ROOT, "throughput moved %+.1f %% from one second to the next (at most "
+                : String.format(Locale.ROOT, "throughput moved %+.1f %% from one span to the next (at most "
                 + "±%.0f %%)", (recent / before - 1) * 100, STEADY_SPREAD * 100);
     }
 
     /**
      * Null when the last {@link #STEADY_ROUNDS} rounds were JIT-quiet by the measured phase's own rule
      * ({@link JitActivity}) with the warm-up's stricter bound on changes
-     * ({@link JitActivity#WARMUP_PATH_CHANGES_ALLOWED}), after waiting for the recorder to hand their events over;
-     * else why not. Without the
+     * ({@link JitActivity#WARMUP_PATH_CHANGES_ALLOWED}), from the recorder's events read at once; else why not. Without the
      * recorder ({@link Measurement#withoutJvmEvents()}), the part of the rule the JVM tells at once: the compilers'
      * share of the rounds' CPU capacity ({@code compileMillis}, the management bean's total after each round).
      */
@@ -162,13 +158,13 @@ final class WarmupRounds {
         if (jit == null) {
             long compiled = compileMillis[round % n] - compileMillis[(round - STEADY_ROUNDS) % n];
             return compiled * 1e6 / capacity <= JitActivity.MAX_COMPILE_CPU_SHARE ? null
-                    : String.format(Locale.ROOT, "JIT: compilation took %.1f %% of the CPU the last second had (at "
+                    : String.format(Locale.ROOT, "JIT: compilation took %.1f %% of the CPU the last span had (at "
                     + "most %.1f %%)", compiled * 1e8 / capacity, JitActivity.MAX_COMPILE_CPU_SHARE * 100);
         }
         boolean handedOver = jit.awaitEvents();
         Instant from = rounds[(round - STEADY_ROUNDS + 1) % n].from();
         if (!jit.sees(from)) {
-            return "JIT: the flight recorder began recording within the last second, so its activity is not known";
+            return "JIT: the flight recorder began recording within the last span, so its activity is not known";
         }
         if (!handedOver) {
             return "JIT: " + JvmEvents.UNKNOWN_NOTE;
@@ -176,14 +172,14 @@ final class WarmupRounds {
         return unquietWarmup(jit.activity(from, rounds[round % n].to(), capacity));
     }
 
-    /** Null when the warm-up's last second {@code a} lets it end steady by the JIT; else why not. */
+    /** Null when the warm-up's last span {@code a} lets it end steady by the JIT; else why not. */
     static String unquietWarmup(JitActivity a) {
         if (!a.quiet()) {
-            return "JIT over the last second: " + a.reasons();
+            return "JIT over the last span: " + a.reasons();
         }
         long changes = a.pathOptimizations() + a.pathDeoptimizations();
         return changes <= JitActivity.WARMUP_PATH_CHANGES_ALLOWED ? null : String.format(Locale.ROOT,
-                "JIT over the last second: measured-path code changed %d times (at most %d before the measured phase)",
+                "JIT over the last span: measured-path code changed %d times (at most %d before the measured phase)",
                 changes, JitActivity.WARMUP_PATH_CHANGES_ALLOWED);
     }
 }

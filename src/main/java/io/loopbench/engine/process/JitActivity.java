@@ -57,7 +57,7 @@ public record JitActivity(long compilations, long deoptimizations, double compil
     public static final int PATH_CHANGES_ALLOWED = 5;
 
     /**
-     * Changes of measured-path code an auto warm-up's last second may see and end steady: fewer than a whole phase
+     * Changes of measured-path code an auto warm-up's last span (0.6 s) may see and end steady: fewer than a whole phase
      * may, since a fresh JVM's late compilations come in bursts. With this bound, a fresh JVM's first measured phase
      * saw 1 to 5 (docs/performance.md, "The JIT warning on fresh JVMs").
      */
