@@ -1,5 +1,6 @@
 package io.loopbench.jobs;
 
+import io.loopbench.worker.WorkerLauncher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,12 +19,6 @@ import java.util.concurrent.TimeUnit;
 public record WorkerProcess(long pid, Instant startedAt) {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerProcess.class);
-    /**
-     * The first option of every worker's command line, by which a restarted service knows its workers: early, since
-     * the operating system shows only the first 4 KiB of a command line, which a class path fills.
-     */
-    public static final String MARKER = "-Dloopbench.worker=forked";
-
     public static WorkerProcess of(ProcessHandle process) {
         return new WorkerProcess(process.pid(), process.info().startInstant().orElse(null));
     }
@@ -32,7 +27,7 @@ public record WorkerProcess(long pid, Instant startedAt) {
     public Optional<ProcessHandle> find() {
         return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(p -> startedAt != null
                 && startedAt.equals(p.info().startInstant().orElse(null))
-                && p.info().commandLine().map(c -> c.contains(" " + MARKER + " ")).orElse(false));
+                && p.info().commandLine().map(c -> c.contains(" " + WorkerLauncher.MARKER + " ")).orElse(false));
     }
 
     /** Kills the worker if it is still alive (a service killed outright could not); true when it had to. */

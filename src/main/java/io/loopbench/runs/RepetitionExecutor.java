@@ -64,7 +64,8 @@ public interface RepetitionExecutor {
     }
 
     /** Each repetition in a fresh worker JVM; {@code cancelled} is looked at while it runs. */
-    private static RepetitionExecutor forked(ForkedWorker worker, BooleanSupplier cancelled) {
+    private static RepetitionExecutor forked(ForkedWorker workers, BooleanSupplier cancelled) {
+        ForkedWorker worker = workers.forJob();
         return (spec, repetition, listener) -> {
             ForkedWorker.Outcome o = worker.run(spec, repetition, Transports.resolve(spec), event -> {
                 switch (event) {

@@ -18,6 +18,7 @@ import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.jobs.QueuedService;
 import io.loopbench.system.SystemInfo;
+import io.loopbench.worker.WorkerAotCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectMapper;
@@ -79,7 +80,7 @@ public class RunService extends QueuedService<RunRecord> {
         this.listeners = List.copyOf(listeners);
         RunsProperties.Worker w = properties.worker();
         this.worker = new ForkedWorker(w.jvmOptions(), w.graceSeconds(), w.aotCache()
-                ? new WorkerAotCache(properties.dataDirectory().resolve("worker-aot"), w.jvmOptions(), json,
+                ? new WorkerAotCache(properties.dataDirectory().resolve("worker-aot"), w.jvmOptions(),
                         WorkerAotCache.TRAINING_SECONDS)
                 : WorkerAotCache.off("loopbench.worker.aot-cache is false"));
         this.live = live;

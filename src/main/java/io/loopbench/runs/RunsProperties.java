@@ -56,7 +56,7 @@ public record RunsProperties(
      * @param graceSeconds a worker running longer than its warm-up at its longest (warmupSeconds, or
      *                     warmupMaxSeconds with auto warm-up) + seconds + this is killed
      * @param aotCache     whether workers start from an AOT cache of the classes the engine's workload loads (JDK 25+;
-     *                     see {@link WorkerAotCache}), under the data directory's {@code worker-aot/}: trained by the
+     *                     see {@link io.loopbench.worker.WorkerAotCache}), under the data directory's {@code worker-aot/}: trained by the
      *                     first forked repetition that finds none, it halves a worker's time to its first echo
      */
     public record Worker(

@@ -1,5 +1,7 @@
 package io.loopbench.runs;
 
+import io.loopbench.worker.WorkerAotCache;
+import io.loopbench.worker.WorkerLauncher;
 import io.loopbench.SystemTest;
 import io.loopbench.engine.EngineTestSupport;
 import io.loopbench.engine.process.ClassSharing;
@@ -152,7 +154,7 @@ class ForkedWorkerTest {
         assertThat(o.repetition().error()).contains("exited with code 137");
 
         // started as the service starts it; its stdin, the service's end of the pipe, closes as if it were killed
-        List<String> command = List.of(ForkedWorker.javaCommand(), io.loopbench.jobs.WorkerProcess.MARKER,
+        List<String> command = List.of(WorkerLauncher.javaCommand(), WorkerLauncher.MARKER,
                 "-cp", System.getProperty("java.class.path"), WorkerMain.class.getName());
         Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try (var err = new java.io.BufferedReader(new java.io.InputStreamReader(p.getErrorStream()))) {
@@ -184,14 +186,14 @@ class ForkedWorkerTest {
         whole.add("{");
         whole.add("}");
         assertThat(whole.toString()).isEqualTo("{\n}\n");
-        assertThat(ForkedWorker.COMMON_OPTIONS).contains("-XX:+ExitOnOutOfMemoryError");
+        assertThat(WorkerLauncher.COMMON_OPTIONS).contains("-XX:+ExitOnOutOfMemoryError");
     }
 
     @Test
     void aWorkerTrainsTheAotCacheOnceStartsFromItAndFallsBackWhenTheJvmRefusesACorruptOne(@TempDir Path dir)
             throws Exception {
         List<String> options = List.of("-Xms32m", "-Xmx256m", "-XX:+UseSerialGC");
-        WorkerAotCache cache = new WorkerAotCache(dir, options, RunStoreTest.JSON, 0.4);
+        WorkerAotCache cache = new WorkerAotCache(dir, options, 0.4);
         ForkedWorker worker = new ForkedWorker(options, 30, cache);
 
         ForkedWorker.Outcome trained = worker.run(SHORT, 1, Transport.NIO, event -> { }, w -> { }, () -> false);
@@ -223,7 +225,7 @@ class ForkedWorkerTest {
         // The JVM refuses to record a cache with -Xshare:off; the workers' own start does not mind it.
         List<String> options = List.of("-Xshare:off");
         ForkedWorker worker = new ForkedWorker(options, 30,
-                new WorkerAotCache(dir, options, RunStoreTest.JSON, 0.4));
+                new WorkerAotCache(dir, options, 0.4));
 
         ForkedWorker.Outcome o = worker.run(SHORT, 1, Transport.NIO, line -> { }, w -> { }, () -> false);
 

@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.worker.WorkerLauncher;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.StandingEchoServer;
@@ -113,7 +114,7 @@ class RunHardeningTest {
     @Test
     void onStartAWorkerLeftByAKilledServiceIsStoppedBeforeAnythingIsQueuedAgain() throws Exception {
         // a live worker measuring for a minute, recorded with a run the service was running when it was killed
-        Process orphan = new ProcessBuilder(ForkedWorker.javaCommand(), WorkerProcess.MARKER, "-cp",
+        Process orphan = new ProcessBuilder(WorkerLauncher.javaCommand(), WorkerLauncher.MARKER, "-cp",
                 System.getProperty("java.class.path"), io.loopbench.cli.LoopbenchCli.class.getName(), "measure", "--warmup", "0", "--seconds", "60", "--repetitions", "1",
                 "--clients", "1", "--window", "1").redirectErrorStream(true).redirectOutput(
                 ProcessBuilder.Redirect.DISCARD).start();

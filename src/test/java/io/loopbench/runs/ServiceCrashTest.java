@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.worker.WorkerLauncher;
 import io.loopbench.SystemTest;
 import io.loopbench.jobs.WorkerProcess;
 import org.junit.jupiter.api.AfterEach;
@@ -79,7 +80,7 @@ class ServiceCrashTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        List<String> cmd = new ArrayList<>(List.of(ForkedWorker.javaCommand(), "-XX:TieredStopAtLevel=1",
+        List<String> cmd = new ArrayList<>(List.of(WorkerLauncher.javaCommand(), "-XX:TieredStopAtLevel=1",
                 "-Xlog:disable", "-Xlog:all=error:stderr"));
         cmd.add(dumpArchive ? "-XX:ArchiveClassesAtExit=" + archive : "-XX:SharedArchiveFile=" + archive);
         if (dumpArchive) {
@@ -151,9 +152,9 @@ class ServiceCrashTest {
 
     /** Live workers started by the service with this pid (the service names itself on their command line). */
     private static List<ProcessHandle> workersOf(long servicePid) {
-        String mine = ForkedWorker.SERVICE_PID + servicePid + " ";
+        String mine = WorkerLauncher.SERVICE_PID + servicePid + " ";
         return ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
-                .map(c -> c.contains(WorkerProcess.MARKER) && c.contains(mine)).orElse(false)).toList();
+                .map(c -> c.contains(WorkerLauncher.MARKER) && c.contains(mine)).orElse(false)).toList();
     }
 
     /** Every stored document reads as JSON: none torn (a kill mid-write may leave a temporary file beside them). */

@@ -1,10 +1,9 @@
-package io.loopbench.runs;
+package io.loopbench.worker;
 
-import io.loopbench.jobs.WorkerProcess;
-import io.loopbench.worker.WorkerTraining;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.io.File;
 import java.io.IOException;
@@ -23,6 +22,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 
@@ -35,9 +35,12 @@ import java.util.stream.Stream;
  *
  * <p>The JVM accepts such a cache only with the same JDK, the same flags that matter (the collector) and the same
  * classpath, of jars only: a classpath directory (target/classes under {@code spring-boot:run}) is copied into a jar
- * here, and the workers that use the cache start with that jar in its place. Everything lives under one directory
- * (the data directory's {@code worker-aot/}): {@code classpath/} (those jars), {@code worker.aot},
- * {@code trained.json} (what it was trained from and what training cost) and {@code training.log}.
+ * here, and the workers that use the cache start with that jar in its place; Spring Boot's executable jar, whose
+ * classes are nested jars, is extracted once ({@code -Djarmode=tools extract}, Boot's own way to run its jars from
+ * a class archive) and the workers start from the extracted jars. Everything lives under one directory (the data
+ * directory's {@code worker-aot/}, or the command line's {@code target/worker-aot/}): {@code classpath/} (those
+ * jars), {@code extracted/} (the executable jar's), {@code worker.aot}, {@code trained.json} (what it was trained
+ * from and what training cost) and {@code training.log}.
  *
  * <p>Training is lazy: the first forked repetition that finds no cache for the current JDK, flags and classes runs
  * it, on the job runner's thread before starting its own worker, so that the training load (a few seconds of
@@ -61,8 +64,13 @@ public final class WorkerAotCache {
      * How a worker starts: its classpath and the flags that go with it, and a line for its stderr (null: none).
      *
      * @param aotCache whether it starts from the cache
+     * @param bootJar  whether the classpath is Spring Boot's executable jar itself (its extraction failed), which
+     *                 only Boot's launcher can start
      */
-    public record Start(String classpath, List<String> jvmOptions, boolean aotCache, String note) {
+    public record Start(String classpath, List<String> jvmOptions, boolean aotCache, boolean bootJar, String note) {
+        Start withoutNote() {
+            return new Start(classpath, jvmOptions, aotCache, bootJar, null);
+        }
     }
 
     /** What the cache was trained from (the fingerprint) and what training cost. */
@@ -71,7 +79,7 @@ public final class WorkerAotCache {
 
     private final Path directory;
     private final List<String> jvmOptions;
-    private final ObjectMapper json;
+    private final ObjectMapper json = JsonMapper.builder().build();
     private final double trainingSeconds;
     /** Why workers start without the cache for the rest of this service's life; null while it may be used. */
     private String unusable;
@@ -84,10 +92,9 @@ public final class WorkerAotCache {
      * @param jvmOptions      the workers' flags, which training uses too
      * @param trainingSeconds seconds per case of {@link WorkerTraining}
      */
-    public WorkerAotCache(Path directory, List<String> jvmOptions, ObjectMapper json, double trainingSeconds) {
+    public WorkerAotCache(Path directory, List<String> jvmOptions, double trainingSeconds) {
         this.directory = directory.toAbsolutePath();
         this.jvmOptions = List.copyOf(jvmOptions);
-        this.json = json;
         this.trainingSeconds = trainingSeconds;
         if (Runtime.version().feature() < 25) {
             unusable = "the JDK is " + Runtime.version() + "; AOT caches with method profiles need 25 or newer";
@@ -96,18 +103,32 @@ public final class WorkerAotCache {
 
     /** A cache that is never used; every worker's stderr says {@code why}. */
     public static WorkerAotCache off(String why) {
-        WorkerAotCache c = new WorkerAotCache(Path.of("."), List.of(), null, 0);
+        WorkerAotCache c = new WorkerAotCache(Path.of("."), List.of(), 0);
         c.unusable = why;
         return c;
     }
 
+    /** Whether workers may start from the cache: false once it was found unusable or refused. */
+    public synchronized boolean usable() {
+        return unusable == null;
+    }
+
     /**
-     * How the next worker starts with this (non-Boot-jar) classpath: from the cache when there is a valid one,
-     * training it first when there is none yet (unless {@code cancelled}), otherwise plainly.
+     * How the next worker starts with this classpath (this JVM's): from the cache when there is a valid one, training
+     * it first when there is none yet (unless {@code cancelled}), otherwise plainly.
      */
     public synchronized Start prepare(String classpath, BooleanSupplier cancelled) {
         if (unusable != null) {
             return plain(classpath, unusable);
+        }
+        if (isBootJar(classpath)) {
+            try {
+                classpath = extracted(Path.of(classpath));
+            } catch (IOException | RuntimeException e) {
+                unusable = "the executable jar " + classpath + " could not be extracted: " + e.getMessage();
+                log.warn("Workers start without an AOT cache: {}", unusable, e);
+                return plain(classpath, unusable);
+            }
         }
         try {
             List<Path> entries = Stream.of(classpath.split(File.pathSeparator)).filter(s -> !s.isEmpty())
@@ -156,11 +177,12 @@ public final class WorkerAotCache {
     }
 
     private Start fromCache(String jarClasspath, String note) {
-        return new Start(jarClasspath, List.of("-XX:AOTCache=" + cache()), true, note);
+        return new Start(jarClasspath, List.of("-XX:AOTCache=" + cache()), true, false, note);
     }
 
     private static Start plain(String classpath, String why) {
-        return new Start(classpath, List.of(), false, "loopbench: worker started without an AOT cache: " + why);
+        return new Start(classpath, List.of(), false, isBootJar(classpath),
+                "loopbench: worker started without an AOT cache: " + why);
     }
 
     private Path cache() {
@@ -196,10 +218,10 @@ public final class WorkerAotCache {
         Path trainingLog = directory.resolve("training.log");
         Files.deleteIfExists(output);
         // marked as a worker is, and watching its stdin as a worker does: it exits when this service dies
-        List<String> cmd = new ArrayList<>(List.of(ForkedWorker.javaCommand(), WorkerProcess.MARKER,
-                ForkedWorker.SERVICE_PID + ProcessHandle.current().pid()));
+        List<String> cmd = new ArrayList<>(List.of(WorkerLauncher.javaCommand(), WorkerLauncher.MARKER,
+                WorkerLauncher.SERVICE_PID + ProcessHandle.current().pid()));
         cmd.addAll(jvmOptions);
-        cmd.addAll(ForkedWorker.COMMON_OPTIONS);
+        cmd.addAll(WorkerLauncher.COMMON_OPTIONS);
         cmd.addAll(CLASSES_ONLY);
         cmd.add("-XX:AOTCacheOutput=" + output);
         cmd.addAll(List.of("-cp", jarClasspath, WorkerTraining.class.getName(), String.valueOf(trainingSeconds)));
@@ -209,23 +231,23 @@ public final class WorkerAotCache {
         try { // its stdin is held open until the training ends
             while (!process.waitFor(50, TimeUnit.MILLISECONDS)) {
                 if (cancelled.getAsBoolean() || System.nanoTime() - deadline > 0) {
-                    ForkedWorker.terminate(process);
+                    WorkerLauncher.terminate(process);
                     failure = cancelled.getAsBoolean() ? "its training was cancelled with the repetition"
                             : "its training ran past " + TRAINING_LIMIT_SECONDS + " s and was killed";
                     return null;
                 }
             }
         } catch (InterruptedException e) {
-            ForkedWorker.terminate(process);
+            WorkerLauncher.terminate(process);
             Thread.currentThread().interrupt();
             failure = "its training was interrupted";
             return null;
         } finally {
-            ForkedWorker.closeQuietly(process);
+            WorkerLauncher.closeQuietly(process);
         }
         if (process.exitValue() != 0 || !Files.isRegularFile(output)) {
             failure = "its training exited with code " + process.exitValue() + ": "
-                    + ForkedWorker.lastLine(Files.readString(trainingLog, StandardCharsets.UTF_8)) + " (all in "
+                    + WorkerLauncher.lastLine(Files.readString(trainingLog, StandardCharsets.UTF_8)) + " (all in "
                     + trainingLog + ")";
             return null;
         }
@@ -235,6 +257,72 @@ public final class WorkerAotCache {
         log.info("Trained the workers' AOT cache in {} s ({} bytes): {}",
                 String.format(Locale.ROOT, "%.1f", t.trainingSeconds()), t.cacheBytes(), cache());
         return t;
+    }
+
+    /** Whether the class path is Spring Boot's executable jar (its classes under BOOT-INF/, its libraries nested). */
+    static boolean isBootJar(String classpath) {
+        if (classpath.contains(File.pathSeparator) || !classpath.endsWith(".jar")) {
+            return false;
+        }
+        try (JarFile jar = new JarFile(classpath)) {
+            return jar.getEntry("BOOT-INF/classes/") != null;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The executable jar's class path of plain jars: extracted once per jar (its path, size and time) into
+     * {@code extracted/} by Boot's own tool, the application's jar first, then its libraries in the order its manifest
+     * lists them.
+     */
+    private String extracted(Path bootJar) throws IOException {
+        Path target = directory.resolve("extracted");
+        Path source = target.resolve("source.txt");
+        String from = bootJar.toAbsolutePath() + " " + Files.size(bootJar) + " "
+                + Files.getLastModifiedTime(bootJar).toMillis();
+        if (!Files.isRegularFile(source) || !Files.readString(source).equals(from)) {
+            Path tmp = directory.resolve("extracted.tmp");
+            deleteTree(tmp);
+            Files.createDirectories(directory);
+            Path extractLog = directory.resolve("extract.log");
+            Process p = new ProcessBuilder(WorkerLauncher.javaCommand(), "-Djarmode=tools", "-jar",
+                    bootJar.toString(), "extract", "--destination", tmp.toString()).redirectErrorStream(true)
+                    .redirectOutput(extractLog.toFile()).start();
+            try {
+                if (!p.waitFor(TRAINING_LIMIT_SECONDS, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                    WorkerLauncher.terminate(p);
+                    throw new IOException("java -Djarmode=tools extract failed: "
+                            + WorkerLauncher.lastLine(Files.readString(extractLog, StandardCharsets.UTF_8)));
+                }
+            } catch (InterruptedException e) {
+                WorkerLauncher.terminate(p);
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while extracting " + bootJar);
+            }
+            Files.writeString(tmp.resolve("source.txt"), from);
+            deleteTree(target);
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+        }
+        Path app = target.resolve(bootJar.getFileName());
+        List<String> entries = new ArrayList<>(List.of(app.toString()));
+        try (JarFile jar = new JarFile(app.toFile())) {
+            String listed = jar.getManifest().getMainAttributes().getValue("Class-Path");
+            for (String lib : listed == null ? new String[0] : listed.trim().split("\\s+")) {
+                entries.add(target.resolve(lib).toString());
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (Stream<Path> paths = Files.walk(dir)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
     }
 
     /** Each entry, a directory replaced by its jar (classpath/N-name.jar: N keeps two same-named ones apart). */
