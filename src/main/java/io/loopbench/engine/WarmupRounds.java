@@ -78,11 +78,15 @@ final class WarmupRounds {
                 break;
             }
             if (auto && now - least >= 0 && round >= ring) {
-                // the JIT's check reads the recorder's events (some 10 ms): only once throughput holds
+                // the recorder's events are read (and its reader's own code compiled, which counts in the JVM's
+                // share) only once throughput holds and the compilers' time, which the JVM tells at once, is quiet
                 String why = unsteadyThroughput(rates, round);
                 byJit = false;
                 if (why == null) {
-                    why = unquietJit(jvmEvents ? JvmEvents.get() : null, rounds, compileMillis, round);
+                    why = unquietJit(null, rounds, compileMillis, round);
+                    if (why == null && jvmEvents) {
+                        why = unquietJit(JvmEvents.get(), rounds, compileMillis, round);
+                    }
                     byJit = why != null;
                 }
                 if (why == null) {

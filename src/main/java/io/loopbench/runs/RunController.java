@@ -60,7 +60,7 @@ public class RunController {
                     @ExampleObject(name = "tcp-1024B-16x16-shared1", summary = "TCP, 1024 B, 16 clients, window 16, "
                             + "shared 1 thread (the main arknet profile)", value = """
                             {"protocol":"tcp","payloadBytes":1024,"clients":16,"window":16,"ioModel":"shared",\
-                            "ioThreads":1,"seconds":3,"warmupSeconds":1,"warmupMode":"auto","warmupMaxSeconds":10,\
+                            "ioThreads":1,"seconds":2,"warmupSeconds":1,"warmupMode":"auto","warmupMaxSeconds":10,\
                             "repetitions":3}"""),
                     @ExampleObject(name = "tcp-64B-1x1-sharded2", summary = "TCP, 64 B, 1 client, window 1, "
                             + "sharded 2 threads", value = """

@@ -166,6 +166,6 @@ class WarmupTest {
         assertThat(RunSpec.builder().warmupMode(WarmupMode.FIXED).warmupSeconds(5.0).warmupMaxSeconds(2.0).build()
                 .violations()).isEmpty();
         assertThat(RunSpec.builder().warmupSeconds(1.0).warmupMaxSeconds(7.0).build().phaseSeconds())
-                .isEqualTo(7.0 + 3.0);
+                .isEqualTo(7.0 + 2.0);
     }
 }

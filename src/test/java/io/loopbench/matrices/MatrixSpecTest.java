@@ -43,7 +43,7 @@ class MatrixSpecTest {
                 .extracting(RunSpec::clients).containsOnly(1, 16);
         assertThat(cases).filteredOn(s -> s.protocol() == Protocol.TCP).extracting(s -> s.clients() + "x" + s.window())
                 .containsOnly("1x1", "16x16");
-        assertThat(cases).allMatch(s -> s.seconds() == 3.0 && s.warmupSeconds() == 1.0 && s.repetitions() == 5
+        assertThat(cases).allMatch(s -> s.seconds() == 2.0 && s.warmupSeconds() == 1.0 && s.repetitions() == 5
                 && s.work() == 0);
         assertThat(spec.keepGoing()).isFalse();
         assertThat(cases).allMatch(s -> s.profiling() == Profiling.OFF);

@@ -33,7 +33,7 @@ class RecommendationApiTest extends ServiceHttpTest {
                  "transports":["nio"]}""");
         assertThat(tooShort.statusCode()).isEqualTo(400);
         assertThat(json.readTree(tooShort.body()).at("/violations/0/allowed").asString())
-                .startsWith("at least 46 for these 2 candidates: a decision needs 2 rounds");
+                .startsWith("at least 42 for these 2 candidates: a decision needs 2 rounds");
         assertThat(json.readTree(send(at("/api/recommendations")).body()).get("total").asInt()).isEqualTo(before);
     }
 

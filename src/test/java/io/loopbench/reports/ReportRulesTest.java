@@ -402,7 +402,7 @@ class ReportRulesTest {
                         + "outbound sends it on the same loop, with virtual threads at the blocking socket write",
                 "**p99 pooled** is the 99th percentile of every repetition's observations merged",
                 "- **Window fill**:", "- **Stamp gap**:", "- **Fairness**:", "- **JIT**:", "- **Send lag and late** (open load)",
-                "| Measurement / warm-up / repetitions | 3.0 s / auto 1.0 … 10.0 s / 3 |");
+                "| Measurement / warm-up / repetitions | 2.0 s / auto 1.0 … 10.0 s / 3 |");
         // the same group without the warning states its result plainly
         CaseResult clean = new CaseResult(shared1.spec(), Transport.EPOLL, summary(new Stat(2000, 1900, 2100),
                 new Stat(300, 290, 310), 350.5, new Stat(1, 1, 1), new Stat(1, 1, 1), List.of()),

@@ -55,6 +55,13 @@ public record RunSpec(
     public static final long MAX_BLOCKING_WINDOW_BYTES = 256L * 1024;
     /** Auto warm-up's default cap, seconds. */
     public static final double DEFAULT_WARMUP_MAX_SECONDS = 10;
+    /**
+     * The measured phase's default length: as long as a fresh JVM's figure needs, no longer. Within one JVM, phases of
+     * 1, 2 and 3 s spread alike (1-4 % throughput, 2-8 % p99) and no less than fresh JVMs spread from one another, so
+     * a longer phase does not make a forked repetition's figure surer; 1 s phases spread more on https and let one
+     * harness compilation break the JIT's share (docs/performance.md, "A fresh repetition in five seconds").
+     */
+    public static final double DEFAULT_SECONDS = 2.0;
     /** The most datagrams one batched read may take. */
     public static final int MAX_DATAGRAMS_PER_READ = 64;
     /** The timeline's interval: its default and range, ms, and the most intervals one phase may have. */
@@ -74,7 +81,7 @@ public record RunSpec(
         transport = orDefault(transport, Transport.AUTO);
         work = orDefault(work, 0);
         warmupSeconds = orDefault(warmupSeconds, 1.0);
-        seconds = orDefault(seconds, 3.0);
+        seconds = orDefault(seconds, DEFAULT_SECONDS);
         repetitions = orDefault(repetitions, 3);
         addressFamily = orDefault(addressFamily, AddressFamily.IPV4);
         lossTimeoutMillis = orDefault(lossTimeoutMillis, 1000);

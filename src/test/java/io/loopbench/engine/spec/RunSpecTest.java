@@ -26,7 +26,7 @@ class RunSpecTest {
         assertThat(s.transport()).isEqualTo(Transport.AUTO);
         assertThat(s.work()).isZero();
         assertThat(s.warmupSeconds()).isEqualTo(1.0);
-        assertThat(s.seconds()).isEqualTo(3.0);
+        assertThat(s.seconds()).isEqualTo(2.0);
         assertThat(s.repetitions()).isEqualTo(3);
         assertThat(s.addressFamily()).isEqualTo(AddressFamily.IPV4);
         assertThat(s.lossTimeoutMillis()).isEqualTo(1000);
