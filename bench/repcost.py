@@ -4,7 +4,8 @@ does (io.loopbench.worker.WorkerMain, the worker flags of application.properties
 stdin, stdin held open), for each protocol and each class-archive variant, alternated, and times from the process's
 spawn: the JVM's age when the warm-up began (its phase event), the warm-up (its result), the measured phase, the
 time from the measured phase's end to the result line and from the result line to the exit. Also the figures (round
-trips/s, p99) and the JIT-quiet warning, so that a cheaper repetition is seen to measure the same.
+trips/s, p99), the worker's peak RSS and the JIT-quiet warning, so that a cheaper repetition is seen to measure the
+same.
 
   bench/repcost.py [--protocols tcp,https] [--variants aot,plain,profiles] [--rounds N (3)]
                    [--spec '{"seconds": 2}'] [--out DIR]
@@ -116,6 +117,7 @@ for rnd in range(a.rounds):
              "tail": row["exitAt"] - (row.get("measuredAt", 0) + r.get("elapsedSeconds", 0)),
              "toResult": row.get("resultAt", 0) - (row.get("measuredAt", 0) + r.get("elapsedSeconds", 0)),
              "rtps": r.get("roundTripsPerSecond", 0), "p99": (r.get("latency") or {}).get("p99Us", 0),
+             "peakRssMiB": (r.get("memory") or {}).get("peakRssBytes", 0) / 1048576,
              "jitWarned": any("JIT-quiet" in x for x in r.get("warnings", [])),
              "pathChanges": (jit.get("pathOptimizations") or 0) + (jit.get("pathDeoptimizations") or 0),
              "ok": r.get("ok")}
@@ -129,12 +131,12 @@ def med(xs):
 
 
 lines = ["| protocol | variant | wall s | JVM start to warm-up s | warm-up s | measured s | tail s | round trips/s | p99 us "
-         "| JIT warned |", "|---|---|---|---|---|---|---|---|---|---|"]
+         "| peak RSS MiB | JIT warned |", "|---|---|---|---|---|---|---|---|---|---|---|"]
 for pr, v in order:
     g = [s for s in rows if s["protocol"] == pr and s["variant"] == v]
     lines.append(f"| {pr} | {v} | {med([s['wall'] for s in g])} | {med([s['start'] for s in g])} | "
                  f"{med([s['warmup'] for s in g])} | {med([s['measured'] for s in g])} | {med([s['tail'] for s in g])} "
-                 f"| {med([s['rtps'] for s in g])} | {med([s['p99'] for s in g])} | "
+                 f"| {med([s['rtps'] for s in g])} | {med([s['p99'] for s in g])} | {med([s['peakRssMiB'] for s in g])} | "
                  f"{sum(s['jitWarned'] for s in g)}/{len(g)} |")
 table = "\n".join(lines)
 print(table)
