@@ -90,7 +90,10 @@ public final class JvmEvents {
     /** From when every event is seen: the first recording's start. */
     private final Instant recordingSince;
 
-    /** A monitor of its own, whose recording is replaced once a dump is past {@code rotateBytes}; tests only. */
+    /**
+     * A monitor whose recording is replaced once a dump is past {@code rotateBytes}: the JVM's ({@link #get}) at
+     * {@link #ROTATE_BYTES}; a test's at the size it needs.
+     */
     JvmEvents(long rotateBytes) {
         this.rotateBytes = rotateBytes;
         try {
@@ -231,7 +234,7 @@ public final class JvmEvents {
                 older = List.copyOf(before);
                 recording = next;
                 recordingFrom = switched;
-                current = List.of();
+                current = read(next, switched); // what took effect since the switch, committed before this call
                 rotate = false;
             }
             List<Event> all = new ArrayList<>(older);
