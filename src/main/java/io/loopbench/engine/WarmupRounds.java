@@ -117,10 +117,10 @@ final class WarmupRounds {
     static final double ROUND_SECONDS = 0.2;
     /**
      * Rounds in each of the two spans {@link #unsteadyThroughput} compares, and in the span {@link #unquietJit}
-     * judges: 0.6 s (docs/performance.md, "Warm-up").
+     * judges: 0.6 s (docs/performance.md, "A fresh repetition in five seconds").
      */
     static final int STEADY_ROUNDS = 3;
-    /** How far the last span's throughput may lie from the span's before, as a share of it. */
+    /** How far the last span's throughput may lie from the span before's, as a share of it. */
     static final double STEADY_SPREAD = 0.10;
 
     /**
