@@ -3,7 +3,8 @@
 # this tree's, for each protocol at the defaults (1024 B, 16 clients x window 16, shared 1), each figure one fresh
 # `./loopbench measure --repetitions 1` of its own tree, the two sides alternated with each side first in every other
 # pair, then one `./loopbench compare --paired` over all the protocols' cases (each judged on its own, at alpha over
-# the cases). Measures what each tree measures by default, warm-up and measured phase included: the point is that
+# the cases; the earlier side's specs take this side's measured-phase length, bench/samecase.py, so that the cases
+# match where only that default changed). Measures what each tree measures by default, warm-up and measured phase included: the point is that
 # a cheaper repetition measures the same. Raw JSON Lines, logs and the gate go to bench/results/gate-beside-<UTC>/.
 #   bench/gate-beside.sh BEFORE_REV PAIRS [PROTOCOLS (tcp,udp,websocket,tcps,wss,http,https)]
 set -e
@@ -31,7 +32,10 @@ while [ "$i" -le "$pairs" ]; do
   echo "pair $i done" >&2
   i=$((i + 1))
 done
+# a case is its spec: the earlier revision's is matched with this one's whatever each measured phase's default length
+seconds=$(python3 -c 'import json, sys; print(json.JSONDecoder().raw_decode(open(sys.argv[1]).read())[0]["spec"]["seconds"])' "$out/after.json")
+bench/samecase.py "$out/before.json" "$out/before-matched.json" "$seconds"
 code=0
-./loopbench compare "$out/before.json" "$out/after.json" --paired > "$out/gate.md" 2>&1 || code=$?
+./loopbench compare "$out/before-matched.json" "$out/after.json" --paired > "$out/gate.md" 2>&1 || code=$?
 echo "gate: exit $code"
 cat "$out/gate.md"

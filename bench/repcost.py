@@ -12,16 +12,19 @@ same.
 
 Variants: plain (the class path, no archive), aot (the workers' AOT cache as the service trains it: classes only,
 WorkerTraining at 0.5 s a case) and profiles (JEP 515: the same training recording method profiles, 2 s a case).
-Each cache is trained once per run of this script, into the results folder. Uses target/classes and
+Each cache is trained once per run of this script, into a temporary folder. Uses target/classes and
 target/classpath.txt (run ./loopbench --help or ./mvnw compile first). Raw lines go to bench/results/repcost-<UTC>/.
 """
 import argparse
+import atexit
 import datetime
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 BASE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -42,13 +45,16 @@ props = open(os.path.join(BASE, "src/main/resources/application.properties")).re
 opts = [l.split("=", 1)[1] for l in props.splitlines() if l.startswith("loopbench.worker.jvm-options=")][0].split(",")
 common = ["--enable-native-access=ALL-UNNAMED", "-Xlog:disable", "-Xlog:all=warning:stderr",
           "-XX:+ExitOnOutOfMemoryError"]
-jar = os.path.join(out, "classes.jar")
+# the classes' jar and the caches (some 50 MB each) live outside the results, and go with this run
+work = tempfile.mkdtemp(prefix="repcost-")
+atexit.register(shutil.rmtree, work, True)
+jar = os.path.join(work, "classes.jar")
 subprocess.run(["jar", "cf", jar, "-C", os.path.join(BASE, "target/classes"), "."], check=True)
 cp = jar + ":" + open(os.path.join(BASE, "target/classpath.txt")).read().strip()
 
 
 def train(name, flags, seconds):
-    cache = os.path.join(out, name + ".aot")
+    cache = os.path.join(work, name + ".aot")
     t = time.time()
     # stdin held open: the training exits when it closes, as it would when the service went away
     proc = subprocess.Popen([JAVA] + opts + common + flags + ["-XX:AOTCacheOutput=" + cache, "-cp", cp,
