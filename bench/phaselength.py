@@ -18,8 +18,8 @@ import statistics
 import subprocess
 import sys
 
-BASE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-JAVA = os.environ.get("LOOPBENCH_JAVA", "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java")
+from workerjvm import BASE, classpath, options
+
 p = argparse.ArgumentParser()
 p.add_argument("--protocols", default="tcp,http,https")
 p.add_argument("--lengths", default="1,2,3")
@@ -29,11 +29,7 @@ a = p.parse_args()
 out = os.path.join(BASE, "bench", "results",
                    "phaselength-" + datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ"))
 os.makedirs(out)
-props = open(os.path.join(BASE, "src/main/resources/application.properties")).read()
-opts = [l.split("=", 1)[1] for l in props.splitlines() if l.startswith("loopbench.worker.jvm-options=")][0].split(",")
-cp = os.path.join(BASE, "target/classes") + ":" + open(os.path.join(BASE, "target/classpath.txt")).read().strip()
-cmd = [JAVA] + opts + ["--enable-native-access=ALL-UNNAMED", "-Xlog:disable", "-Xlog:all=warning:stderr", "-cp", cp,
-                       "io.loopbench.worker.WorkerMain"]
+cmd = options() + ["-cp", classpath(), "io.loopbench.worker.WorkerMain"]
 cases = [(pr, float(l)) for pr in a.protocols.split(",") for l in a.lengths.split(",")]
 runs = {c: [] for c in cases}
 for j in range(a.jvms):

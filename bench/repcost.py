@@ -27,8 +27,7 @@ import sys
 import tempfile
 import time
 
-BASE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-JAVA = os.environ.get("LOOPBENCH_JAVA", "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java")
+from workerjvm import BASE, classpath, options
 
 p = argparse.ArgumentParser()
 p.add_argument("--protocols", default="tcp,https")
@@ -41,23 +40,19 @@ a = p.parse_args()
 out = a.out or os.path.join(BASE, "bench", "results", "repcost-"
                             + datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ"))
 os.makedirs(out, exist_ok=True)
-props = open(os.path.join(BASE, "src/main/resources/application.properties")).read()
-opts = [l.split("=", 1)[1] for l in props.splitlines() if l.startswith("loopbench.worker.jvm-options=")][0].split(",")
-common = ["--enable-native-access=ALL-UNNAMED", "-Xlog:disable", "-Xlog:all=warning:stderr",
-          "-XX:+ExitOnOutOfMemoryError"]
 # the classes' jar and the caches (some 50 MB each) live outside the results, and go with this run
 work = tempfile.mkdtemp(prefix="repcost-")
 atexit.register(shutil.rmtree, work, True)
 jar = os.path.join(work, "classes.jar")
 subprocess.run(["jar", "cf", jar, "-C", os.path.join(BASE, "target/classes"), "."], check=True)
-cp = jar + ":" + open(os.path.join(BASE, "target/classpath.txt")).read().strip()
+cp = classpath(jar)
 
 
 def train(name, flags, seconds):
     cache = os.path.join(work, name + ".aot")
     t = time.time()
     # stdin held open: the training exits when it closes, as it would when the service went away
-    proc = subprocess.Popen([JAVA] + opts + common + flags + ["-XX:AOTCacheOutput=" + cache, "-cp", cp,
+    proc = subprocess.Popen(options() + flags + ["-XX:AOTCacheOutput=" + cache, "-cp", cp,
                              "io.loopbench.worker.WorkerTraining", str(seconds)], stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=open(os.path.join(out, name + "-training.log"), "w"))
     if proc.wait() != 0:
@@ -83,7 +78,7 @@ def once(protocol, variant):
     spec = {"protocol": protocol, "payloadBytes": 1024, "clients": 16, "window": 16, "ioModel": "shared",
             "ioThreads": 1, "repetitions": 1}
     spec.update(json.loads(a.spec))
-    cmd = [JAVA] + opts + common + variants[variant] + ["-cp", cp, "io.loopbench.worker.WorkerMain"]
+    cmd = options() + variants[variant] + ["-cp", cp, "io.loopbench.worker.WorkerMain"]
     t0 = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     proc.stdin.write(json.dumps({"version": 1, "spec": spec}) + "\n")
