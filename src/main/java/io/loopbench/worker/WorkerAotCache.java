@@ -22,7 +22,6 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 
@@ -121,9 +120,9 @@ public final class WorkerAotCache {
         if (unusable != null) {
             return plain(classpath, unusable);
         }
-        if (isBootJar(classpath)) {
+        if (ExecutableJar.is(classpath)) {
             try {
-                classpath = extracted(Path.of(classpath));
+                classpath = ExecutableJar.extracted(Path.of(classpath), directory, TRAINING_LIMIT_SECONDS);
             } catch (IOException | RuntimeException e) {
                 unusable = "the executable jar " + classpath + " could not be extracted: " + e.getMessage();
                 log.warn("Workers start without an AOT cache: {}", unusable, e);
@@ -181,7 +180,7 @@ public final class WorkerAotCache {
     }
 
     private static Start plain(String classpath, String why) {
-        return new Start(classpath, List.of(), false, isBootJar(classpath),
+        return new Start(classpath, List.of(), false, ExecutableJar.is(classpath),
                 "loopbench: worker started without an AOT cache: " + why);
     }
 
@@ -257,72 +256,6 @@ public final class WorkerAotCache {
         log.info("Trained the workers' AOT cache in {} s ({} bytes): {}",
                 String.format(Locale.ROOT, "%.1f", t.trainingSeconds()), t.cacheBytes(), cache());
         return t;
-    }
-
-    /** Whether the class path is Spring Boot's executable jar (its classes under BOOT-INF/, its libraries nested). */
-    static boolean isBootJar(String classpath) {
-        if (classpath.contains(File.pathSeparator) || !classpath.endsWith(".jar")) {
-            return false;
-        }
-        try (JarFile jar = new JarFile(classpath)) {
-            return jar.getEntry("BOOT-INF/classes/") != null;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /**
-     * The executable jar's class path of plain jars: extracted once per jar (its path, size and time) into
-     * {@code extracted/} by Boot's own tool, the application's jar first, then its libraries in the order its manifest
-     * lists them.
-     */
-    private String extracted(Path bootJar) throws IOException {
-        Path target = directory.resolve("extracted");
-        Path source = target.resolve("source.txt");
-        String from = bootJar.toAbsolutePath() + " " + Files.size(bootJar) + " "
-                + Files.getLastModifiedTime(bootJar).toMillis();
-        if (!Files.isRegularFile(source) || !Files.readString(source).equals(from)) {
-            Path tmp = directory.resolve("extracted.tmp");
-            deleteTree(tmp);
-            Files.createDirectories(directory);
-            Path extractLog = directory.resolve("extract.log");
-            Process p = new ProcessBuilder(WorkerLauncher.javaCommand(), "-Djarmode=tools", "-jar",
-                    bootJar.toString(), "extract", "--destination", tmp.toString()).redirectErrorStream(true)
-                    .redirectOutput(extractLog.toFile()).start();
-            try {
-                if (!p.waitFor(TRAINING_LIMIT_SECONDS, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                    WorkerLauncher.terminate(p);
-                    throw new IOException("java -Djarmode=tools extract failed: "
-                            + WorkerLauncher.lastLine(Files.readString(extractLog, StandardCharsets.UTF_8)));
-                }
-            } catch (InterruptedException e) {
-                WorkerLauncher.terminate(p);
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while extracting " + bootJar);
-            }
-            Files.writeString(tmp.resolve("source.txt"), from);
-            deleteTree(target);
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-        }
-        Path app = target.resolve(bootJar.getFileName());
-        List<String> entries = new ArrayList<>(List.of(app.toString()));
-        try (JarFile jar = new JarFile(app.toFile())) {
-            String listed = jar.getManifest().getMainAttributes().getValue("Class-Path");
-            for (String lib : listed == null ? new String[0] : listed.trim().split("\\s+")) {
-                entries.add(target.resolve(lib).toString());
-            }
-        }
-        return String.join(File.pathSeparator, entries);
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> paths = Files.walk(dir)) {
-                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
     }
 
     /** Each entry, a directory replaced by its jar (classpath/N-name.jar: N keeps two same-named ones apart). */

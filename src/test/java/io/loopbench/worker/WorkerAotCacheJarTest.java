@@ -31,7 +31,7 @@ class WorkerAotCacheJarTest {
     private static Path executableJar() throws IOException {
         try (Stream<Path> jars = Files.list(Path.of("target"))) {
             return jars.filter(p -> p.toString().endsWith(".jar"))
-                    .filter(p -> WorkerAotCache.isBootJar(p.toString())).findFirst()
+                    .filter(p -> ExecutableJar.is(p.toString())).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no executable jar in target/: run ./mvnw verify"));
         }
     }
@@ -49,7 +49,7 @@ class WorkerAotCacheJarTest {
         List<String> entries = List.of(start.classpath().split(File.pathSeparator));
         assertThat(entries).hasSizeGreaterThan(10).allSatisfy(e -> {
             assertThat(Path.of(e)).isRegularFile().startsWith(dir.resolve("extracted"));
-            assertThat(WorkerAotCache.isBootJar(e)).isFalse();
+            assertThat(ExecutableJar.is(e)).isFalse();
         });
         long extractedAt = Files.getLastModifiedTime(dir.resolve("extracted/source.txt")).toMillis();
 
