@@ -3,7 +3,6 @@ package io.loopbench.cli;
 import io.loopbench.engine.Failure;
 import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.RepetitionResult;
-import io.loopbench.engine.process.ClassSharing;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.worker.WorkerEvent;
@@ -103,9 +102,7 @@ final class WorkerFork {
             return failed(one, index, "the worker exited with code " + process.exitValue() + " without a result"
                     + (m == null ? "" : ": " + m.error()) + " (its lines are above)");
         }
-        if (start.aotCache() && m.environment().classSharing() == ClassSharing.AOT_CACHE_REFUSED) {
-            job.refused();
-        }
+        job.measuredWith(start, m.environment().classSharing());
         lastEnvironment = m.environment();
         return m.repetitions().getFirst().withRepetition(index);
     }

@@ -1,6 +1,5 @@
 package io.loopbench.runs;
 
-import io.loopbench.engine.process.ClassSharing;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.Failure;
 import io.loopbench.engine.MeasurementResult;
@@ -168,9 +167,7 @@ public final class ForkedWorker {
             return failed(index, transport, spec, new Failure.Worker("the worker reported no repetition: "
                     + m.error()), log);
         }
-        if (start.aotCache() && m.environment().classSharing() == ClassSharing.AOT_CACHE_REFUSED) {
-            job.refused();
-        }
+        job.measuredWith(start, m.environment().classSharing());
         return new Outcome(m.repetitions().getFirst().withRepetition(index), m.environment(), log);
     }
 

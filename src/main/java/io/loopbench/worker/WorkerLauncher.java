@@ -1,6 +1,7 @@
 package io.loopbench.worker;
 
 import io.loopbench.engine.loop.VirtualThreads;
+import io.loopbench.engine.process.ClassSharing;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.RunSpec;
 
@@ -72,9 +73,14 @@ public final class WorkerLauncher {
             return start;
         }
 
-        /** A worker that started from the cache found the JVM refusing it: the job's later workers start plainly. */
-        public void refused() {
-            aotCache.refused();
+        /**
+         * What the JVM that measured says of its class archive: where {@code start} was from the cache and the JVM
+         * refused it, the job's later workers start plainly (and the next service start trains it anew).
+         */
+        public void measuredWith(WorkerAotCache.Start start, ClassSharing sharing) {
+            if (start.aotCache() && sharing == ClassSharing.AOT_CACHE_REFUSED) {
+                aotCache.refused();
+            }
         }
     }
 
