@@ -136,7 +136,7 @@ public final class RecommendCommand implements Callable<Integer> {
             @Override
             public void runningAgain(int round, int c, RepetitionResult warned) {
                 err.printf(Locale.ROOT, "loopbench: round %d, %s: warned (%s): running it again within its round%n",
-                        round, race.candidates().get(c).label(), String.join("; ", warned.warnings()));
+                        round, race.candidates().get(c).label(), String.join("; ", warned.checks().warnings()));
                 err.flush();
             }
         }, () -> Thread.currentThread().isInterrupted(), () -> (System.nanoTime() - started) / 1e9);
@@ -166,9 +166,10 @@ public final class RecommendCommand implements Callable<Integer> {
     /** "round 3 of 18, shared 2 · epoll · netty: 912,345 round trips/s, p99 301.2 µs; 3 racing". */
     private static String progress(Racer.Prepared race, int round, int c, RepetitionResult r, Race.Verdict now,
                                    Set<String> told) {
-        String figures = r.ok() && r.roundTripsPerSecond() != null && r.latency() != null
-                ? String.format(Locale.ROOT, "%,.0f round trips/s, p99 %.1f µs%s", r.roundTripsPerSecond(),
-                r.latency().p99Us(), r.warnings().isEmpty() ? "" : " (warned: left out)")
+        String figures = r.ok() && r.throughput().roundTripsPerSecond() != null && r.rtt().latency() != null
+                ? String.format(Locale.ROOT, "%,.0f round trips/s, p99 %.1f µs%s",
+                r.throughput().roundTripsPerSecond(), r.rtt().latency().p99Us(),
+                r.clean() ? "" : " (warned: left out)")
                 : "failed: " + r.error();
         long racing = now.candidates().stream().filter(e -> e.status() == Race.Status.RACING).count();
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "loopbench: round %d of %d, %s: %s; %d racing",

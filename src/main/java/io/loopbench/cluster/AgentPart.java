@@ -67,18 +67,21 @@ public record AgentPart(String member, int clients, double elapsedSeconds, Phase
      * its measured phase's span after the start barrier, where known.
      */
     static AgentPart of(String member, int clients, RepetitionResult r, List<String> intervalRtts, PhaseSpan span) {
-        ErrorCounts e = r.errors();
-        PhaseCounts counts = e == null ? PhaseCounts.NONE : new PhaseCounts(r.messagesSent(), r.messages(),
+        ErrorCounts e = r.checks().errors();
+        PhaseCounts counts = e == null ? PhaseCounts.NONE : new PhaseCounts(r.throughput().messagesSent(),
+                r.throughput().messages(),
                 e.contentErrors(), e.orderErrors(), e.unexpectedMessages(), e.disconnectErrors(), e.lostMessages(),
                 e.unfinishedMessages(), e.clientSendFailures(), e.exceptions() + e.drainTimeouts(),
                 r.openLoad() == null ? 0 : r.openLoad().intendedMessages(),
                 r.openLoad() == null ? 0 : r.openLoad().lateMessages(),
                 r.openLoad() == null ? 0 : r.openLoad().droppedMessages(), null);
-        String histogram = r.latencyHistogram() != null ? r.latencyHistogram()
+        String histogram = r.rtt().latencyHistogram() != null ? r.rtt().latencyHistogram()
                 : LatencyHistograms.encode(LatencyHistograms.create());
-        return new AgentPart(member, clients, r.elapsedSeconds() == null ? 0 : r.elapsedSeconds(), counts, histogram,
-                r.ok() ? null : r.failure(), r.cpu(), r.gc(), r.memory(), r.jit(), r.fairness(), r.warnings(),
-                r.notes(), r.tls(),
-                r.timeline(), r.timeline() == null ? List.of() : intervalRtts, span, r.stampGap(), r.cpuProfile());
+        Double elapsed = r.throughput().elapsedSeconds();
+        return new AgentPart(member, clients, elapsed == null ? 0 : elapsed, counts, histogram,
+                r.ok() ? null : r.failure(), r.resources().cpu(), r.jvm().gc(), r.resources().memory(), r.jvm().jit(),
+                r.checks().fairness(), r.checks().warnings(), r.checks().notes(), r.setup().tls(),
+                r.timeline(), r.timeline() == null ? List.of() : intervalRtts, span, r.checks().stampGap(),
+                r.cpuProfile());
     }
 }

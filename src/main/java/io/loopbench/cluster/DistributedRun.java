@@ -3,7 +3,13 @@ package io.loopbench.cluster;
 import io.loopbench.engine.ErrorCounts;
 import io.loopbench.engine.Failure;
 import io.loopbench.engine.Fairness;
+import io.loopbench.engine.Checks;
+import io.loopbench.engine.EchoPairSetup;
+import io.loopbench.engine.JvmActivity;
 import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.ResourceUse;
+import io.loopbench.engine.RoundTripTimes;
+import io.loopbench.engine.Throughput;
 import io.loopbench.engine.RunControl;
 import io.loopbench.engine.WindowFill;
 import io.loopbench.engine.client.PhaseCounts;
@@ -228,14 +234,15 @@ public final class DistributedRun {
         TlsSession tls = merged.parts().stream().map(AgentPart::tls).filter(Objects::nonNull).findFirst()
                 .orElse(null);
         RepetitionResult result = new RepetitionResult(index, failure == null, null, failure,
-                Transports.resolve(spec), null, null, server.toString(), null, true, spec.ioThreads(), null, null, null, tls, elapsed,
-                c.messagesSent(), c.messages(), rate, 2.0 * spec.payloadBytes() * rate / (1 << 20), merged.latency(),
-                MergedParts.cpu(merged.parts(), elapsed), MergedParts.memory(merged.parts()),
-                MergedParts.gc(merged.parts()), errors, null, null, null,
-                MergedParts.jit(merged.parts()), fairness, windowFill, MergedParts.stampGap(merged.parts()), warnings,
-                notes,
-                merged.latencyHistogram(),
-                MergedTimeline.of(merged.parts()), MergedParts.cpuProfile(merged.parts()));
+                new EchoPairSetup(Transports.resolve(spec), null, null, server.toString(), null, true,
+                        spec.ioThreads(), null, null, null, tls),
+                new Throughput(elapsed, c.messagesSent(), c.messages(), rate,
+                        2.0 * spec.payloadBytes() * rate / (1 << 20)),
+                new RoundTripTimes(merged.latency(), null, merged.latencyHistogram()),
+                new ResourceUse(MergedParts.cpu(merged.parts(), elapsed), MergedParts.memory(merged.parts())),
+                new JvmActivity(MergedParts.jit(merged.parts()), MergedParts.gc(merged.parts())),
+                new Checks(errors, null, fairness, windowFill, MergedParts.stampGap(merged.parts()), warnings, notes),
+                null, MergedTimeline.of(merged.parts()), MergedParts.cpuProfile(merged.parts()));
         return new DistributedRepetition(result, rows, start);
     }
 

@@ -71,35 +71,36 @@ public record Summary(
 
     public static Summary of(List<RepetitionResult> reps) {
         return new Summary(reps.size(),
-                stat(reps, RepetitionResult::roundTripsPerSecond),
-                stat(reps, RepetitionResult::payloadMibPerSecond),
-                new LatencySummary(reps.getFirst().latency().mode(),
-                        stat(reps, r -> r.latency().p50Us()),
-                        stat(reps, r -> r.latency().p90Us()),
-                        stat(reps, r -> r.latency().p95Us()),
-                        stat(reps, r -> r.latency().p99Us()),
-                        stat(reps, r -> r.latency().p999Us()),
-                        stat(reps, r -> r.latency().maxUs()),
-                        stat(reps, r -> r.latency().meanUs())),
-                stat(reps, r -> r.cpu().percent()),
-                reps.stream().allMatch(r -> r.memory().peakRssBytes() != null)
-                        ? stat(reps, r -> r.memory().peakRssBytes()) : null,
-                stat(reps, r -> r.gc().collections()),
+                stat(reps, rep -> rep.throughput().roundTripsPerSecond()),
+                stat(reps, rep -> rep.throughput().payloadMibPerSecond()),
+                new LatencySummary(reps.getFirst().rtt().latency().mode(),
+                        stat(reps, r -> r.rtt().latency().p50Us()),
+                        stat(reps, r -> r.rtt().latency().p90Us()),
+                        stat(reps, r -> r.rtt().latency().p95Us()),
+                        stat(reps, r -> r.rtt().latency().p99Us()),
+                        stat(reps, r -> r.rtt().latency().p999Us()),
+                        stat(reps, r -> r.rtt().latency().maxUs()),
+                        stat(reps, r -> r.rtt().latency().meanUs())),
+                stat(reps, r -> r.resources().cpu().percent()),
+                reps.stream().allMatch(r -> r.resources().memory().peakRssBytes() != null)
+                        ? stat(reps, r -> r.resources().memory().peakRssBytes()) : null,
+                stat(reps, r -> r.jvm().gc().collections()),
                 pooled(reps),
-                statIfAll(reps, r -> r.fairness() == null ? null : r.fairness().jainIndex()),
-                statIfAll(reps, r -> r.windowFill() == null ? null : r.windowFill().ratio()),
-                statIfAll(reps, r -> r.jit() == null ? null : r.jit().compilations()),
-                statIfAll(reps, r -> r.jit() == null ? null : r.jit().deoptimizations()),
-                statIfAll(reps, r -> r.warmup() == null ? null : r.warmup().elapsedSeconds()),
-                prefixed(reps, RepetitionResult::warnings), prefixed(reps, RepetitionResult::notes), profile(reps));
+                statIfAll(reps, r -> r.checks().fairness() == null ? null : r.checks().fairness().jainIndex()),
+                statIfAll(reps, r -> r.checks().windowFill() == null ? null : r.checks().windowFill().ratio()),
+                statIfAll(reps, r -> r.jvm().jit() == null ? null : r.jvm().jit().compilations()),
+                statIfAll(reps, r -> r.jvm().jit() == null ? null : r.jvm().jit().deoptimizations()),
+                statIfAll(reps, r -> r.checks().warmup() == null ? null : r.checks().warmup().elapsedSeconds()),
+                prefixed(reps, rep -> rep.checks().warnings()), prefixed(reps, rep -> rep.checks().notes()),
+                profile(reps));
     }
 
     /** The profiled repetitions' profiles merged, against those repetitions' CPU time and round trips. */
     private static ProfileSummary profile(List<RepetitionResult> reps) {
         List<RepetitionResult> profiled = reps.stream().filter(r -> r.cpuProfile() != null).toList();
         return ProfileSummary.of(profiled.stream().map(RepetitionResult::cpuProfile).toList(),
-                profiled.stream().mapToDouble(r -> r.cpu().seconds()).sum(),
-                profiled.stream().mapToLong(RepetitionResult::messages).sum());
+                profiled.stream().mapToDouble(r -> r.resources().cpu().seconds()).sum(),
+                profiled.stream().mapToLong(rep -> rep.throughput().messages()).sum());
     }
 
     private static List<String> prefixed(List<RepetitionResult> reps, Function<RepetitionResult, List<String>> lines) {
@@ -109,11 +110,11 @@ public record Summary(
 
     /** Percentiles of every repetition's observations merged; null unless every repetition stored its histogram. */
     private static Latency pooled(List<RepetitionResult> reps) {
-        if (reps.stream().anyMatch(r -> r.latencyHistogram() == null)) {
+        if (reps.stream().anyMatch(r -> r.rtt().latencyHistogram() == null)) {
             return null;
         }
-        return LatencyHistograms.latency(reps.getFirst().latency().mode(), LatencyHistograms.merged(
-                reps.stream().map(r -> LatencyHistograms.decode(r.latencyHistogram())).toList()));
+        return LatencyHistograms.latency(reps.getFirst().rtt().latency().mode(), LatencyHistograms.merged(
+                reps.stream().map(r -> LatencyHistograms.decode(r.rtt().latencyHistogram())).toList()));
     }
 
     /** The statistic when every repetition has the metric (older records may lack it), else null. */

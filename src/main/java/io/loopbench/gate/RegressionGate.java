@@ -172,9 +172,9 @@ public final class RegressionGate {
                 unjudged.add(Comparisons.describe(b) + ": " + unjudgedBecause);
             }
             cases.add(new TestedCase(Comparisons.describe(b), List.of(
-                    test("throughput", b, c, RepetitionResult::roundTripsPerSecond, threshold, level, paired),
-                    test("p99", b, c, r -> r.latency() == null ? null : r.latency().p99Us(), p99Threshold, level,
-                            paired)),
+                    test("throughput", b, c, rep -> rep.throughput().roundTripsPerSecond(), threshold, level, paired),
+                    test("p99", b, c, r -> r.rtt().latency() == null ? null : r.rtt().latency().p99Us(),
+                            p99Threshold, level, paired)),
                     List.copyOf(warnings), unjudgedBecause == null));
         }
         List<CaseGate> decided = cases.stream().map(g -> new CaseGate(g.name(), g.tests().stream()
@@ -235,7 +235,7 @@ public final class RegressionGate {
         double bound = higherIsBetter ? 1 / (1 + threshold) : 1 + threshold;
         int worse = higherIsBetter ? -1 : 1;
         Predicate<RepetitionResult> usable = r -> Comparisons.usable(r, of);
-        Predicate<RepetitionResult> clean = r -> usable.test(r) && r.warnings().isEmpty();
+        Predicate<RepetitionResult> clean = r -> usable.test(r) && r.checks().warnings().isEmpty();
         double[] x;
         double[] y;
         int leftOut;

@@ -186,11 +186,11 @@ public record MatrixRecord(
         Summary summary = null;
         String caseError = null;
         if (reps.size() == c.spec().repetitions() || reps.stream().anyMatch(r -> !r.ok())) {
-            MeasurementResult judged = Measurement.result(c.spec(), o.repetition().transport(), reps, false);
+            MeasurementResult judged = Measurement.result(c.spec(), o.repetition().setup().transport(), reps, false);
             summary = judged.summary();
             caseError = judged.ok() ? null : judged.error();
         }
-        updated.set(caseIndex, new Case(c.number(), c.spec(), o.repetition().transport(), reps, summary,
+        updated.set(caseIndex, new Case(c.number(), c.spec(), o.repetition().setup().transport(), reps, summary,
                 caseError, c.agentGroup(), c.placement(), acrossHosts));
         return with(status, startedAt, finishedAt, progress, updated, ok, error,
                 o.environment() != null ? o.environment() : workerEnvironment);

@@ -18,15 +18,16 @@ public record RaceSample(Double roundTripsPerSecond, Double p99Us, Double cpuUsP
 
     /** The race's reading of a repetition's result. */
     public static RaceSample of(RepetitionResult r) {
-        if (!r.ok() || r.roundTripsPerSecond() == null || r.latency() == null) {
+        if (!r.ok() || r.throughput().roundTripsPerSecond() == null || r.rtt().latency() == null) {
             return new RaceSample(null, null, null, null, false,
                     r.error() != null ? r.error() : "the repetition measured nothing");
         }
-        Double cpu = r.cpu() == null || r.messages() == null || r.messages() == 0 ? null
-                : r.cpu().seconds() / r.messages() * 1e6;
-        Long rss = r.memory() == null ? null : r.memory().peakRssBytes();
-        return new RaceSample(r.roundTripsPerSecond(), r.latency().p99Us(), cpu, rss,
-                r.warnings() != null && !r.warnings().isEmpty(), null);
+        Long messages = r.throughput().messages();
+        Double cpu = r.resources().cpu() == null || messages == null || messages == 0 ? null
+                : r.resources().cpu().seconds() / messages * 1e6;
+        Long rss = r.resources().memory() == null ? null : r.resources().memory().peakRssBytes();
+        return new RaceSample(r.throughput().roundTripsPerSecond(), r.rtt().latency().p99Us(), cpu, rss,
+                !r.clean(), null);
     }
 
     /** Whether the repetition can be compared: it passed without a warning. */

@@ -55,7 +55,7 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
      * made them, so nothing says its measured phase was steady and fair.
      */
     public boolean predatesSelfChecks() {
-        return repetitions.stream().anyMatch(r -> r.ok() && (r.jit() == null || r.fairness() == null));
+        return repetitions.stream().anyMatch(r -> r.ok() && (r.jvm().jit() == null || r.checks().fairness() == null));
     }
 
     /** The repetitions that failed, each as "repetition N: why". */
@@ -96,8 +96,8 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
      */
     public java.util.Optional<RepetitionResult> medianTimelineRepetition() {
         List<RepetitionResult> withTimeline = repetitions.stream()
-                .filter(r -> r.ok() && r.timeline() != null && r.roundTripsPerSecond() != null)
-                .sorted(java.util.Comparator.comparingDouble(RepetitionResult::roundTripsPerSecond)).toList();
+                .filter(r -> r.ok() && r.timeline() != null && r.throughput().roundTripsPerSecond() != null)
+                .sorted(java.util.Comparator.comparingDouble(rep -> rep.throughput().roundTripsPerSecond())).toList();
         return withTimeline.isEmpty() ? java.util.Optional.empty()
                 : java.util.Optional.of(withTimeline.get((withTimeline.size() - 1) / 2));
     }

@@ -178,10 +178,10 @@ public final class Comparisons {
         }
         boolean sameLayout = b.ioLabel().equals(c.ioLabel());
         return new CaseComparison(describe(b), describe(c),
-                difference(b, c, alternated, NoiseFloor.Metric.THROUGHPUT, RepetitionResult::roundTripsPerSecond,
-                        rule),
+                difference(b, c, alternated, NoiseFloor.Metric.THROUGHPUT,
+                        rep -> rep.throughput().roundTripsPerSecond(), rule),
                 difference(b, c, alternated, NoiseFloor.Metric.P99,
-                        r -> r.latency() == null ? null : r.latency().p99Us(), rule),
+                        r -> r.rtt().latency() == null ? null : r.rtt().latency().p99Us(), rule),
                 null, List.copyOf(warnings), profiles(b, c, alternated, layersRule,
                         sameLayout ? "the baseline" : b.ioLabel(), sameLayout ? "the candidate" : c.ioLabel()));
     }
@@ -219,16 +219,17 @@ public final class Comparisons {
     /** A case's passed repetitions that have a CPU profile, with their CPU seconds and round trips. */
     private static ProfileDifference.Side profiled(CaseResult c) {
         List<RepetitionResult> reps = c.repetitions().stream().filter(r -> r.ok() && r.cpuProfile() != null
-                && r.cpu() != null && r.messages() != null).toList();
+                && r.resources().cpu() != null && r.throughput().messages() != null).toList();
         return new ProfileDifference.Side(reps.stream().map(RepetitionResult::cpuProfile).toList(),
-                reps.stream().mapToDouble(r -> r.cpu().seconds()).sum(),
-                reps.stream().mapToLong(RepetitionResult::messages).sum());
+                reps.stream().mapToDouble(r -> r.resources().cpu().seconds()).sum(),
+                reps.stream().mapToLong(rep -> rep.throughput().messages()).sum());
     }
 
     /** A repetition's CPU µs per round trip in a layer; null without a profile. */
     private static Double layerUsPerRoundTrip(RepetitionResult r, Layer layer) {
-        return r.cpuProfile() == null || r.cpu() == null || r.messages() == null ? null
-                : ProfileDifference.layerUsPerRoundTrip(r.cpuProfile(), layer, r.cpu().seconds(), r.messages());
+        return r.cpuProfile() == null || r.resources().cpu() == null || r.throughput().messages() == null ? null
+                : ProfileDifference.layerUsPerRoundTrip(r.cpuProfile(), layer, r.resources().cpu().seconds(),
+                r.throughput().messages());
     }
 
     private static CaseComparison worded(CaseComparison c) {

@@ -58,7 +58,7 @@ final class ConditionsSection {
                 + " s / " + SelfChecks.warmupSpecified(c) + " / " + c.spec().repetitions())));
         row(md, "Address family", distinct(specs.stream().map(x -> x.addressFamily().label())));
         String tls = distinct(s.cases().stream().flatMap(c -> c.repetitions().stream())
-                .map(RepetitionResult::tls).filter(java.util.Objects::nonNull)
+                .map(rep -> rep.setup().tls()).filter(java.util.Objects::nonNull)
                 .map(t -> t.provider() + ": " + t.protocol() + " " + t.cipherSuite()));
         if (!tls.isEmpty()) {
             row(md, "TLS negotiated", tls);

@@ -86,17 +86,18 @@ public final class ExecutionComparisons {
     private static ExecutionRatios ratios(CaseResult baseline, CaseResult other, VerdictRule rule) {
         List<RepetitionResult[]> pairs = baseline.matchedWith(other, ExecutionComparisons::usable);
         List<Difference> ratios = pairs.isEmpty() ? null : Verdicts.family(List.of(
-                Comparisons.paired(pairs, RepetitionResult::roundTripsPerSecond, rule),
-                Comparisons.paired(pairs, r -> r.cpu().percent(), rule),
-                Comparisons.paired(pairs, r -> r.cpu().seconds() / r.messages(), rule)), rule);
+                Comparisons.paired(pairs, rep -> rep.throughput().roundTripsPerSecond(), rule),
+                Comparisons.paired(pairs, r -> r.resources().cpu().percent(), rule),
+                Comparisons.paired(pairs, r -> r.resources().cpu().seconds() / r.throughput().messages(), rule)), rule);
         return new ExecutionRatios(baseline.pairTitle(), other.spec().execution(), baseline.spec().execution(),
                 baseline.spec().repetitions(), pairs.size(),
-                (int) pairs.stream().filter(p -> !p[0].warnings().isEmpty() || !p[1].warnings().isEmpty()).count(),
+                (int) pairs.stream().filter(p -> !p[0].checks().warnings().isEmpty()
+                        || !p[1].checks().warnings().isEmpty()).count(),
                 ratios == null ? null : ratios.get(0), ratios == null ? null : ratios.get(1),
                 ratios == null ? null : ratios.get(2));
     }
 
     private static boolean usable(RepetitionResult r) {
-        return r.ok() && r.messages() > 0 && r.cpu().seconds() > 0;
+        return r.ok() && r.throughput().messages() > 0 && r.resources().cpu().seconds() > 0;
     }
 }

@@ -111,8 +111,8 @@ public record RateCurves(int index, String title, Map<String, List<CaseResult>> 
 
     /** Whether the case's repetitions' p99s are established under the bound (repetitions without latency left out). */
     private static UnderBound under(CaseResult c, double boundUs, VerdictRule rule) {
-        return Verdicts.under(c.repetitions().stream().filter(r -> r.ok() && r.latency() != null)
-                .mapToDouble(r -> r.latency().p99Us()).toArray(), boundUs, rule);
+        return Verdicts.under(c.repetitions().stream().filter(r -> r.ok() && r.rtt().latency() != null)
+                .mapToDouble(r -> r.rtt().latency().p99Us()).toArray(), boundUs, rule);
     }
 
     /** Dropped ÷ intended messages of the case's worst repetition (0 when none recorded it). */

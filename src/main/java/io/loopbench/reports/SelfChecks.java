@@ -75,15 +75,16 @@ final class SelfChecks {
     /** "3 of 3 quiet", or "2 of 3 not quiet: repetition 1: 14 compilations (3.2 ms), 1 deoptimization; …". */
     static String jit(CaseResult c) {
         List<RepetitionResult> reps = c.repetitions();
-        if (reps.isEmpty() || reps.stream().anyMatch(r -> r.jit() == null)) {
+        if (reps.isEmpty() || reps.stream().anyMatch(r -> r.jvm().jit() == null)) {
             return NOT_RECORDED;
         }
-        List<RepetitionResult> noisy = reps.stream().filter(r -> !r.jit().quiet()).toList();
+        List<RepetitionResult> noisy = reps.stream().filter(r -> !r.jvm().jit().quiet()).toList();
         if (noisy.isEmpty()) {
             return reps.size() + " of " + reps.size() + " quiet";
         }
         return noisy.size() + " of " + reps.size() + " not quiet: " + noisy.stream()
-                .map(r -> "repetition " + r.repetition() + ": " + words(r.jit())).collect(Collectors.joining("; "));
+                .map(r -> "repetition " + r.repetition() + ": " + words(r.jvm().jit()))
+                .collect(Collectors.joining("; "));
     }
 
     /** Why a phase was not quiet by the measured-path rule; a record stored before it: its counts in the JVM. */
@@ -102,10 +103,10 @@ final class SelfChecks {
      */
     static String fairness(CaseResult c) {
         List<RepetitionResult> reps = c.repetitions();
-        if (reps.isEmpty() || reps.stream().anyMatch(r -> r.fairness() == null)) {
+        if (reps.isEmpty() || reps.stream().anyMatch(r -> r.checks().fairness() == null)) {
             return NOT_RECORDED;
         }
-        Fairness worst = reps.stream().map(RepetitionResult::fairness)
+        Fairness worst = reps.stream().map(rep -> rep.checks().fairness())
                 .min(Comparator.comparingDouble(Fairness::jainIndex)).orElseThrow();
         ClientPopulations p = worst.populations();
         String groups = p == null ? "" : String.format(Locale.ROOT, "; same thread as their server %s per client "
@@ -134,7 +135,7 @@ final class SelfChecks {
 
     /** "0.8 / 2.9 µs (1 % of RTT p50)", of the repetition whose median gap is the largest share of its RTT. */
     static String stampGap(CaseResult c) {
-        StampGap worst = StampGap.worst(c.repetitions().stream().map(RepetitionResult::stampGap).toList());
+        StampGap worst = StampGap.worst(c.repetitions().stream().map(rep -> rep.checks().stampGap()).toList());
         if (worst == null) {
             return NOT_RECORDED;
         }
@@ -152,7 +153,7 @@ final class SelfChecks {
         if (s.warmupSeconds() == 0) {
             return "none";
         }
-        if (c.repetitions().stream().map(RepetitionResult::warmup).anyMatch(w -> w != null && w.mode() == null)) {
+        if (c.repetitions().stream().map(rep -> rep.checks().warmup()).anyMatch(w -> w != null && w.mode() == null)) {
             return s.warmupSeconds() + " s, mode " + NOT_RECORDED;
         }
         return s.warmupMode() == WarmupMode.FIXED ? "fixed " + s.warmupSeconds() + " s"
@@ -167,7 +168,7 @@ final class SelfChecks {
         if (c.spec().warmupSeconds() == 0) {
             return "none";
         }
-        List<WarmupResult> w = c.repetitions().stream().map(RepetitionResult::warmup).filter(Objects::nonNull)
+        List<WarmupResult> w = c.repetitions().stream().map(rep -> rep.checks().warmup()).filter(Objects::nonNull)
                 .toList();
         if (w.isEmpty()) {
             return NOT_RECORDED;

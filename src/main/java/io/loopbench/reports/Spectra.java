@@ -33,8 +33,8 @@ public record Spectra(List<Series> series) {
         List<Series> series = new ArrayList<>();
         List<Histogram> histograms = new ArrayList<>();
         for (RepetitionResult r : c.repetitions()) {
-            if (r.ok() && r.latencyHistogram() != null) {
-                Histogram h = LatencyHistograms.decode(r.latencyHistogram());
+            if (r.ok() && r.rtt().latencyHistogram() != null) {
+                Histogram h = LatencyHistograms.decode(r.rtt().latencyHistogram());
                 histograms.add(h);
                 series.add(new Series("repetition " + r.repetition(), r.repetition(), Spectrum.of(h)));
             }

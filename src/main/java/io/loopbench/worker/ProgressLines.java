@@ -35,20 +35,21 @@ public final class ProgressLines {
      * first (see {@link Startup}).
      */
     public static String finished(RepetitionResult r, int repetitions) {
-        if (r.roundTripsPerSecond() == null) {
+        if (r.throughput().roundTripsPerSecond() == null) {
             return String.format(Locale.ROOT, "[%d/%d] failed: %s", r.repetition(), repetitions, r.error());
         }
         Long firstEcho = r.repetition() == 1 ? Startup.current().firstEchoMillis() : null;
         return String.format(Locale.ROOT,
                 "[%d/%d] %s: %,.0f round trips/s, p50 %.1f us, p99 %.1f us, CPU %.0f %%%s%s%s%s%s%s", r.repetition(),
-                repetitions, r.transport().label(), r.roundTripsPerSecond(), r.latency().p50Us(), r.latency().p99Us(),
-                r.cpu().percent(),
-                r.warmup() == null ? "" : String.format(Locale.ROOT, ", warm-up %.1f s (%s)",
-                        r.warmup().elapsedSeconds(), r.warmup().stoppedBecause()),
+                repetitions, r.setup().transport().label(), r.throughput().roundTripsPerSecond(),
+                r.rtt().latency().p50Us(), r.rtt().latency().p99Us(),
+                r.resources().cpu().percent(),
+                r.checks().warmup() == null ? "" : String.format(Locale.ROOT, ", warm-up %.1f s (%s)",
+                        r.checks().warmup().elapsedSeconds(), r.checks().warmup().stoppedBecause()),
                 firstEcho == null ? "" : ", first echo " + firstEcho + " ms after process start",
                 r.cpuProfile() == null ? "" : ", CPU by layer: " + layers(r.cpuProfile()),
                 r.ok() ? "" : " (FAILED: " + r.error() + ")",
-                r.warnings().isEmpty() ? "" : " (WARNING: " + String.join("; ", r.warnings()) + ")",
-                r.notes().isEmpty() ? "" : " (note: " + String.join("; ", r.notes()) + ")");
+                r.checks().warnings().isEmpty() ? "" : " (WARNING: " + String.join("; ", r.checks().warnings()) + ")",
+                r.checks().notes().isEmpty() ? "" : " (note: " + String.join("; ", r.checks().notes()) + ")");
     }
 }

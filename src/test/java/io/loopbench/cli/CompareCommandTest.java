@@ -1,6 +1,12 @@
 package io.loopbench.cli;
 
 import io.loopbench.engine.MeasurementResult;
+import io.loopbench.engine.Checks;
+import io.loopbench.engine.EchoPairSetup;
+import io.loopbench.engine.JvmActivity;
+import io.loopbench.engine.ResourceUse;
+import io.loopbench.engine.RoundTripTimes;
+import io.loopbench.engine.Throughput;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.Stat;
 import io.loopbench.engine.Summary;
@@ -53,12 +59,14 @@ class CompareCommandTest {
         List<RepetitionResult> reps = new ArrayList<>();
         for (int i = 0; i < rates.length; i++) {
             long n = Math.round(rates[i]);
-            reps.add(new RepetitionResult(i + 1, true, null, null, Transport.EPOLL, null, null, null, null, false, 1,
-                    null, null, null, null, 1.0, n, n, rates[i], 2.0 * 1024 * rates[i] / (1 << 20),
-                    new Latency(LatencyMode.MESSAGE, n, 1, 1, 1, 400 + i * 0.4, 1, 1, 1), new CpuUsage(1, 1, 100),
-                    new MemoryUsage(128L << 20, 130L << 20), new GcActivity(1, 2), null, null, null, null, QUIET,
-                    new Fairness(16, 1000, 1000, 1), null, null,
-                    List.of(), List.of(), null, null, null));
+            reps.add(new RepetitionResult(i + 1, true, null, null,
+                new EchoPairSetup(Transport.EPOLL, null, null, null, null, false, 1, null, null, null, null),
+                new Throughput(1.0, n, n, rates[i], 2.0 * 1024 * rates[i] / (1 << 20)),
+                new RoundTripTimes(new Latency(LatencyMode.MESSAGE, n, 1, 1, 1, 400 + i * 0.4, 1, 1, 1), null, null),
+                new ResourceUse(new CpuUsage(1, 1, 100), new MemoryUsage(128L << 20, 130L << 20)),
+                        new JvmActivity(QUIET, new GcActivity(1, 2)),
+                new Checks(null, null, new Fairness(16, 1000, 1000, 1), null, null, List.of(), List.of()),
+                null, null, null));
         }
         Stat any = new Stat(1, 1, 1);
         Summary summary = new Summary(rates.length, any, any, new Summary.LatencySummary(LatencyMode.MESSAGE, any,

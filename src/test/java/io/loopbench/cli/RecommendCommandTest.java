@@ -85,10 +85,10 @@ class RecommendCommandTest {
         RepetitionResult r = fork.run(spec, 4);
 
         assertThat(r.repetition()).isEqualTo(4);
-        assertThat(r.transport()).isEqualTo(Transport.NIO);
+        assertThat(r.setup().transport()).isEqualTo(Transport.NIO);
         // a worker that gave no result would fail as such; one that measured has counted its messages
         assertThat(String.valueOf(r.error())).doesNotContain("without a result", "could not start");
-        assertThat(r.messages()).isPositive();
+        assertThat(r.throughput().messages()).isPositive();
         assertThat(fork.lastEnvironment()).isNotNull();
         // the worker JVM was started with this JVM's own flags, but its virtual threads' carriers: the candidate's
         List<String> own = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()

@@ -133,7 +133,8 @@ public final class ClusterTestSupport {
         assertThat(start.skewNanos()).isEqualTo(max - min);
         long earliestStop = start.starts().stream().mapToLong(AgentStart::phaseStopLateNanos).min().orElseThrow();
         assertThat(start.overlapNanos()).isEqualTo(earliestStop - max);
-        List<String> skewWarnings = result.warnings().stream().filter(w -> w.startsWith("start skew")).toList();
+        List<String> skewWarnings = result.checks().warnings().stream().filter(w -> w.startsWith("start skew"))
+                .toList();
         if (Math.max(start.skewNanos(), start.stopSkewNanos()) + start.skewUncertaintyNanos()
                 > StartReport.TOLERANCE * phaseSeconds * 1e9) {
             assertThat(skewWarnings).as(start.toString()).containsExactly(start.warning(phaseSeconds));
@@ -151,12 +152,13 @@ public final class ClusterTestSupport {
         assertThat(r.timeline()).as("merged timeline").isNotNull();
         assertThat(r.timeline().warmupIntervals()).isZero();
         assertThat(r.timeline().size()).isEqualTo((int) Math.round(seconds * 1000 / r.timeline().intervalMillis()));
-        assertThat(r.timeline().roundTrips().stream().mapToLong(Long::longValue).sum()).isEqualTo(r.messages());
+        assertThat(r.timeline().roundTrips().stream().mapToLong(Long::longValue).sum())
+                .isEqualTo(r.throughput().messages());
         for (int i = 0; i < r.timeline().size(); i++) {
             double p99 = r.timeline().p99Us().get(i);
             assertThat(p99 > 0).as("interval %d: a p99 where it had echoes", i)
                     .isEqualTo(r.timeline().roundTrips().get(i) > 0);
-            assertThat(p99).isLessThanOrEqualTo(r.latency().maxUs());
+            assertThat(p99).isLessThanOrEqualTo(r.rtt().latency().maxUs());
         }
     }
 }

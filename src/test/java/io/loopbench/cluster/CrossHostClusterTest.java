@@ -187,11 +187,12 @@ class CrossHostClusterTest {
                     placement("agent-a", "agent-b", "agent-c"), spec(protocol, 2), 1);
             RepetitionResult r = rep.result();
             assertThat(r.ok()).as(protocol + ": " + r.error() + agentLogs()).isTrue();
-            assertThat(r.serverAddress()).isEqualTo(NET + "2:" + r.serverAddress().split(":")[1]);
+            assertThat(r.setup().serverAddress()).isEqualTo(NET + "2:" + r.setup().serverAddress().split(":")[1]);
             assertThat(rep.agents()).extracting(AgentShare::member)
                     .containsExactly("agent-a", "agent-b", "agent-c");
             long sum = rep.agents().stream().filter(s -> s.messages() != null).mapToLong(AgentShare::messages).sum();
-            assertThat(r.messages()).as(protocol + ": merged = sum of the agents'").isEqualTo(sum).isPositive();
+            assertThat(r.throughput().messages()).as(protocol + ": merged = sum of the agents'").isEqualTo(sum)
+                    .isPositive();
             // each agent's own process, the server's agent's (no clients there) included
             assertThat(rep.agents()).allSatisfy(s -> {
                 assertThat(s.cpuPercent()).as(protocol + ": " + s.member() + "'s CPU").isPositive();

@@ -67,24 +67,25 @@ class DistributedRunTest {
                         new RunControl(), live::add);
                 RepetitionResult r = rep.result();
                 assertThat(r.ok()).as(protocol + ": " + r.error()).isTrue();
-                assertThat(r.remote()).isTrue();
-                assertThat(r.serverAddress()).startsWith("127.0.0.1:");
+                assertThat(r.setup().remote()).isTrue();
+                assertThat(r.setup().serverAddress()).startsWith("127.0.0.1:");
                 assertThat(rep.agents()).extracting(AgentShare::member).containsExactly("agent-a", "agent-b");
                 assertThat(rep.agents()).extracting(AgentShare::server).containsExactly(true, false);
                 assertThat(rep.agents()).extracting(AgentShare::clients).containsExactly(2, 2);
                 assertThat(rep.agents()).allSatisfy(s -> assertThat(s.messages()).isPositive());
                 assertProcessFigures(rep);
                 long sum = rep.agents().stream().mapToLong(AgentShare::messages).sum();
-                assertThat(r.messages()).as(protocol + ": merged = sum of the agents'").isEqualTo(sum);
+                assertThat(r.throughput().messages()).as(protocol + ": merged = sum of the agents'").isEqualTo(sum);
                 // every validated echo's RTT is in the merged histogram, once
-                assertThat(LatencyHistograms.decode(r.latencyHistogram()).getTotalCount()).isEqualTo(sum);
-                assertThat(r.roundTripsPerSecond()).isCloseTo(rep.agents().stream()
+                assertThat(LatencyHistograms.decode(r.rtt().latencyHistogram()).getTotalCount()).isEqualTo(sum);
+                assertThat(r.throughput().roundTripsPerSecond()).isCloseTo(rep.agents().stream()
                         .mapToDouble(AgentShare::roundTripsPerSecond).sum(), org.assertj.core.data.Offset.offset(1e-6));
                 ClusterTestSupport.assertStartTold(rep.start(), r, 0.6, "agent-a", "agent-b");
                 ClusterTestSupport.assertMergedTimeline(r, 0.6);
                 // the stamp gap of the agent whose gap was the largest share of its RTT, every message measured
-                assertThat(r.stampGap()).isNotNull();
-                assertThat(r.stampGap().messages()).isPositive().isLessThanOrEqualTo(r.messagesSent());
+                assertThat(r.checks().stampGap()).isNotNull();
+                assertThat(r.checks().stampGap().messages()).isPositive()
+                        .isLessThanOrEqualTo(r.throughput().messagesSent());
                 // live, while it ran: the same intervals, merged from what the agents sent as each closed
                 assertThat(live).extracting(TimelineInterval::roundTrips).containsExactlyElementsOf(
                         r.timeline().roundTrips());
@@ -107,7 +108,7 @@ class DistributedRunTest {
             assertThat(server.roundTripsPerSecond()).isNull();
             assertThat(server.startLateNanos()).as("the skew is the client agents'").isNull();
             assertThat(serverApart.start().starts()).extracting(AgentStart::member).containsExactly("agent-b");
-            assertThat(serverApart.result().messages()).isEqualTo(serverApart.agents().get(1).messages());
+            assertThat(serverApart.result().throughput().messages()).isEqualTo(serverApart.agents().get(1).messages());
             assertProcessFigures(serverApart);
             await(Duration.ofSeconds(30), "agents idle again",
                     () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
@@ -140,9 +141,9 @@ class DistributedRunTest {
                 RepetitionResult r = rep.result();
                 // a stall on a busy machine may be judged unfair, truly; every echo is still validated and merged
                 EngineTestSupport.assertValidatedByEveryClient(r, 2);
-                assertThat(r.messages()).isPositive().isEqualTo(rep.agents().get(1).messages());
-                assertThat(r.tls()).as(protocol + ": the handshake's session").isNotNull();
-                assertThat(r.tls().protocol()).startsWith("TLSv1.");
+                assertThat(r.throughput().messages()).isPositive().isEqualTo(rep.agents().get(1).messages());
+                assertThat(r.setup().tls()).as(protocol + ": the handshake's session").isNotNull();
+                assertThat(r.setup().tls().protocol()).startsWith("TLSv1.");
                 await(Duration.ofSeconds(30), "agents idle again",
                         () -> a.state() == AgentState.IDLE && b.state() == AgentState.IDLE);
             }
@@ -157,15 +158,15 @@ class DistributedRunTest {
                 assertThat(s.peakRssBytes()).as(s.member() + "'s peak RSS").isPositive();
             }
         });
-        assertThat(rep.result().cpu()).isNotNull();
-        assertThat(rep.result().cpu().percent()).isPositive();
+        assertThat(rep.result().resources().cpu()).isNotNull();
+        assertThat(rep.result().resources().cpu().percent()).isPositive();
         // what says whether the figures can be trusted is merged too: fairness over every client, every JVM's JIT
         int clients = rep.agents().stream().mapToInt(AgentShare::clients).sum();
-        assertThat(rep.result().fairness().clients()).isEqualTo(clients);
+        assertThat(rep.result().checks().fairness().clients()).isEqualTo(clients);
         // Jain's index (Σx)² / (n·Σx²) over every client, as merged: the Σx² it implies lies between what the agents'
         // own totals force (each agent's clients equal: Σ messages² / clients) and n × the largest client's square
-        Fairness f = rep.result().fairness();
-        double total = rep.result().messages();
+        Fairness f = rep.result().checks().fairness();
+        double total = rep.result().throughput().messages();
         double squares = total * total / (clients * f.jainIndex());
         double leastSquares = rep.agents().stream().filter(s -> s.clients() > 0)
                 .mapToDouble(s -> (double) s.messages() * s.messages() / s.clients()).sum();
@@ -173,8 +174,8 @@ class DistributedRunTest {
         assertThat(f.maxMessages()).isGreaterThanOrEqualTo((long) Math.ceil(total / clients));
         assertThat(squares).isGreaterThanOrEqualTo(leastSquares * (1 - 1e-9))
                 .isLessThanOrEqualTo(clients * (double) f.maxMessages() * f.maxMessages() * (1 + 1e-9));
-        assertThat(rep.result().jit()).isNotNull();
-        assertThat(rep.result().jit().quiet()).isEqualTo(rep.result().warnings().stream()
+        assertThat(rep.result().jvm().jit()).isNotNull();
+        assertThat(rep.result().jvm().jit().quiet()).isEqualTo(rep.result().checks().warnings().stream()
                 .noneMatch(w -> w.contains("not JIT-quiet")));
     }
 

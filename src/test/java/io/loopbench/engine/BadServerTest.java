@@ -63,8 +63,8 @@ class BadServerTest {
 
             assertThat(r.ok()).as("a damaged echo must fail the repetition").isFalse();
             // the damaged echo may fall in the warm-up's first rounds or in the measured phase
-            ErrorCounts e = r.errors();
-            ErrorCounts w = r.warmup() == null ? e : r.warmup().errors();
+            ErrorCounts e = r.checks().errors();
+            ErrorCounts w = r.checks().warmup() == null ? e : r.checks().warmup().errors();
             String what = r.error() + "; warm-up: " + w.describeNonZero();
             switch (damage) {
                 case CORRUPT -> assertThat(e.contentErrors() + w.contentErrors()).as(what).isPositive();

@@ -75,25 +75,25 @@ class ClientPopulationsTest {
         RepetitionResult r = EngineTestSupport.assertValidatedByEveryClient(
                 EngineTestSupport.measure(spec).run().repetitions().getFirst(), 4);
 
-        assertThat(r.connectionsOnOneThread()).isEqualTo(2);
-        ClientPopulations p = r.fairness().populations();
+        assertThat(r.setup().connectionsOnOneThread()).isEqualTo(2);
+        ClientPopulations p = r.checks().fairness().populations();
         assertThat(p).isNotNull();
         assertThat(p.sameThread().clients()).isEqualTo(2);
         assertThat(p.otherThread().clients()).isEqualTo(2);
-        assertThat(p.sameThread().messages() + p.otherThread().messages()).isEqualTo(r.messages());
+        assertThat(p.sameThread().messages() + p.otherThread().messages()).isEqualTo(r.throughput().messages());
         assertThat(Math.min(p.sameThread().minMessages(), p.otherThread().minMessages()))
-                .isEqualTo(r.fairness().minMessages());
+                .isEqualTo(r.checks().fairness().minMessages());
         assertThat(Math.max(p.sameThread().maxMessages(), p.otherThread().maxMessages()))
-                .isEqualTo(r.fairness().maxMessages());
+                .isEqualTo(r.checks().fairness().maxMessages());
         // weighted by their echoes, the groups' mean RTTs are what the full window gives the whole repetition
         double weighted = (p.sameThread().meanRttUs() * p.sameThread().messages()
-                + p.otherThread().meanRttUs() * p.otherThread().messages()) / r.messages();
-        double whole = 4.0 * spec.window() * r.elapsedSeconds() / r.messages() * 1e6;
+                + p.otherThread().meanRttUs() * p.otherThread().messages()) / r.throughput().messages();
+        double whole = 4.0 * spec.window() * r.throughput().elapsedSeconds() / r.throughput().messages() * 1e6;
         assertThat(weighted).isCloseTo(whole, within(1e-9 * whole));
         // each group's own p99, from its own RTTs: the pooled p99 of a mix of two groups lies between theirs
         double low = Math.min(p.sameThread().p99Us(), p.otherThread().p99Us());
         double high = Math.max(p.sameThread().p99Us(), p.otherThread().p99Us());
-        assertThat(r.latency().p99Us()).isBetween(low * 0.99, high * 1.01);
+        assertThat(r.rtt().latency().p99Us()).isBetween(low * 0.99, high * 1.01);
     }
 
     @Test
@@ -103,7 +103,7 @@ class ClientPopulationsTest {
         RepetitionResult r = EngineTestSupport.assertValidatedByEveryClient(
                 EngineTestSupport.measure(spec).run().repetitions().getFirst(), 4);
 
-        assertThat(r.connectionsOnOneThread()).isEqualTo(4);
-        assertThat(r.fairness().populations()).isNull();
+        assertThat(r.setup().connectionsOnOneThread()).isEqualTo(4);
+        assertThat(r.checks().fairness().populations()).isNull();
     }
 }

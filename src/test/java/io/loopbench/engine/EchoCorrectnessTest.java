@@ -60,18 +60,18 @@ class EchoCorrectnessTest {
 
         RepetitionResult r = EngineTestSupport.assertValidatedByEveryClient(
                 EngineTestSupport.measure(spec).run().repetitions().getFirst(), spec.clients());
-        assertThat(r.transport()).isEqualTo(transport);
+        assertThat(r.setup().transport()).isEqualTo(transport);
         String prefix = switch (transport) {
             case NIO -> "Nio";
             case EPOLL -> "Epoll";
             case IO_URING -> "IoUring";
             case AUTO, JDK -> throw new AssertionError();
         };
-        assertThat(r.clientChannel()).startsWith(prefix)
+        assertThat(r.setup().clientChannel()).startsWith(prefix)
                 .endsWith(protocol == Protocol.UDP ? "DatagramChannel" : "SocketChannel");
-        assertThat(r.serverChannel().toLowerCase(Locale.ROOT)).startsWith(prefix.toLowerCase(Locale.ROOT));
+        assertThat(r.setup().serverChannel().toLowerCase(Locale.ROOT)).startsWith(prefix.toLowerCase(Locale.ROOT));
         // one loop, or sharded over two: each client and its server end on one loop
-        assertThat(r.connectionsOnOneThread()).isEqualTo(spec.clients());
+        assertThat(r.setup().connectionsOnOneThread()).isEqualTo(spec.clients());
         assertEchoedEverything(spec, r);
     }
 
@@ -86,7 +86,7 @@ class EchoCorrectnessTest {
         RepetitionResult r = EngineTestSupport.assertValidatedByEveryClient(
                 EngineTestSupport.measure(spec).run().repetitions().getFirst(), spec.clients());
 
-        assertThat(r.errors().lostMessages()).isZero();
+        assertThat(r.checks().errors().lostMessages()).isZero();
         assertEchoedEverything(spec, r);
     }
 
@@ -116,54 +116,56 @@ class EchoCorrectnessTest {
         RepetitionResult r = EngineTestSupport.assertValidatedByEveryClient(
                 EngineTestSupport.measure(spec).run().repetitions().getFirst(), spec.clients());
         if (execution == Execution.VIRTUAL_THREADS) {
-            assertThat(r.transport()).isEqualTo(Transport.JDK);
-            assertThat(r.clientChannel()).isEqualTo(switch (protocol) {
+            assertThat(r.setup().transport()).isEqualTo(Transport.JDK);
+            assertThat(r.setup().clientChannel()).isEqualTo(switch (protocol) {
                 case TCP -> "Socket";
                 case UDP -> "DatagramSocket";
                 case TCPS -> "SSLSocketImpl";
                 case WEBSOCKET, WSS, HTTP, HTTPS -> throw new AssertionError("refused with virtual threads");
             });
-            assertThat(r.serverChannel()).isEqualTo(switch (protocol) {
+            assertThat(r.setup().serverChannel()).isEqualTo(switch (protocol) {
                 case TCP -> "ServerSocket";
                 case UDP -> "DatagramSocket";
                 case TCPS -> "SSLServerSocketImpl";
                 case WEBSOCKET, WSS, HTTP, HTTPS -> throw new AssertionError("refused with virtual threads");
             });
-            assertThat(r.connectionsOnOneThread()).isNull();
+            assertThat(r.setup().connectionsOnOneThread()).isNull();
         } else {
-            assertThat(r.transport()).isEqualTo(Transports.resolve(Transport.AUTO));
+            assertThat(r.setup().transport()).isEqualTo(Transports.resolve(Transport.AUTO));
         }
         assertEchoedEverything(spec, r);
     }
 
     private static void assertEchoedEverything(RunSpec spec, RepetitionResult r) {
         Protocol protocol = spec.protocol();
-        assertThat(r.errors().total()).isZero();
-        assertThat(r.warmup().messages()).isPositive();
-        assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
+        assertThat(r.checks().errors().total()).isZero();
+        assertThat(r.checks().warmup().messages()).isPositive();
+        assertThat(r.throughput().messages()).isPositive().isEqualTo(r.throughput().messagesSent());
         if (spec.windowMode() == WindowMode.SLIDING || spec.window() == 1) { // a batch of one: each message's RTT
-            assertThat(r.latency().mode()).isEqualTo(LatencyMode.MESSAGE);
-            assertThat(r.latency().observations()).isEqualTo(r.messages());
+            assertThat(r.rtt().latency().mode()).isEqualTo(LatencyMode.MESSAGE);
+            assertThat(r.rtt().latency().observations()).isEqualTo(r.throughput().messages());
         } else {
-            assertThat(r.latency().mode()).isEqualTo(LatencyMode.BATCH);
-            assertThat(r.latency().observations() * spec.window()).isEqualTo(r.messages());
+            assertThat(r.rtt().latency().mode()).isEqualTo(LatencyMode.BATCH);
+            assertThat(r.rtt().latency().observations() * spec.window()).isEqualTo(r.throughput().messages());
         }
-        assertThat(r.roundTripsPerSecond()).isCloseTo(r.messages() / r.elapsedSeconds(),
+        assertThat(r.throughput().roundTripsPerSecond())
+                .isCloseTo(r.throughput().messages() / r.throughput().elapsedSeconds(),
                 org.assertj.core.data.Percentage.withPercentage(0.001));
-        assertThat(r.payloadMibPerSecond()).isCloseTo(2.0 * spec.payloadBytes() * r.roundTripsPerSecond() / (1 << 20),
+        assertThat(r.throughput().payloadMibPerSecond())
+                .isCloseTo(2.0 * spec.payloadBytes() * r.throughput().roundTripsPerSecond() / (1 << 20),
                 org.assertj.core.data.Percentage.withPercentage(0.001));
-        assertThat(r.latency().p50Us()).isPositive().isLessThanOrEqualTo(r.latency().p99Us());
-        assertThat(r.latency().p99Us()).isLessThanOrEqualTo(r.latency().maxUs());
-        assertThat(r.tls() != null).isEqualTo(protocol == Protocol.TCPS || protocol == Protocol.WSS
+        assertThat(r.rtt().latency().p50Us()).isPositive().isLessThanOrEqualTo(r.rtt().latency().p99Us());
+        assertThat(r.rtt().latency().p99Us()).isLessThanOrEqualTo(r.rtt().latency().maxUs());
+        assertThat(r.setup().tls() != null).isEqualTo(protocol == Protocol.TCPS || protocol == Protocol.WSS
                 || protocol == Protocol.HTTPS);
         if (protocol != Protocol.UDP) {
-            assertThat(r.tcpNoDelay()).isTrue();
-            assertThat(r.udpBuffers()).isNull();
+            assertThat(r.setup().tcpNoDelay()).isTrue();
+            assertThat(r.setup().udpBuffers()).isNull();
         } else {
-            assertThat(r.tcpNoDelay()).isNull();
-            assertThat(r.udpBuffers().requestedReceiveBytes()).isEqualTo(4 * 1024 * 1024);
-            assertThat(r.udpBuffers().serverReceiveBytes()).isPositive();
-            assertThat(r.udpBuffers().clientSendMinBytes()).isPositive();
+            assertThat(r.setup().tcpNoDelay()).isNull();
+            assertThat(r.setup().udpBuffers().requestedReceiveBytes()).isEqualTo(4 * 1024 * 1024);
+            assertThat(r.setup().udpBuffers().serverReceiveBytes()).isPositive();
+            assertThat(r.setup().udpBuffers().clientSendMinBytes()).isPositive();
         }
     }
 }

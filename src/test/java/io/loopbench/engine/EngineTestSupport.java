@@ -72,10 +72,10 @@ public final class EngineTestSupport {
      */
     public static RepetitionResult assertValidatedByEveryClient(RepetitionResult r, int clients) {
         assertThat(r.ok() || r.failure().unfair()).as(r.error()).isTrue();
-        assertThat(r.errors().total()).as("errors: %s", r.error()).isZero();
-        assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
-        assertThat(r.fairness().clients()).isEqualTo(clients);
-        assertThat(r.fairness().minMessages()).as("echoes of the client that completed fewest").isPositive();
+        assertThat(r.checks().errors().total()).as("errors: %s", r.error()).isZero();
+        assertThat(r.throughput().messages()).isPositive().isEqualTo(r.throughput().messagesSent());
+        assertThat(r.checks().fairness().clients()).isEqualTo(clients);
+        assertThat(r.checks().fairness().minMessages()).as("echoes of the client that completed fewest").isPositive();
         return r;
     }
 

@@ -80,9 +80,9 @@ class HttpEchoTest {
 
         RepetitionResult r = EngineTestSupport.validated(spec);
 
-        assertThat(r.tcpNoDelay()).isTrue();
-        assertThat(r.tls() != null).isEqualTo(protocol == Protocol.HTTPS);
-        assertThat(r.connectionsOnOneThread()).isNotNull();
+        assertThat(r.setup().tcpNoDelay()).isTrue();
+        assertThat(r.setup().tls() != null).isEqualTo(protocol == Protocol.HTTPS);
+        assertThat(r.setup().connectionsOnOneThread()).isNotNull();
     }
 
     /** arknet's largest message: more than one TLS record, read in pieces whenever a read ends inside a body. */
@@ -91,7 +91,7 @@ class HttpEchoTest {
     void largeMessagesInOneBodyEach(Execution execution, Protocol protocol) {
         RepetitionResult r = EngineTestSupport.validated(http(execution, protocol).payloadBytes(16384).build());
 
-        assertThat(r.payloadMibPerSecond()).isPositive();
+        assertThat(r.throughput().payloadMibPerSecond()).isPositive();
     }
 
     static List<Arguments> executionsAndProtocols() {
@@ -122,8 +122,8 @@ class HttpEchoTest {
 
         RepetitionResult r = EngineTestSupport.validated(http(execution, Protocol.HTTPS).tlsProvider(provider).build());
 
-        assertThat(r.tls().provider()).isEqualTo(provider.label());
-        assertThat(r.tls().protocol()).isEqualTo("TLSv1.3");
+        assertThat(r.setup().tls().provider()).isEqualTo(provider.label());
+        assertThat(r.setup().tls().protocol()).isEqualTo("TLSv1.3");
     }
 
     @Test
@@ -133,7 +133,7 @@ class HttpEchoTest {
         RepetitionResult r = EngineTestSupport.validated(brief(quick()).protocol(Protocol.HTTPS).certsDirectory(dir.toString())
                 .build());
 
-        assertThat(r.tls()).isNotNull();
+        assertThat(r.setup().tls()).isNotNull();
     }
 
     @ParameterizedTest
@@ -198,7 +198,7 @@ class HttpEchoTest {
             RepetitionResult r = EngineTestSupport.validated(brief(quick()).protocol(Protocol.HTTP).window(16).windowMode(mode)
                     .target("127.0.0.1:" + server.port()).build());
 
-            assertThat(r.serverAddress()).endsWith(":" + server.port());
+            assertThat(r.setup().serverAddress()).endsWith(":" + server.port());
         }
     }
 
@@ -209,7 +209,7 @@ class HttpEchoTest {
             RepetitionResult r = EngineTestSupport.validated(http(Execution.REACTIVE, Protocol.HTTP)
                     .target("127.0.0.1:" + server.port()).build());
 
-            assertThat(r.serverAddress()).endsWith(":" + server.port());
+            assertThat(r.setup().serverAddress()).endsWith(":" + server.port());
         }
     }
 
@@ -226,8 +226,8 @@ class HttpEchoTest {
             RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
             assertThat(r.ok()).isFalse();
-            assertThat(r.messages()).isZero();
-            assertThat(r.errors().contentErrors()).isEqualTo(4L * 4);
+            assertThat(r.throughput().messages()).isZero();
+            assertThat(r.checks().errors().contentErrors()).isEqualTo(4L * 4);
             assertThat(r.error()).contains("a response 404 Not Found instead of an echo");
 
             RepetitionResult reactive = EngineTestSupport.measure(spec.toBuilder().execution(Execution.REACTIVE).window(1)

@@ -55,28 +55,32 @@ class MeasurementTruthTest {
         // a hiccup of a busy machine may make the repetition unfair; the window holding is this test's subject
         EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
         double inFlight = spec.clients() * spec.window();
-        double predicted = inFlight / (r.latency().meanUs() / 1e6);
-        assertThat(r.windowFill().expectedInFlight()).isEqualTo(inFlight);
-        assertThat(r.windowFill().ratio()).isCloseTo(r.roundTripsPerSecond() / predicted, withPercentage(0.001));
+        double predicted = inFlight / (r.rtt().latency().meanUs() / 1e6);
+        assertThat(r.checks().windowFill().expectedInFlight()).isEqualTo(inFlight);
+        assertThat(r.checks().windowFill().ratio()).isCloseTo(r.throughput().roundTripsPerSecond() / predicted,
+                withPercentage(0.001));
         // never more in flight than the window holds: a clock that stretched RTTs would show here, busy or not
-        assertThat(r.windowFill().ratio()).isLessThanOrEqualTo(1 + WindowFill.TOLERANCE);
+        assertThat(r.checks().windowFill().ratio()).isLessThanOrEqualTo(1 + WindowFill.TOLERANCE);
         if (e == Execution.VIRTUAL_THREADS) {
             // a blocking client reads an echo, then parks until a carrier is free to send its refill: on a busy
             // machine its slot stands empty meanwhile (a fresh-clone run with one core busy saw 0.75), which the
             // repetition says itself, as a warning
-            assertThat(r.windowFill().holds()).isEqualTo(r.windowFill().ratio() >= 1 - WindowFill.TOLERANCE);
-            assertThat(r.warnings().contains(r.windowFill().warning())).isEqualTo(!r.windowFill().holds());
+            assertThat(r.checks().windowFill().holds())
+                    .isEqualTo(r.checks().windowFill().ratio() >= 1 - WindowFill.TOLERANCE);
+            assertThat(r.checks().warnings().contains(r.checks().windowFill().warning()))
+                    .isEqualTo(!r.checks().windowFill().holds());
         } else {
             // the refill is sent on the loop thread at the instant the echo was matched: the window stays full
-            assertThat(r.roundTripsPerSecond()).isCloseTo(predicted, withPercentage(5));
-            assertThat(r.windowFill().holds()).isTrue();
+            assertThat(r.throughput().roundTripsPerSecond()).isCloseTo(predicted, withPercentage(5));
+            assertThat(r.checks().windowFill().holds()).isTrue();
         }
-        assertThat(r.fairness().clients()).isEqualTo(16);
-        assertThat(r.fairness().minMessages() + 0L).isPositive();
+        assertThat(r.checks().fairness().clients()).isEqualTo(16);
+        assertThat(r.checks().fairness().minMessages() + 0L).isPositive();
         // every message sent had its stamp gap measured, and a gap is a part of its message's RTT
-        assertThat(r.stampGap().messages()).isEqualTo(r.messagesSent());
-        assertThat(r.stampGap().p50Us()).isLessThanOrEqualTo(r.latency().p50Us());
-        assertThat(r.warnings().contains(r.stampGap().warning())).isEqualTo(!r.stampGap().holds());
+        assertThat(r.checks().stampGap().messages()).isEqualTo(r.throughput().messagesSent());
+        assertThat(r.checks().stampGap().p50Us()).isLessThanOrEqualTo(r.rtt().latency().p50Us());
+        assertThat(r.checks().warnings().contains(r.checks().stampGap().warning()))
+                .isEqualTo(!r.checks().stampGap().holds());
     }
 
     @ParameterizedTest
@@ -88,13 +92,13 @@ class MeasurementTruthTest {
         RepetitionResult r = EngineTestSupport.measure(spec).serverFault(delay).run().repetitions().getFirst();
 
         EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
-        assertThat(r.latency().p50Us()).isGreaterThanOrEqualTo(2000);
+        assertThat(r.rtt().latency().p50Us()).isGreaterThanOrEqualTo(2000);
         // applied once per echo: the quickest echo waited the delay plus the loop's own time, under the delay again
         // (a busy machine can hold the median past twice the delay, but not every echo of the phase)
-        double quickestUs = LatencyHistograms.decode(r.latencyHistogram()).getMinValue() / 1000.0;
+        double quickestUs = LatencyHistograms.decode(r.rtt().latencyHistogram()).getMinValue() / 1000.0;
         assertThat(quickestUs).isLessThan(2 * 2000);
         // closed loop: every round trip waits at least 2 ms, so throughput is bounded by window / 2 ms per client
-        assertThat(r.roundTripsPerSecond()).isLessThanOrEqualTo(2 * 2 / 0.002);
+        assertThat(r.throughput().roundTripsPerSecond()).isLessThanOrEqualTo(2 * 2 / 0.002);
     }
 
     @Test
@@ -117,16 +121,19 @@ class MeasurementTruthTest {
         assertThat(r.ok()).isFalse();
         assertThat(r.error()).contains("lostMessages=");
         // every message sent was either echoed and validated or counted lost: nothing vanished
-        assertThat(r.messages() + r.errors().lostMessages()).isEqualTo(r.messagesSent());
+        assertThat(r.throughput().messages() + r.checks().errors().lostMessages())
+                .isEqualTo(r.throughput().messagesSent());
         // at most 8 in flight per 20 ms timeout: the run kept going well beyond the first losses
-        assertThat(r.messages()).isGreaterThan(100);
+        assertThat(r.throughput().messages()).isGreaterThan(100);
         // every dropped datagram is counted lost; on a busy machine an echo slower than the timeout is counted
         // lost too, and then, when it does arrive, unexpected: those are the only other errors
         long dropped = seen.get() / 10;
-        assertThat(r.errors().lostMessages()).isGreaterThanOrEqualTo(dropped);
-        assertThat(r.errors().unexpectedMessages()).isLessThanOrEqualTo(r.errors().lostMessages() - dropped);
-        assertThat(r.errors().total()).isEqualTo(r.errors().lostMessages() + r.errors().unexpectedMessages());
-        assertThat((double) dropped / r.messagesSent()).isBetween(0.09, 0.11);
+        assertThat(r.checks().errors().lostMessages()).isGreaterThanOrEqualTo(dropped);
+        assertThat(r.checks().errors().unexpectedMessages())
+                .isLessThanOrEqualTo(r.checks().errors().lostMessages() - dropped);
+        assertThat(r.checks().errors().total())
+                .isEqualTo(r.checks().errors().lostMessages() + r.checks().errors().unexpectedMessages());
+        assertThat((double) dropped / r.throughput().messagesSent()).isBetween(0.09, 0.11);
     }
 
     @Test
@@ -149,15 +156,15 @@ class MeasurementTruthTest {
         assertThat(r.openLoad().droppedMessages()).isZero();
         // about 1000 of the 10,000 messages were due during the 200 ms stall and waited for it: over 1 %, the first
         // half of them over half the stall
-        assertThat(r.latency().p99Us()).isGreaterThan(100_000);
-        assertThat(r.latency().maxUs()).isGreaterThanOrEqualTo(190_000);
+        assertThat(r.rtt().latency().p99Us()).isGreaterThan(100_000);
+        assertThat(r.rtt().latency().maxUs()).isGreaterThanOrEqualTo(190_000);
         // measured from when they were actually sent, they were quick: the stall vanishes below the 99th percentile.
         // A message's uncorrected RTT is never above its corrected one, and a stall of the busy machine itself raises
         // the corrected figures at least as much as the uncorrected: the bound comes from this run, not a clock
-        assertThat(r.uncorrectedLatency().p99Us()).isLessThan(r.latency().p99Us() / 2);
-        assertThat(r.uncorrectedLatency().observations()).isEqualTo(r.latency().observations());
+        assertThat(r.rtt().uncorrectedLatency().p99Us()).isLessThan(r.rtt().latency().p99Us() / 2);
+        assertThat(r.rtt().uncorrectedLatency().observations()).isEqualTo(r.rtt().latency().observations());
         // and a closed loop run hides it the same way: the client does not send while it waits
-        assertThat(r.messages()).isEqualTo(r.latency().observations());
+        assertThat(r.throughput().messages()).isEqualTo(r.rtt().latency().observations());
     }
 
     @Test
@@ -185,22 +192,23 @@ class MeasurementTruthTest {
         OpenLoad o = r.openLoad();
         assertThat(o.droppedMessages()).isPositive();
         // every intended message was sent (on time or late) or dropped: none skipped silently
-        assertThat(r.messagesSent() + o.droppedMessages()).isEqualTo(o.intendedMessages());
-        assertThat(r.roundTripsPerSecond()).isLessThan(12_000);
-        assertThat(r.warmup().errors().total()).isZero();
+        assertThat(r.throughput().messagesSent() + o.droppedMessages()).isEqualTo(o.intendedMessages());
+        assertThat(r.throughput().roundTripsPerSecond()).isLessThan(12_000);
+        assertThat(r.checks().warmup().errors().total()).isZero();
         // overloaded, and the repetition says so
         assertThat(o.overloaded()).isTrue();
-        assertThat(r.warnings()).anySatisfy(w -> assertThat(w).startsWith("overloaded: " + String.format(
+        assertThat(r.checks().warnings()).anySatisfy(w -> assertThat(w).startsWith("overloaded: " + String.format(
                 java.util.Locale.ROOT, "%,d of %,d intended messages", o.droppedMessages(), o.intendedMessages())));
         // every intended message counts in the corrected latency: the delivered ones measured, the dropped ones
         // censored at the phase's end, above the delivered share, which the result names
-        assertThat(r.latency().observations()).isEqualTo(r.messages() + o.droppedMessages());
+        assertThat(r.rtt().latency().observations()).isEqualTo(r.throughput().messages() + o.droppedMessages());
         assertThat(o.lowerBoundsAbovePercentile())
-                .isCloseTo(100.0 * r.messages() / (r.messages() + o.droppedMessages()), within(1e-9));
+                .isCloseTo(100.0 * r.throughput().messages() / (r.throughput().messages() + o.droppedMessages()),
+                        within(1e-9));
         // the backlog (a tenth of a second of the rate) is full within 0.2 s at the 5,000/s a client can complete,
         // so the first drop is due before then: censored at the phase's end, after 1 s, it lasted over 0.8 s
-        assertThat(r.latency().maxUs()).isGreaterThan(500_000);
-        assertThat(r.uncorrectedLatency().observations()).isEqualTo(r.messages());
+        assertThat(r.rtt().latency().maxUs()).isGreaterThan(500_000);
+        assertThat(r.rtt().uncorrectedLatency().observations()).isEqualTo(r.throughput().messages());
     }
 
     @Test
@@ -215,7 +223,7 @@ class MeasurementTruthTest {
         assertThat(r.openLoad().droppedMessages()).isZero();
         assertThat(r.openLoad().lowerBoundsAbovePercentile()).isNull();
         assertThat(r.openLoad().overloaded()).isFalse();
-        assertThat(r.latency().observations()).isEqualTo(r.messages());
+        assertThat(r.rtt().latency().observations()).isEqualTo(r.throughput().messages());
     }
 
     @ParameterizedTest
@@ -226,8 +234,8 @@ class MeasurementTruthTest {
         RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
         EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
-        assertThat(r.eventLoops()).isEqualTo(3);
-        assertThat(r.connectionsOnOneThread()).isEqualTo(7);
+        assertThat(r.setup().eventLoops()).isEqualTo(3);
+        assertThat(r.setup().connectionsOnOneThread()).isEqualTo(7);
     }
 
     @Test
@@ -261,9 +269,9 @@ class MeasurementTruthTest {
         Summary s = result.summary();
         assertThat(s.repetitions()).isEqualTo(3);
         assertThat(s.roundTripsPerSecond()).isEqualTo(
-                Stat.of(result.repetitions().stream().map(RepetitionResult::roundTripsPerSecond).toList()));
+                Stat.of(result.repetitions().stream().map(rep -> rep.throughput().roundTripsPerSecond()).toList()));
         assertThat(s.latency().p99Us()).isEqualTo(
-                Stat.of(result.repetitions().stream().map(r -> r.latency().p99Us()).toList()));
+                Stat.of(result.repetitions().stream().map(r -> r.rtt().latency().p99Us()).toList()));
         assertThat(result.repetitions()).extracting(RepetitionResult::repetition).containsExactly(1, 2, 3);
     }
 

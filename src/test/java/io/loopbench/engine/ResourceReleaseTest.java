@@ -44,8 +44,8 @@ class ResourceReleaseTest {
             RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
             // every echo validated (a 0.1 s phase is too short to judge fairness by: a 25 ms hiccup fails it)
-            assertThat(r.errors()).as(r.error()).isNotNull();
-            assertThat(r.errors().total()).as(r.error()).isZero();
+            assertThat(r.checks().errors()).as(r.error()).isNotNull();
+            assertThat(r.checks().errors().total()).as(r.error()).isZero();
             assertThat(loopThreads()).as("event-loop and carrier threads after repetition %d", i).isZero();
             // the first repetition may open what the JVM keeps for good (its netlink socket); none after may
             if (i == 1) {

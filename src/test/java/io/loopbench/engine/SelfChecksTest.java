@@ -36,16 +36,16 @@ class SelfChecksTest {
 
         RepetitionResult r = EngineTestSupport.measure(spec).serverFault(starveClientZero).run().repetitions().getFirst();
 
-        assertThat(r.errors().total()).as("every echo validated").isZero();
+        assertThat(r.checks().errors().total()).as("every echo validated").isZero();
         assertThat(r.ok()).isFalse();
         assertThat(r.error()).startsWith("unfair: client 0 completed");
         assertThat(r.failure()).isInstanceOfSatisfying(Failure.Unfair.class, u -> {
             assertThat(u.client()).isZero();
-            assertThat(u.echoes()).isEqualTo(r.fairness().minMessages());
+            assertThat(u.echoes()).isEqualTo(r.checks().fairness().minMessages());
             assertThat(u.unfair()).isTrue();
         });
-        assertThat(r.fairness().minMessages()).isLessThan(r.fairness().maxMessages() / 10);
-        assertThat(r.fairness().jainIndex()).isLessThan(0.8);
+        assertThat(r.checks().fairness().minMessages()).isLessThan(r.checks().fairness().maxMessages() / 10);
+        assertThat(r.checks().fairness().jainIndex()).isLessThan(0.8);
     }
 
     @Test
@@ -66,8 +66,8 @@ class SelfChecksTest {
         // a stall, named apart from a starved client
         assertThat(r.error()).startsWith("stalled: one message took ");
         assertThat(r.failure()).isInstanceOfSatisfying(Failure.Stalled.class,
-                st -> assertThat(st.maxUs()).isEqualTo(r.latency().maxUs()));
-        assertThat(r.latency().maxUs()).isGreaterThan(spec.seconds() * 1e6 / 4);
+                st -> assertThat(st.maxUs()).isEqualTo(r.rtt().latency().maxUs()));
+        assertThat(r.rtt().latency().maxUs()).isGreaterThan(spec.seconds() * 1e6 / 4);
     }
 
     /**
@@ -97,7 +97,7 @@ class SelfChecksTest {
         // 1,200 messages each were due (1,000/s for 1.2 s), every one an observation, delivered or censored
         assertThat(spread.fewestMessages()).isGreaterThanOrEqualTo(OpenLoad.ClientSpread.MIN_MESSAGES);
         assertThat(spread.maxP99Us()).isGreaterThanOrEqualTo(delay / 1000.0);
-        assertThat(r.warnings().contains(spread.warning())).isEqualTo(spread.warning() != null);
+        assertThat(r.checks().warnings().contains(spread.warning())).isEqualTo(spread.warning() != null);
         // the other client's p99 stays under half the delay unless the machine stalled it too
         if (spread.minP99Us() < delay / 2000.0) {
             assertThat(spread.warning()).startsWith("uneven clients under open load: client p99s from ");
@@ -126,9 +126,9 @@ class SelfChecksTest {
         RepetitionResult r = EngineTestSupport.measure(quick().clients(4).window(4).build()).run().repetitions().getFirst();
 
         EngineTestSupport.assertValidatedByEveryClient(r, 4);
-        assertThat(r.fairness().jainIndex()).isGreaterThan(0.9);
-        assertThat(r.fairness().minMessages()).isPositive();
-        assertThat(r.warmup().stoppedBecause()).isEqualTo(WarmupResult.TIME);
+        assertThat(r.checks().fairness().jainIndex()).isGreaterThan(0.9);
+        assertThat(r.checks().fairness().minMessages()).isPositive();
+        assertThat(r.checks().warmup().stoppedBecause()).isEqualTo(WarmupResult.TIME);
     }
 
     @Test
@@ -220,14 +220,16 @@ class SelfChecksTest {
                 .stream().filter(e -> e.measuredPath() && e.optimized()
                         && e.description().contains(MidPhaseCompilingFault.class.getName() + "::")).toList();
         assertThat(ours).as("C2/OSR compilations of the fault's code").isNotEmpty();
-        assertThat(r.jit().pathOptimizations()).as("C2/OSR compilations of the path")
+        assertThat(r.jvm().jit().pathOptimizations()).as("C2/OSR compilations of the path")
                 .isGreaterThanOrEqualTo(ours.size());
         // quiet exactly as the rule says; the fault's six hot methods and its loop make more than the few allowed
-        assertThat(r.jit().quiet()).isEqualTo(r.jit().pathOptimizations() + r.jit().pathDeoptimizations()
-                <= JitActivity.PATH_CHANGES_ALLOWED && r.jit().compileCpuShare() <= JitActivity.MAX_COMPILE_CPU_SHARE)
+        assertThat(r.jvm().jit().quiet())
+                .isEqualTo(r.jvm().jit().pathOptimizations() + r.jvm().jit().pathDeoptimizations()
+                <= JitActivity.PATH_CHANGES_ALLOWED
+                        && r.jvm().jit().compileCpuShare() <= JitActivity.MAX_COMPILE_CPU_SHARE)
                 .isFalse();
-        assertThat(r.warnings()).anyMatch(w -> w.startsWith("measured phase not JIT-quiet: "));
-        assertThat(r.jit().examples().getFirst()).contains("io.loopbench.engine.");
+        assertThat(r.checks().warnings()).anyMatch(w -> w.startsWith("measured phase not JIT-quiet: "));
+        assertThat(r.jvm().jit().examples().getFirst()).contains("io.loopbench.engine.");
     }
 
     /**
@@ -246,14 +248,14 @@ class SelfChecksTest {
         OpenLoad o = r.openLoad();
         // the schedule: 4,000 a second for 1 s, split over 4 clients
         assertThat(o.intendedMessages()).isBetween(3996L, 4004L);
-        assertThat(r.messagesSent() + o.droppedMessages()).isEqualTo(o.intendedMessages());
-        assertThat(o.sendLag().observations()).isEqualTo(r.messagesSent());
-        assertThat(o.lateMessages()).isBetween(0L, r.messagesSent());
+        assertThat(r.throughput().messagesSent() + o.droppedMessages()).isEqualTo(o.intendedMessages());
+        assertThat(o.sendLag().observations()).isEqualTo(r.throughput().messagesSent());
+        assertThat(o.lateMessages()).isBetween(0L, r.throughput().messagesSent());
         assertThat(o.lateThresholdUs()).isEqualTo(100.0);
         // the histogram's values are exact to 3 significant digits: allow that much either side of the threshold
         double above = o.lateThresholdUs() * 1.001;
         double below = o.lateThresholdUs() * 0.999;
-        double lateShare = (double) o.lateMessages() / r.messagesSent();
+        double lateShare = (double) o.lateMessages() / r.throughput().messagesSent();
         if (o.sendLag().maxUs() > above) {
             assertThat(o.lateMessages()).as("a lag of %s µs", o.sendLag().maxUs()).isPositive();
         }
@@ -299,11 +301,11 @@ class SelfChecksTest {
 
         assertThat(result.ok()).as(result.error()).isTrue();
         Histogram pooled = LatencyHistograms.merged(result.repetitions().stream()
-                .map(r -> LatencyHistograms.decode(r.latencyHistogram())).toList());
+                .map(r -> LatencyHistograms.decode(r.rtt().latencyHistogram())).toList());
         assertThat(pooled.getTotalCount()).isEqualTo(result.repetitions().stream()
-                .mapToLong(r -> r.latency().observations()).sum());
+                .mapToLong(r -> r.rtt().latency().observations()).sum());
         assertThat(result.summary().pooledLatency()).isEqualTo(LatencyHistograms.latency(LatencyMode.MESSAGE, pooled));
         assertThat(result.summary().latency().p50Us().median()).isEqualTo(Stat.of(
-                result.repetitions().stream().map(r -> r.latency().p50Us()).toList()).median());
+                result.repetitions().stream().map(r -> r.rtt().latency().p50Us()).toList()).median());
     }
 }

@@ -36,8 +36,8 @@ class StandingEchoServerTest {
             RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
             EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
-            assertThat(r.remote()).isTrue();
-            assertThat(r.tls() != null).isEqualTo(protocol.secure());
+            assertThat(r.setup().remote()).isTrue();
+            assertThat(r.setup().tls() != null).isEqualTo(protocol.secure());
             assertThat(server.counts().errors()).isZero();
             assertThat(server.counts().connections()).isEqualTo(protocol == Protocol.UDP ? 0 : spec.clients());
         }
@@ -50,8 +50,8 @@ class StandingEchoServerTest {
             RepetitionResult r = EngineTestSupport.measure(quick().protocol(Protocol.TCPS)
                     .target("127.0.0.1:" + server.port()).build()).run().repetitions().getFirst();
 
-            assertThat(r.errors().total()).as(r.error()).isZero();
-            assertThat(server.counts().bytes()).isGreaterThanOrEqualTo(256 * r.messages());
+            assertThat(r.checks().errors().total()).as(r.error()).isZero();
+            assertThat(server.counts().bytes()).isGreaterThanOrEqualTo(256 * r.throughput().messages());
         }
     }
 

@@ -89,15 +89,15 @@ class TargetRunTest {
             RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
             EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
-            assertThat(r.remote()).isTrue();
-            assertThat(r.serverAddress()).endsWith(server.target(protocol).substring("127.0.0.1".length()));
-            assertThat(r.serverChannel()).isNull();
-            assertThat(r.connectionsOnOneThread()).isNull();
-            assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
-            assertThat(r.errors().total()).isZero();
+            assertThat(r.setup().remote()).isTrue();
+            assertThat(r.setup().serverAddress()).endsWith(server.target(protocol).substring("127.0.0.1".length()));
+            assertThat(r.setup().serverChannel()).isNull();
+            assertThat(r.setup().connectionsOnOneThread()).isNull();
+            assertThat(r.throughput().messages()).isPositive().isEqualTo(r.throughput().messagesSent());
+            assertThat(r.checks().errors().total()).isZero();
             if (protocol == Protocol.UDP) {
-                assertThat(r.udpBuffers().serverReceiveBytes()).isNull();
-                assertThat(r.udpBuffers().clientReceiveMinBytes()).isPositive();
+                assertThat(r.setup().udpBuffers().serverReceiveBytes()).isNull();
+                assertThat(r.setup().udpBuffers().clientReceiveMinBytes()).isPositive();
             }
         }
     }
@@ -105,8 +105,8 @@ class TargetRunTest {
     @Test
     void aLoopbackPairIsNotRemote() {
         RepetitionResult r = EngineTestSupport.measure(quick().build()).run().repetitions().getFirst();
-        assertThat(r.remote()).isFalse();
-        assertThat(r.serverAddress()).startsWith("/127.0.0.1:");
+        assertThat(r.setup().remote()).isFalse();
+        assertThat(r.setup().serverAddress()).startsWith("/127.0.0.1:");
     }
 
     @Test

@@ -50,9 +50,9 @@ class TimelineTest {
         // 0.6 s measured: six intervals, the last running on into the drain; the warm-up's 0.2 s and its drain and
         // barrier, two or three (a last interval shorter than half an interval joins the one before)
         assertThat(t.size() - w).isEqualTo(6);
-        assertThat(w).isEqualTo(Math.max(1, Math.round(r.warmup().elapsedSeconds() * 10)));
-        assertThat(sum(t.roundTrips(), w, t.size())).isEqualTo(r.messages());
-        assertThat(sum(t.roundTrips(), 0, w)).isEqualTo(r.warmup().messages());
+        assertThat(w).isEqualTo(Math.max(1, Math.round(r.checks().warmup().elapsedSeconds() * 10)));
+        assertThat(sum(t.roundTrips(), w, t.size())).isEqualTo(r.throughput().messages());
+        assertThat(sum(t.roundTrips(), 0, w)).isEqualTo(r.checks().warmup().messages());
         assertThat(t.seconds().subList(w, t.size() - 1)).containsOnly(0.1);
         assertThat(t.seconds().getLast()).isGreaterThanOrEqualTo(0.1);
         assertThat(t.startSeconds()).isSorted();
@@ -110,7 +110,7 @@ class TimelineTest {
         assertThat(t.maxUs().get(last)).isGreaterThan(stallNanos / 1000.0 / 2);
         assertThat(t.p99Us().get(last)).isGreaterThan(t.p99Us().get(first));
         assertThat(t.lateMessages().get(last)).isPositive();
-        assertThat(sum(t.roundTrips(), w, t.size())).isEqualTo(r.messages());
+        assertThat(sum(t.roundTrips(), w, t.size())).isEqualTo(r.throughput().messages());
         assertThat(sum(t.lateMessages(), w, t.size())).isEqualTo(r.openLoad().lateMessages());
         assertThat(sum(t.droppedMessages(), w, t.size())).isEqualTo(r.openLoad().droppedMessages());
     }
@@ -138,7 +138,7 @@ class TimelineTest {
 
         // every echo validated; a full collection of a test JVM's heap may stall the loop past a quarter of the phase,
         // which the repetition rightly calls unfair, and which is no reason to lose its timeline
-        assertThat(r.errors().total()).isZero();
+        assertThat(r.checks().errors().total()).isZero();
         assertThat(r.ok() || r.failure() instanceof Failure.Stalled).as(r.error()).isTrue();
         Timeline t = r.timeline();
         // the collection began while System.gc() ran: its mark is in an interval between the call's and the return's
@@ -148,7 +148,8 @@ class TimelineTest {
         assertThat(sum(t.gcCollections(), from, to + 1)).as("collections in intervals %d-%d: %s", from, to,
                 t.gcCollections()).isPositive();
         assertThat(IntStream.rangeClosed(from, to).mapToDouble(t.gcPauseMillis()::get).sum()).isPositive();
-        assertThat(sum(t.gcCollections(), t.warmupIntervals(), t.size())).isLessThanOrEqualTo(r.gc().collections());
+        assertThat(sum(t.gcCollections(), t.warmupIntervals(),
+                t.size())).isLessThanOrEqualTo(r.jvm().gc().collections());
     }
 
     /** Notes when the measured phase begins. */

@@ -58,11 +58,11 @@ public class TlsEchoTest {
 
         RepetitionResult r = EngineTestSupport.validated(spec);
 
-        assertThat(r.tcpNoDelay()).isTrue();
+        assertThat(r.setup().tcpNoDelay()).isTrue();
         // the default provider: Netty's rule on Netty's ends, the JDK's own sockets under virtual threads
-        assertThat(r.tls().provider()).isEqualTo(execution == Execution.VIRTUAL_THREADS ? "jdk" : nettysRule());
-        assertThat(r.tls().protocol()).isIn("TLSv1.3", "TLSv1.2");
-        assertThat(r.tls().cipherSuite()).startsWith("TLS_");
+        assertThat(r.setup().tls().provider()).isEqualTo(execution == Execution.VIRTUAL_THREADS ? "jdk" : nettysRule());
+        assertThat(r.setup().tls().protocol()).isIn("TLSv1.3", "TLSv1.2");
+        assertThat(r.setup().tls().cipherSuite()).startsWith("TLS_");
     }
 
     /** What Netty's own check says a Reactor Netty service with this class path gets. */
@@ -77,7 +77,7 @@ public class TlsEchoTest {
 
         RepetitionResult r = EngineTestSupport.validated(spec);
 
-        assertThat(r.tls().provider()).isEqualTo(nettysRule());
+        assertThat(r.setup().tls().provider()).isEqualTo(nettysRule());
         var why = Environment.current().tlsProviders();
         assertThat(why).containsEntry("jdk", null).containsKey("openssl");
         if (OpenSsl.isAvailable()) {
@@ -96,8 +96,8 @@ public class TlsEchoTest {
 
         RepetitionResult r = EngineTestSupport.validated(spec);
 
-        assertThat(r.tls().provider()).isEqualTo(provider.label());
-        assertThat(r.tls().protocol()).isEqualTo("TLSv1.3");
+        assertThat(r.setup().tls().provider()).isEqualTo(provider.label());
+        assertThat(r.setup().tls().protocol()).isEqualTo("TLSv1.3");
     }
 
     @Test
@@ -106,7 +106,7 @@ public class TlsEchoTest {
 
         RepetitionResult r = EngineTestSupport.validated(quick().protocol(Protocol.TCPS).certsDirectory(dir.toString()).build());
 
-        assertThat(r.tls()).isNotNull();
+        assertThat(r.setup().tls()).isNotNull();
     }
 
     @ParameterizedTest

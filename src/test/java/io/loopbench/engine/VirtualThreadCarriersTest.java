@@ -27,7 +27,7 @@ class VirtualThreadCarriersTest {
         // the subject is who carries the run: a client starved on a busy machine (blocking ends on two carriers can
         // starve, as docs/service.md, "Execution styles", says) is still carried, and every one of its echoes validated
         EngineTestSupport.assertValidatedByEveryClient(result.repetitions().getFirst(), 6);
-        assertThat(result.repetitions().getFirst().eventLoops()).isEqualTo(CARRIERS);
+        assertThat(result.repetitions().getFirst().setup().eventLoops()).isEqualTo(CARRIERS);
         assertThat(loopThreads()).isZero();
     }
 

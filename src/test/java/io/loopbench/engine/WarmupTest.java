@@ -111,12 +111,12 @@ class WarmupTest {
         RepetitionResult r = Measurement.of(spec).run().repetitions().getFirst();
 
         EngineTestSupport.assertValidatedByEveryClient(r, spec.clients());
-        WarmupResult w = r.warmup();
+        WarmupResult w = r.checks().warmup();
         assertThat(w.mode()).isEqualTo(WarmupMode.AUTO);
         assertThat(w.stoppedBecause()).isEqualTo(WarmupResult.CAP);
         assertThat(w.elapsedSeconds()).isGreaterThanOrEqualTo(1.1);
         assertThat(w.heldBackBy()).isEqualTo("fewer than 7 rounds of 0.2 s before the cap");
-        assertThat(r.warnings()).contains("auto warm-up reached its cap of 1.1 s: " + w.heldBackBy());
+        assertThat(r.checks().warnings()).contains("auto warm-up reached its cap of 1.1 s: " + w.heldBackBy());
         assertThat(w.messages()).isPositive();
         assertThat(w.jit()).isNotNull();
     }
@@ -137,15 +137,15 @@ class WarmupTest {
 
         // the subject is the warm-up: a measured phase stalled by a pause of the test JVM is still measured
         EngineTestSupport.assertValidatedByEveryClient(r, 2);
-        WarmupResult w = r.warmup();
+        WarmupResult w = r.checks().warmup();
         assertThat(w.stoppedBecause()).as("after %s s: %s", w.elapsedSeconds(), w.heldBackBy())
                 .isEqualTo(WarmupResult.STEADY);
         // seven rounds at least: two spans of three to compare, after the first
         assertThat(w.elapsedSeconds()).isGreaterThanOrEqualTo((2 * WarmupRounds.STEADY_ROUNDS + 1)
                 * WarmupRounds.ROUND_SECONDS).isLessThan(20.0);
         assertThat(w.heldBackBy()).isNull();
-        assertThat(r.warnings()).noneMatch(s -> s.startsWith("auto warm-up"));
-        assertThat(r.notes()).noneMatch(s -> s.startsWith("auto warm-up"));
+        assertThat(r.checks().warnings()).noneMatch(s -> s.startsWith("auto warm-up"));
+        assertThat(r.checks().notes()).noneMatch(s -> s.startsWith("auto warm-up"));
     }
 
     @Test
@@ -153,9 +153,9 @@ class WarmupTest {
         RepetitionResult r = EngineTestSupport.measure(quick().warmupSeconds(0.5).build()).run().repetitions().getFirst();
 
         EngineTestSupport.assertValidatedByEveryClient(r, quick().build().clients());
-        assertThat(r.warmup().mode()).isEqualTo(WarmupMode.FIXED);
-        assertThat(r.warmup().stoppedBecause()).isEqualTo(WarmupResult.TIME);
-        assertThat(r.warmup().elapsedSeconds()).isBetween(0.5, 1.0);
+        assertThat(r.checks().warmup().mode()).isEqualTo(WarmupMode.FIXED);
+        assertThat(r.checks().warmup().stoppedBecause()).isEqualTo(WarmupResult.TIME);
+        assertThat(r.checks().warmup().elapsedSeconds()).isBetween(0.5, 1.0);
     }
 
     @Test

@@ -74,10 +74,10 @@ class WebSocketEchoTest {
 
         RepetitionResult r = EngineTestSupport.validated(spec);
 
-        assertThat(r.tcpNoDelay()).isTrue();
-        assertThat(r.tls() != null).isEqualTo(protocol == Protocol.WSS);
+        assertThat(r.setup().tcpNoDelay()).isTrue();
+        assertThat(r.setup().tls() != null).isEqualTo(protocol == Protocol.WSS);
         // one loop, or sharded over two: each client and its server peer on one loop
-        assertThat(r.connectionsOnOneThread()).isEqualTo(spec.clients());
+        assertThat(r.setup().connectionsOnOneThread()).isEqualTo(spec.clients());
         // The loops are gone, and Reactor Netty's HttpServer and HttpClient never started its global ones
         assertThat(EngineTestSupport.loopThreads()).isZero();
     }
@@ -92,8 +92,8 @@ class WebSocketEchoTest {
         RepetitionResult r = EngineTestSupport.validated(brief(quick(Execution.REACTIVE)).protocol(protocol).transport(transport)
                 .build());
 
-        assertThat(r.transport()).isEqualTo(transport);
-        assertThat(r.clientChannel()).endsWith("SocketChannel");
+        assertThat(r.setup().transport()).isEqualTo(transport);
+        assertThat(r.setup().clientChannel()).endsWith("SocketChannel");
     }
 
     static List<Arguments> protocolsAndTransports() {
@@ -115,8 +115,8 @@ class WebSocketEchoTest {
         RepetitionResult r = EngineTestSupport.validated(brief(quick(execution)).protocol(Protocol.WSS).tlsProvider(provider)
                 .build());
 
-        assertThat(r.tls().provider()).isEqualTo(provider.label());
-        assertThat(r.tls().protocol()).isEqualTo("TLSv1.3");
+        assertThat(r.setup().tls().provider()).isEqualTo(provider.label());
+        assertThat(r.setup().tls().protocol()).isEqualTo("TLSv1.3");
     }
 
     @Test
@@ -126,7 +126,7 @@ class WebSocketEchoTest {
         RepetitionResult r = EngineTestSupport.validated(brief(quick()).protocol(Protocol.WSS).certsDirectory(dir.toString())
                 .build());
 
-        assertThat(r.tls()).isNotNull();
+        assertThat(r.setup().tls()).isNotNull();
     }
 
     @ParameterizedTest
@@ -166,7 +166,7 @@ class WebSocketEchoTest {
             RepetitionResult r = EngineTestSupport.validated(brief(quick()).protocol(Protocol.WEBSOCKET)
                     .target("127.0.0.1:" + port).build());
 
-            assertThat(r.serverAddress()).endsWith(":" + port);
+            assertThat(r.setup().serverAddress()).endsWith(":" + port);
         } finally {
             server.disposeNow();
             accepted.close().awaitUninterruptibly(5, TimeUnit.SECONDS);

@@ -1,6 +1,12 @@
 package io.loopbench.gate;
 
 import io.loopbench.engine.Fairness;
+import io.loopbench.engine.Checks;
+import io.loopbench.engine.EchoPairSetup;
+import io.loopbench.engine.JvmActivity;
+import io.loopbench.engine.ResourceUse;
+import io.loopbench.engine.RoundTripTimes;
+import io.loopbench.engine.Throughput;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.Stat;
 import io.loopbench.engine.Summary;
@@ -35,14 +41,17 @@ final class GateFixtures {
         List<RepetitionResult> reps = new ArrayList<>();
         for (int i = 0; i < rates.length; i++) {
             long n = Math.round(rates[i]);
-            reps.add(new RepetitionResult(i + 1, true, null, null, Transport.EPOLL, null, null, null, null, false, 1,
-                    null, null, null, null, 1.0, n, n, rates[i], null,
-                    new Latency(LatencyMode.MESSAGE, n, 1, 1, 1, p99s[i], 1, 1, 1), new CpuUsage(1, 1, 100), null,
-                    null, null, null, null, null, jit, new Fairness(16, 1000, 1000, 1), null, null,
-                    i < warned ? List.of("measured phase not JIT-quiet") : List.of(), List.of(), null, null, null));
+            reps.add(new RepetitionResult(i + 1, true, null, null,
+                new EchoPairSetup(Transport.EPOLL, null, null, null, null, false, 1, null, null, null, null),
+                new Throughput(1.0, n, n, rates[i], null),
+                new RoundTripTimes(new Latency(LatencyMode.MESSAGE, n, 1, 1, 1, p99s[i], 1, 1, 1), null, null),
+                new ResourceUse(new CpuUsage(1, 1, 100), null), new JvmActivity(jit, null),
+                new Checks(null, null, new Fairness(16, 1000, 1000, 1), null, null, i < warned
+                        ? List.of("measured phase not JIT-quiet") : List.of(), List.of()),
+                null, null, null));
         }
         Stat any = new Stat(1, 1, 1);
-        List<String> warnings = reps.stream().flatMap(r -> r.warnings().stream()
+        List<String> warnings = reps.stream().flatMap(r -> r.checks().warnings().stream()
                 .map(w -> "repetition " + r.repetition() + ": " + w)).toList();
         Summary summary = new Summary(rates.length, any, any, new Summary.LatencySummary(LatencyMode.MESSAGE, any,
                 any, any, any, any, any, any), any, any, any, null, any, any, null, null, null, warnings, List.of(), null);

@@ -159,11 +159,11 @@ class MatrixAcrossHostsTest {
                     String server = c.agentGroup() == 0 ? "agent-a" : "agent-c";
                     String other = c.agentGroup() == 0 ? "agent-b" : "agent-d";
                     RepetitionResult merged = c.repetitions().getFirst();
-                    assertThat(merged.remote()).isTrue();
+                    assertThat(merged.setup().remote()).isTrue();
                     HostsRepetition hosts = c.acrossHosts().getFirst();
                     assertThat(hosts.agents()).extracting(AgentShare::member, AgentShare::server, AgentShare::clients)
                             .containsExactly(tuple(server, true, 2), tuple(other, false, 1));
-                    assertThat(merged.messages()).isEqualTo(hosts.agents().stream()
+                    assertThat(merged.throughput().messages()).isEqualTo(hosts.agents().stream()
                             .mapToLong(AgentShare::messages).sum());
                 }
                 assertThat(new MatrixStore(dir.resolve("matrices"), JSON).find(done.id())).contains(done);

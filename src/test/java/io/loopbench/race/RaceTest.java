@@ -1,6 +1,12 @@
 package io.loopbench.race;
 
 import io.loopbench.engine.Failure;
+import io.loopbench.engine.Checks;
+import io.loopbench.engine.EchoPairSetup;
+import io.loopbench.engine.JvmActivity;
+import io.loopbench.engine.ResourceUse;
+import io.loopbench.engine.RoundTripTimes;
+import io.loopbench.engine.Throughput;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.latency.Latency;
 import io.loopbench.engine.latency.LatencyMode;
@@ -50,10 +56,14 @@ public class RaceTest {
     public static RepetitionResult passed(double rate, double p99Us, double cpuUsPerRoundTrip,
                                           List<String> warnings) {
         long n = Math.round(rate);
-        return new RepetitionResult(1, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
-                null, null, 1.0, n, n, rate, null, new Latency(LatencyMode.MESSAGE, n, 1, 1, 1, p99Us, 1, 1, 1),
-                new CpuUsage(cpuUsPerRoundTrip * n / 1e6, 1, 100), new MemoryUsage(100L << 20, 110L << 20), null,
-                null, null, null, null, null, null, null, null, warnings, List.of(), null, null, null);
+        return new RepetitionResult(1, true, null, null,
+                new EchoPairSetup(Transport.EPOLL, null, null, null, null, false, 1, null, null, null, null),
+                new Throughput(1.0, n, n, rate, null),
+                new RoundTripTimes(new Latency(LatencyMode.MESSAGE, n, 1, 1, 1, p99Us, 1, 1, 1), null, null),
+                new ResourceUse(new CpuUsage(cpuUsPerRoundTrip * n / 1e6, 1, 100), new MemoryUsage(100L << 20,
+                        110L << 20)), new JvmActivity(null, null),
+                new Checks(null, null, null, null, null, warnings, List.of()),
+                null, null, null);
     }
 
     /**

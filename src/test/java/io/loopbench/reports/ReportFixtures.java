@@ -10,6 +10,12 @@ import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.WindowFill;
 import io.loopbench.engine.OpenLoad;
 import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.Checks;
+import io.loopbench.engine.EchoPairSetup;
+import io.loopbench.engine.JvmActivity;
+import io.loopbench.engine.ResourceUse;
+import io.loopbench.engine.RoundTripTimes;
+import io.loopbench.engine.Throughput;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Stat;
@@ -58,10 +64,13 @@ final class ReportFixtures {
     /** {@link #passed(int, double, double)} with a CPU profile of its measured second. */
     static RepetitionResult passed(int index, double roundTripsPerSecond, double p99Us, CpuProfile profile) {
         long messages = Math.round(roundTripsPerSecond);
-        return new RepetitionResult(index, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null, null,
-                null, null, 1.0, messages, messages, roundTripsPerSecond, null,
-                new Latency(LatencyMode.MESSAGE, messages, 1, 1, 1, p99Us, 1, 1, 1), new CpuUsage(1, 1.0, 100), null,
-                null, null, null, null, null, QUIET, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of(), null, null, profile);
+        return new RepetitionResult(index, true, null, null,
+                new EchoPairSetup(Transport.EPOLL, null, null, null, null, false, 1, null, null, null, null),
+                new Throughput(1.0, messages, messages, roundTripsPerSecond, null),
+                new RoundTripTimes(new Latency(LatencyMode.MESSAGE, messages, 1, 1, 1, p99Us, 1, 1, 1), null, null),
+                new ResourceUse(new CpuUsage(1, 1.0, 100), null), new JvmActivity(QUIET, null),
+                new Checks(null, null, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of()),
+                null, null, profile);
     }
 
     /**
@@ -79,8 +88,8 @@ final class ReportFixtures {
         Stat roundTrips = new Stat(roundTripsPerSecond, roundTripsPerSecond, roundTripsPerSecond);
         return new CaseResult(spec, Transport.EPOLL, summary(roundTrips, new Stat(100, 100, 100), null, null, null,
                 List.of(), ProfileSummary.of(reps.stream().map(RepetitionResult::cpuProfile).toList(),
-                        reps.stream().mapToDouble(r -> r.cpu().seconds()).sum(),
-                        reps.stream().mapToLong(RepetitionResult::messages).sum())), reps, null);
+                        reps.stream().mapToDouble(r -> r.resources().cpu().seconds()).sum(),
+                        reps.stream().mapToLong(rep -> rep.throughput().messages()).sum())), reps, null);
     }
 
     /** A loop thread's profile: {@code send} samples in the kernel's send path, {@code pipeline} in Netty's. */
@@ -103,11 +112,14 @@ final class ReportFixtures {
         double[] p99s = {p99.median(), p99.min(), p99.max()};
         List<RepetitionResult> reps = new java.util.ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            reps.add(new RepetitionResult(i + 1, true, null, null, Transport.EPOLL, null, null, null, null, false, 1,
-                    null, null, null, null, 1.0, 100_000L, 100_000L, roundTrips.median(), null,
-                    new Latency(LatencyMode.MESSAGE, 100_000, 1, 1, 1, p99s[i % 3] * (1 + i / 1000.0), 1, 1, 1), null, null, null, null,
-                    null, null, load, QUIET, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of(),
-                    null, null, null));
+            reps.add(new RepetitionResult(i + 1, true, null, null,
+                new EchoPairSetup(Transport.EPOLL, null, null, null, null, false, 1, null, null, null, null),
+                new Throughput(1.0, 100_000L, 100_000L, roundTrips.median(), null),
+                new RoundTripTimes(new Latency(LatencyMode.MESSAGE, 100_000, 1, 1, 1, p99s[i % 3] * (1 + i / 1000.0),
+                        1, 1, 1), null, null),
+                new ResourceUse(null, null), new JvmActivity(QUIET, null),
+                new Checks(null, null, new Fairness(16, 6000, 6500, 0.999), null, null, List.of(), List.of()),
+                load, null, null));
         }
         return new CaseResult(spec, Transport.EPOLL, summary(roundTrips, p99, null, null, null, List.of()), reps,
                 null);
@@ -139,12 +151,17 @@ final class ReportFixtures {
      */
     static RepetitionResult checked(int index, JitActivity jit, Fairness fairness, double windowFillRatio,
                                     double warmupSeconds, String stoppedBecause, String... warnings) {
-        return new RepetitionResult(index, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null,
-                null, null, null, 1.0, 1000L, 1000L, 1000.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
-                new WarmupResult(WarmupMode.AUTO, warmupSeconds, 5000, null, stoppedBecause, WarmupResult.CAP.equals(
+        return new RepetitionResult(index, true, null, null,
+                new EchoPairSetup(Transport.EPOLL, null, null, null, null, false, 1, null, null, null, null),
+                new Throughput(1.0, 1000L, 1000L, 1000.0, null),
+                new RoundTripTimes(null, null, null),
+                new ResourceUse(new CpuUsage(1, 1.0, 100), null), new JvmActivity(jit, null),
+                new Checks(null, new WarmupResult(WarmupMode.AUTO, warmupSeconds, 5000, null, stoppedBecause,
+                        WarmupResult.CAP.equals(
                         stoppedBecause) ? "throughput moved +12.0 % from one second to the next (at most ±10 %)" : null,
-                        QUIET), null, null, jit, fairness, new WindowFill(256, 256 * windowFillRatio, windowFillRatio),
-                null, List.of(warnings), List.of(), null, null, null);
+                        QUIET), fairness, new WindowFill(256, 256 * windowFillRatio, windowFillRatio), null,
+                                List.of(warnings), List.of()),
+                null, null, null);
     }
 
     /** A repetition that validated every echo but failed as unfair, worded as the engine words it. */
@@ -154,9 +171,13 @@ final class ReportFixtures {
 
     /** The same, failed as {@code failure} says. */
     static RepetitionResult unfairRepetition(int index, Failure failure) {
-        return new RepetitionResult(index, false, null, failure, Transport.EPOLL, null, null, null, null, false, 1, null,
-                null, null, null, 1.0, 16_012L, 16_012L, 16_012.0, null, null, new CpuUsage(1, 1.0, 100), null, null, null,
-                null, null, null, QUIET, new Fairness(16, 12, 1100, 0.94), null, null, List.of(), List.of(), null, null, null);
+        return new RepetitionResult(index, false, null, failure,
+                new EchoPairSetup(Transport.EPOLL, null, null, null, null, false, 1, null, null, null, null),
+                new Throughput(1.0, 16_012L, 16_012L, 16_012.0, null),
+                new RoundTripTimes(null, null, null),
+                new ResourceUse(new CpuUsage(1, 1.0, 100), null), new JvmActivity(QUIET, null),
+                new Checks(null, null, new Fairness(16, 12, 1100, 0.94), null, null, List.of(), List.of()),
+                null, null, null);
     }
 
     static CaseResult failed(Protocol p, IoModel model, int threads, String error) {
@@ -176,18 +197,25 @@ final class ReportFixtures {
 
     /** The same, with what its TLS handshake negotiated. */
     static RepetitionResult repetition(int index, long roundTrips, double cpuPercent, TlsSession tls) {
-        return new RepetitionResult(index, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null,
-                null, null, tls, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
-                new CpuUsage(cpuPercent / 100, 1.0, cpuPercent), null, null, null, null, null, null, null, null, null,
-                null, List.of(), List.of(), null, null, null);
+        return new RepetitionResult(index, true, null, null,
+                new EchoPairSetup(Transport.EPOLL, null, null, null, null, false, 1, null, null, null, tls),
+                new Throughput(1.0, roundTrips, roundTrips, (double) roundTrips, null),
+                new RoundTripTimes(null, null, null),
+                new ResourceUse(new CpuUsage(cpuPercent / 100, 1.0, cpuPercent), null), new JvmActivity(null, null),
+                new Checks(null, null, null, null, null, List.of(), List.of()),
+                null, null, null);
     }
 
     /** A repetition that failed, with figures that must not be used. */
     static RepetitionResult failedRepetition(int index) {
-        return new RepetitionResult(index, false, null,
-                new Failure.ErrorCounters("measured phase", "unfinishedMessages=2", null), Transport.EPOLL, null, null,
-                null, null, false, 1, null, null, null, null, 1.0, 10L, 8L, 8.0, null, null, new CpuUsage(5, 1.0, 500),
-                null, null, null, null, null, null, null, null, null, null, List.of(), List.of(), null, null, null);
+        return new RepetitionResult(index, false, null, new Failure.ErrorCounters("measured phase",
+                "unfinishedMessages=2", null),
+                new EchoPairSetup(Transport.EPOLL, null, null, null, null, false, 1, null, null, null, null),
+                new Throughput(1.0, 10L, 8L, 8.0, null),
+                new RoundTripTimes(null, null, null),
+                new ResourceUse(new CpuUsage(5, 1.0, 500), null), new JvmActivity(null, null),
+                new Checks(null, null, null, null, null, List.of(), List.of()),
+                null, null, null);
     }
 
     /**
@@ -209,9 +237,12 @@ final class ReportFixtures {
         List<Integer> gc = java.util.stream.IntStream.range(0, n).map(i -> i == 6 ? 1 : 0).boxed().toList();
         var timeline = new io.loopbench.engine.timeline.Timeline(100, 2, start, tenth, perInterval, rate, rtt, rtt,
                 rtt, gc, gc.stream().map(Integer::doubleValue).toList(), none, tenth, none, null, null);
-        return new RepetitionResult(index, true, null, null, Transport.EPOLL, null, null, null, null, false, 1, null,
-                null, null, null, 1.0, roundTrips, roundTrips, (double) roundTrips, null, null,
-                new CpuUsage(1, 1.0, 100), null, null, null, null, null, null, QUIET, null, null,
-                null, List.of(), List.of(), io.loopbench.engine.latency.LatencyHistograms.encode(h), timeline, null);
+        return new RepetitionResult(index, true, null, null,
+                new EchoPairSetup(Transport.EPOLL, null, null, null, null, false, 1, null, null, null, null),
+                new Throughput(1.0, roundTrips, roundTrips, (double) roundTrips, null),
+                new RoundTripTimes(null, null, io.loopbench.engine.latency.LatencyHistograms.encode(h)),
+                new ResourceUse(new CpuUsage(1, 1.0, 100), null), new JvmActivity(QUIET, null),
+                new Checks(null, null, null, null, null, List.of(), List.of()),
+                null, timeline, null);
     }
 }

@@ -55,10 +55,10 @@ class ForkedWorkerTest {
         ForkedWorker.Outcome o = worker.run(spec, 1, Transport.JDK, line -> { }, w -> { }, () -> false);
 
         // with 3 carriers on a busy 2-core machine a hiccup may fail it as unfair, which is not this test's subject
-        assertThat(o.repetition().errors()).as(o.repetition().error()).isNotNull();
+        assertThat(o.repetition().checks().errors()).as(o.repetition().error()).isNotNull();
         EngineTestSupport.assertValidatedByEveryClient(o.repetition(), spec.clients());
-        assertThat(o.repetition().transport()).isEqualTo(Transport.JDK);
-        assertThat(o.repetition().eventLoops()).isEqualTo(ioThreads);
+        assertThat(o.repetition().setup().transport()).isEqualTo(Transport.JDK);
+        assertThat(o.repetition().setup().eventLoops()).isEqualTo(ioThreads);
     }
 
     @Test
@@ -95,7 +95,7 @@ class ForkedWorkerTest {
         assertThat(o.repetition().ok()).isFalse();
         assertThat(o.repetition().repetition()).isEqualTo(3);
         assertThat(o.repetition().error()).contains("ran past its limit of 1 s");
-        assertThat(o.repetition().roundTripsPerSecond()).isNull();
+        assertThat(o.repetition().throughput().roundTripsPerSecond()).isNull();
         assertThat(o.stderr()).contains("Listening for transport dt_socket");
         assertThat(seconds).isBetween(1.4, 10.0);
         // this worker, not every child of the test JVM: other system tests' processes run beside this class
@@ -128,7 +128,7 @@ class ForkedWorkerTest {
             }
         }, w -> { }, () -> false);
 
-        assertThat(o.repetition().messages()).as(o.repetition().error()).isPositive();
+        assertThat(o.repetition().throughput().messages()).as(o.repetition().error()).isPositive();
         int total = o.repetition().timeline().roundTrips().size();
         assertThat(total).isGreaterThan(10);
         assertThat(ranAfter.get(60, java.util.concurrent.TimeUnit.SECONDS))
@@ -258,9 +258,9 @@ class ForkedWorkerTest {
                 .run(tcps, 1, Transport.NIO, line -> { }, w -> { }, () -> false);
 
         assertMeasured(plain);
-        assertThat(plain.repetition().tls().provider()).isEqualTo(OpenSsl.isAvailable() ? "openssl" : "jdk");
+        assertThat(plain.repetition().setup().tls().provider()).isEqualTo(OpenSsl.isAvailable() ? "openssl" : "jdk");
         assertMeasured(noOpenSsl);
-        assertThat(noOpenSsl.repetition().tls().provider()).isEqualTo("jdk");
+        assertThat(noOpenSsl.repetition().setup().tls().provider()).isEqualTo("jdk");
         assertThat(noOpenSsl.environment().tlsProviders()).containsEntry("jdk", null);
         assertThat(noOpenSsl.environment().tlsProviders().get("openssl")).contains("noOpenSsl");
     }
@@ -270,7 +270,7 @@ class ForkedWorkerTest {
      * on a machine others share, may fail the fairness check, which says nothing about how the JVM started.
      */
     private static void assertMeasured(ForkedWorker.Outcome o) {
-        assertThat(o.repetition().roundTripsPerSecond()).as(o.stderr()).isNotNull().isPositive();
-        assertThat(o.repetition().errors().total()).as(o.stderr()).isZero();
+        assertThat(o.repetition().throughput().roundTripsPerSecond()).as(o.stderr()).isNotNull().isPositive();
+        assertThat(o.repetition().checks().errors().total()).as(o.stderr()).isZero();
     }
 }

@@ -97,14 +97,14 @@ class PlacedRunTest {
                 assertThat(done.status()).as(done.error()).isEqualTo(RunStatus.SUCCEEDED);
                 assertThat(done.spec().clients()).as("the placement's sum").isEqualTo(3);
                 assertThat(done.summary()).isNotNull();
-                assertThat(done.repetitions()).hasSize(2).allSatisfy(r -> assertThat(r.remote()).isTrue());
+                assertThat(done.repetitions()).hasSize(2).allSatisfy(r -> assertThat(r.setup().remote()).isTrue());
                 assertThat(done.acrossHosts()).extracting(HostsRepetition::repetition).containsExactly(1, 2);
                 for (int i = 0; i < 2; i++) {
                     RepetitionResult merged = done.repetitions().get(i);
                     HostsRepetition hosts = done.acrossHosts().get(i);
                     assertThat(hosts.agents()).extracting(AgentShare::member, AgentShare::clients)
                             .containsExactly(tuple("agent-a", 1), tuple("agent-b", 2));
-                    assertThat(merged.messages()).isEqualTo(hosts.agents().stream()
+                    assertThat(merged.throughput().messages()).isEqualTo(hosts.agents().stream()
                             .mapToLong(AgentShare::messages).sum());
                     assertThat(hosts.agents()).allSatisfy(row -> assertThat(row.cpuPercent()).isPositive());
                     ClusterTestSupport.assertStartTold(hosts.start(), merged, done.spec().seconds(),

@@ -144,7 +144,7 @@ class RunServiceTest {
         assertMeasuredToTheEnd(done, 2);
         assertThat(done.ok()).isEqualTo(done.status() == RunStatus.SUCCEEDED);
         assertThat(done.repetitions()).extracting(RepetitionResult::repetition).containsExactly(1, 2);
-        assertThat(done.repetitions()).allSatisfy(r -> assertThat(r.roundTripsPerSecond()).isPositive());
+        assertThat(done.repetitions()).allSatisfy(r -> assertThat(r.throughput().roundTripsPerSecond()).isPositive());
         assertThat(done.startedAt()).isAfterOrEqualTo(done.createdAt());
         assertThat(new RunStore(dir, JSON).find(queued.id())).contains(done);
         assertThat(changes).extracting(RunRecord::status)

@@ -1,6 +1,12 @@
 package io.loopbench.runs;
 
 import io.loopbench.engine.Failure;
+import io.loopbench.engine.Checks;
+import io.loopbench.engine.EchoPairSetup;
+import io.loopbench.engine.JvmActivity;
+import io.loopbench.engine.ResourceUse;
+import io.loopbench.engine.RoundTripTimes;
+import io.loopbench.engine.Throughput;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
@@ -42,9 +48,13 @@ class StepRunnerTest {
     }
 
     private static RepetitionOutcome passed(int repetition) {
-        return new RepetitionOutcome(new RepetitionResult(repetition, true, null, null, Transport.NIO, null, null,
-                null, null, false, 1, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, List.of(), List.of(), null, null, null), null, null, null);
+        return new RepetitionOutcome(new RepetitionResult(repetition, true, null, null,
+                new EchoPairSetup(Transport.NIO, null, null, null, null, false, 1, null, null, null, null),
+                new Throughput(null, null, null, null, null),
+                new RoundTripTimes(null, null, null),
+                new ResourceUse(null, null), new JvmActivity(null, null),
+                new Checks(null, null, null, null, null, List.of(), List.of()),
+                null, null, null), null, null, null);
     }
 
     @Test

@@ -8,6 +8,12 @@ import io.loopbench.cluster.Placement;
 import io.loopbench.cluster.PhaseSpan;
 import io.loopbench.cluster.StartReport;
 import io.loopbench.engine.ErrorCounts;
+import io.loopbench.engine.Checks;
+import io.loopbench.engine.EchoPairSetup;
+import io.loopbench.engine.JvmActivity;
+import io.loopbench.engine.ResourceUse;
+import io.loopbench.engine.RoundTripTimes;
+import io.loopbench.engine.Throughput;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.Summary;
 import io.loopbench.engine.latency.Latency;
@@ -1071,12 +1077,15 @@ class WebPageBrowserTest {
 
     /** A passed repetition of 10,000 round trips in 1 s, which took 0.5 s of CPU, with this CPU profile. */
     private static RepetitionResult profiledRepetition(int repetition, CpuProfile profile) {
-        return new RepetitionResult(repetition, true, null, null, Transport.NIO, null, null, null, null, false, 1, null,
-                null, null, null, 1.0, 10_000L, 10_000L, 10_000.0, 4.9,
-                new Latency(LatencyMode.MESSAGE, 10_000, 50, 80, 90, 100 + repetition, 150, 200, 60),
-                new CpuUsage(0.5, 1.0, 50), new MemoryUsage(100L << 20, 120L << 20), new GcActivity(0, 0),
-                new ErrorCounts(0, 0, 0, 0, 0, 0, 0, 0, 0), null, null, null, null, null, null, null, List.of(),
-                List.of(), null, null, profile);
+        return new RepetitionResult(repetition, true, null, null,
+                new EchoPairSetup(Transport.NIO, null, null, null, null, false, 1, null, null, null, null),
+                new Throughput(1.0, 10_000L, 10_000L, 10_000.0, 4.9),
+                new RoundTripTimes(new Latency(LatencyMode.MESSAGE, 10_000, 50, 80, 90, 100 + repetition, 150, 200,
+                        60), null, null),
+                new ResourceUse(new CpuUsage(0.5, 1.0, 50), new MemoryUsage(100L << 20, 120L << 20)),
+                        new JvmActivity(null, new GcActivity(0, 0)),
+                new Checks(new ErrorCounts(0, 0, 0, 0, 0, 0, 0, 0, 0), null, null, null, null, List.of(), List.of()),
+                null, null, profile);
     }
 
     /** A succeeded run of these repetitions, written into the store as the service would have recorded it; its id. */

@@ -76,7 +76,8 @@ class WorkerAotCacheJarTest {
 
         assertThat(result).isNotNull();
         WorkerEvent.Result r = (WorkerEvent.Result) WorkerProtocol.event(result);
-        assertThat(r.result().repetitions()).singleElement().satisfies(rep -> assertThat(rep.messages()).isPositive());
+        assertThat(r.result().repetitions()).singleElement()
+                .satisfies(rep -> assertThat(rep.throughput().messages()).isPositive());
         assertThat(r.result().environment().classSharing()).isEqualTo(ClassSharing.AOT_CACHE);
         // the same jar again: neither extracted nor trained anew
         assertThat(cache.prepare(jar.toString(), () -> false).note()).isNull();

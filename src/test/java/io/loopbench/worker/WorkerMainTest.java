@@ -51,7 +51,7 @@ class WorkerMainTest {
         WorkerEvent.Result result = (WorkerEvent.Result) events.getLast();
         assertThat(status).as(err.toString()).isEqualTo(result.result().ok() ? 0 : 1);
         assertThat(result.result().repetitions()).singleElement()
-                .satisfies(r -> assertThat(r.errors().total()).isZero());
+                .satisfies(r -> assertThat(r.checks().errors().total()).isZero());
         assertThat(events).filteredOn(WorkerEvent.Phase.class::isInstance)
                 .extracting(e -> ((WorkerEvent.Phase) e).phase()).containsExactly("warmup", "measured");
         List<TimelineInterval> intervals = events.stream().filter(WorkerEvent.Interval.class::isInstance)

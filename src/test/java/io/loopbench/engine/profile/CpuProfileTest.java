@@ -23,7 +23,7 @@ class CpuProfileTest {
         RepetitionResult r = EngineTestSupport.measure(tcp().work(10_000).build()).runRepetition(1);
         CpuProfile p = r.cpuProfile();
 
-        assertThat(p).as("profile; notes %s", r.notes()).isNotNull();
+        assertThat(p).as("profile; notes %s", r.checks().notes()).isNotNull();
         assertThat(p.samples()).isPositive();
         assertThat(CallTreeTest.selfSum(p)).isEqualTo(p.samples());
         assertThat(p.frames()).contains("io/loopbench/engine/server/Work.run");
@@ -31,8 +31,8 @@ class CpuProfileTest {
                 .findFirst().orElseThrow();
         assertThat(loop.layers().getFirst().layer()).as("%s", loop.layers()).isEqualTo(Layer.WORK);
         // the samples are CPU time: at 5 ms each they stand for about the CPU time the process used
-        assertThat(p.samples() * p.intervalMicros() / 1e6).isBetween(r.cpu().seconds() * 0.5,
-                r.cpu().seconds() * 1.5);
+        assertThat(p.samples() * p.intervalMicros() / 1e6).isBetween(r.resources().cpu().seconds() * 0.5,
+                r.resources().cpu().seconds() * 1.5);
         // the command line's line names the largest layers
         assertThat(io.loopbench.worker.ProgressLines.finished(r, 1)).contains(", CPU by layer: "
                 + p.layers().getFirst().words() + " ");
@@ -43,6 +43,6 @@ class CpuProfileTest {
         RepetitionResult r = EngineTestSupport.measure(tcp().seconds(0.3).profiling(Profiling.OFF).build())
                 .runRepetition(1);
         assertThat(r.cpuProfile()).isNull();
-        assertThat(r.notes()).noneMatch(n -> n.contains("profile"));
+        assertThat(r.checks().notes()).noneMatch(n -> n.contains("profile"));
     }
 }

@@ -175,8 +175,8 @@ class HttpPipelineTest {
 
             RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
-            assertThat(r.errors().total()).as(r.error()).isZero();
-            assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
+            assertThat(r.checks().errors().total()).as(r.error()).isZero();
+            assertThat(r.throughput().messages()).isPositive().isEqualTo(r.throughput().messagesSent());
         }
         assertThat(mostHeld.get()).isEqualTo(window);
         assertThat(fullBatches.get()).isGreaterThan(10);
@@ -195,8 +195,8 @@ class HttpPipelineTest {
 
         RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
-        assertThat(r.errors().total()).as(r.error()).isZero();
-        assertThat(r.messages()).isGreaterThan(16).isEqualTo(r.messagesSent());
+        assertThat(r.checks().errors().total()).as(r.error()).isZero();
+        assertThat(r.throughput().messages()).isGreaterThan(16).isEqualTo(r.throughput().messagesSent());
         assertThat(stats.contentErrors(MessageFormat.MEASURED_TAG)).isZero();
         assertThat(stats.exceptions(MessageFormat.MEASURED_TAG)).isZero();
     }
@@ -225,15 +225,17 @@ class HttpPipelineTest {
 
             r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
-            assertThat(r.errors().total()).as(r.error()).isZero();
-            assertThat(r.messages()).isPositive().isEqualTo(r.messagesSent());
+            assertThat(r.checks().errors().total()).as(r.error()).isZero();
+            assertThat(r.throughput().messages()).isPositive().isEqualTo(r.throughput().messagesSent());
         }
         assertThat(mostHeld.get()).isEqualTo(1);
         assertThat(fullBatches.get()).isZero();
         assertThat(connections.get()).isEqualTo(1);
-        String host = "127.0.0.1:" + r.serverAddress().substring(r.serverAddress().lastIndexOf(':') + 1);
+        String host = "127.0.0.1:" + r.setup().serverAddress()
+                .substring(r.setup().serverAddress().lastIndexOf(':') + 1);
         List<Message> requests = parse(serverReads);
-        assertThat((long) requests.size()).isGreaterThan(r.messagesSent()); // and the set-up's, and the warm-up's
+        // and the set-up's, and the warm-up's
+        assertThat((long) requests.size()).isGreaterThan(r.throughput().messagesSent());
         for (Message m : requests) {
             assertThat(m.startLine()).isEqualTo("POST /echo HTTP/1.1");
             assertThat(m.headers()).containsEntry("host", host).containsEntry("content-length", "" + PAYLOAD);
@@ -258,11 +260,11 @@ class HttpPipelineTest {
             RepetitionResult r = EngineTestSupport.measure(spec).run().repetitions().getFirst();
 
             server.join(5000);
-            ErrorCounts e = r.errors();
+            ErrorCounts e = r.checks().errors();
             assertThat(e.disconnectErrors()).as(r.error()).isEqualTo(1);
             assertThat(e.unfinishedMessages()).isBetween(1L, (long) window);
             assertThat(e.total()).as(e.toString()).isEqualTo(e.disconnectErrors() + e.unfinishedMessages());
-            assertThat(r.messages()).isEqualTo(20);
+            assertThat(r.throughput().messages()).isEqualTo(20);
             assertThat(r.error()).contains("client 0 disconnected during the phase");
         }
     }
