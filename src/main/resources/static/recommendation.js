@@ -118,7 +118,7 @@ export function recommendationView(root, params, id) {
     const rows = entries.map(e => [
       {value: e.label, header: true},
       h('span', {class: `badge candidate-${e.status}`}, e.status),
-      {value: `${fmt.int(e.repetitions)} (${fmt.int(e.usable)})`, class: 'num'},
+      {value: `${fmt.int(e.repetitions)} (${fmt.int(e.clean)})`, class: 'num'},
       {value: fmt.stat(e.roundTripsPerSecond, fmt.int), class: 'num'},
       {value: fmt.stat(e.p99Us, fmt.us), class: 'num'},
       {value: fmt.sig(e.cpuUsPerRoundTrip), class: 'num'},
@@ -126,9 +126,9 @@ export function recommendationView(root, params, id) {
       e.reason ? h('span', {class: e.status === 'failed' ? 'error-text' : null}, e.reason) : '',
     ]);
     fill(candidatesBox, h('h2', {}, 'Candidates'), h('div', {class: 'scroll'}, table(
-      ['Candidate', 'Status', 'Repetitions (usable)', 'Round trips/s median [min, max]', 'p99 median [min, max]',
+      ['Candidate', 'Status', 'Repetitions (clean)', 'Round trips/s median [min, max]', 'p99 median [min, max]',
         'CPU µs per round trip', 'Peak RSS MiB', 'Why eliminated'],
-      rows, {className: 'candidates', caption: 'Every candidate, in the order raced; figures over its usable '
+      rows, {className: 'candidates', caption: 'Every candidate, in the order raced; figures over its clean '
         + 'repetitions (passed, no warning)'})));
   }
 

@@ -234,8 +234,8 @@ public final class RegressionGate {
         boolean higherIsBetter = metric.equals("throughput");
         double bound = higherIsBetter ? 1 / (1 + threshold) : 1 + threshold;
         int worse = higherIsBetter ? -1 : 1;
-        Predicate<RepetitionResult> usable = r -> Comparisons.usable(r, of);
-        Predicate<RepetitionResult> clean = r -> usable.test(r) && r.checks().warnings().isEmpty();
+        Predicate<RepetitionResult> hasFigure = r -> Comparisons.hasFigure(r, of);
+        Predicate<RepetitionResult> clean = r -> hasFigure.test(r) && r.clean();
         double[] x;
         double[] y;
         int leftOut;
@@ -243,12 +243,12 @@ public final class RegressionGate {
             List<RepetitionResult[]> pairs = b.matchedWith(c, clean);
             x = pairs.stream().mapToDouble(p -> of.apply(p[0])).toArray();
             y = pairs.stream().mapToDouble(p -> of.apply(p[1])).toArray();
-            leftOut = b.matchedWith(c, usable).size() - pairs.size();
+            leftOut = b.matchedWith(c, hasFigure).size() - pairs.size();
         } else {
             x = b.repetitions().stream().filter(clean).mapToDouble(of::apply).toArray();
             y = c.repetitions().stream().filter(clean).mapToDouble(of::apply).toArray();
-            leftOut = (int) (b.repetitions().stream().filter(usable).count()
-                    + c.repetitions().stream().filter(usable).count()) - x.length - y.length;
+            leftOut = (int) (b.repetitions().stream().filter(hasFigure).count()
+                    + c.repetitions().stream().filter(hasFigure).count()) - x.length - y.length;
         }
         ConfidenceSequence.Noise noise = NoiseFloor.between(b.spec(), c.spec(), higherIsBetter
                 ? NoiseFloor.Metric.THROUGHPUT : NoiseFloor.Metric.P99, NoiseFloor.GATE_ROUNDS);

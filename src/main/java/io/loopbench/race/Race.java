@@ -1,5 +1,6 @@
 package io.loopbench.race;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.loopbench.engine.Stat;
 import io.loopbench.verdicts.ConfidenceSequence;
@@ -60,13 +61,14 @@ public final class Race {
     }
 
     /**
-     * One candidate's standing, its figures over its usable repetitions (passed, no warning).
+     * One candidate's standing, its figures over its clean repetitions (passed, no warning:
+     * {@link RaceSample#clean()}).
      *
      * @param label              the candidate in words
      * @param candidate          the candidate
      * @param status             recommended, racing, eliminated or failed
      * @param repetitions        repetitions run
-     * @param usable             of them, passed without a warning
+     * @param clean              of them, passed without a warning (stored before this name as {@code usable})
      * @param roundTripsPerSecond throughput: median, min, max
      * @param p99Us              p99: median, min, max
      * @param cpuUsPerRoundTrip  median CPU per round trip, µs (both ends); null where unmeasured
@@ -76,7 +78,8 @@ public final class Race {
      * @param lostBy             it ÷ that candidate on the raced metric, at the plan's test level; null otherwise
      * @param reason             why it was eliminated or failed, in words; null otherwise
      */
-    public record Entry(String label, Candidate candidate, Status status, int repetitions, int usable,
+    public record Entry(String label, Candidate candidate, Status status, int repetitions,
+                        @JsonAlias("usable") int clean,
                         Stat roundTripsPerSecond, Stat p99Us, Double cpuUsPerRoundTrip, Double peakRssMiB,
                         Integer eliminatedAtRound, String eliminatedBy, Difference lostBy, String reason) {
     }
@@ -201,12 +204,12 @@ public final class Race {
         if (recommended != null && outcome != Outcome.RACING) {
             Entry e = entries.get(recommended);
             entries.set(recommended, new Entry(e.label(), e.candidate(), Status.RECOMMENDED, e.repetitions(),
-                    e.usable(), e.roundTripsPerSecond(), e.p99Us(), e.cpuUsPerRoundTrip(), e.peakRssMiB(), null,
+                    e.clean(), e.roundTripsPerSecond(), e.p99Us(), e.cpuUsPerRoundTrip(), e.peakRssMiB(), null,
                     null, null, null));
         }
         Integer runnerUp = recommended == null ? null : IntStream.range(0, k)
                 .filter(c -> c != recommended && entries.get(c).status() != Status.FAILED
-                        && entries.get(c).usable() > 0)
+                        && entries.get(c).clean() > 0)
                 .boxed().max(Comparator.comparing(c -> score(entries.get(c), metric))).orElse(null);
         Difference margin = runnerUp == null ? null
                 : compare(samples, runnerUp, recommended, rounds, metric, rule,
@@ -290,14 +293,14 @@ public final class Race {
         return plan.metricNoise(candidates.get(i).ioThreads(), candidates.get(j).ioThreads());
     }
 
-    /** {@code j} ÷ {@code i} over the rounds up to {@code r} where both are usable. */
+    /** {@code j} ÷ {@code i} over the rounds up to {@code r} where both are clean. */
     private static Difference compare(List<List<RaceSample>> samples, int i, int j, int r, RaceMetric metric,
                                       VerdictRule rule, ConfidenceSequence.Noise noise) {
         List<double[]> pairs = new ArrayList<>();
         for (int round = 1; round <= r; round++) {
             RaceSample a = sample(samples, i, round);
             RaceSample b = sample(samples, j, round);
-            if (a != null && b != null && a.usable() && b.usable()) {
+            if (a != null && b != null && a.clean() && b.clean()) {
                 pairs.add(new double[] {a.value(metric), b.value(metric)});
             }
         }
@@ -307,17 +310,18 @@ public final class Race {
 
     private static double[] p99s(List<List<RaceSample>> samples, int c, int r) {
         return IntStream.rangeClosed(1, r).mapToObj(round -> sample(samples, c, round))
-                .filter(s -> s != null && s.usable()).mapToDouble(RaceSample::p99Us).toArray();
+                
+                .filter(s -> s != null && s.clean()).mapToDouble(RaceSample::p99Us).toArray();
     }
 
     private static Entry entry(Candidate c, List<RaceSample> own, Status status, Integer at, String by,
                                Difference lost, String reason) {
-        List<RaceSample> usable = own.stream().filter(s -> s != null && s.usable()).toList();
-        return new Entry(c.label(), c, status, (int) own.stream().filter(Objects::nonNull).count(), usable.size(),
-                stat(usable.stream().map(RaceSample::roundTripsPerSecond).toList()),
-                stat(usable.stream().map(RaceSample::p99Us).toList()),
-                median(usable.stream().map(RaceSample::cpuUsPerRoundTrip).filter(Objects::nonNull).toList()),
-                median(usable.stream().map(RaceSample::peakRssBytes).filter(Objects::nonNull)
+        List<RaceSample> clean = own.stream().filter(s -> s != null && s.clean()).toList();
+        return new Entry(c.label(), c, status, (int) own.stream().filter(Objects::nonNull).count(), clean.size(),
+                stat(clean.stream().map(RaceSample::roundTripsPerSecond).toList()),
+                stat(clean.stream().map(RaceSample::p99Us).toList()),
+                median(clean.stream().map(RaceSample::cpuUsPerRoundTrip).filter(Objects::nonNull).toList()),
+                median(clean.stream().map(RaceSample::peakRssBytes).filter(Objects::nonNull)
                         .map(b -> b / (1024.0 * 1024)).toList()),
                 at, by, lost, reason);
     }

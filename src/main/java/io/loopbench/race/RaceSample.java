@@ -30,8 +30,8 @@ public record RaceSample(Double roundTripsPerSecond, Double p99Us, Double cpuUsP
                 !r.clean(), null);
     }
 
-    /** Whether the repetition can be compared: it passed without a warning. */
-    public boolean usable() {
+    /** Whether the repetition can be compared: it passed without a warning ({@link RepetitionResult#clean()}). */
+    public boolean clean() {
         return failure == null && !warned;
     }
 

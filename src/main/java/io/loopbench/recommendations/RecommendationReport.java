@@ -31,17 +31,17 @@ final class RecommendationReport {
                     .append(percent(spec.minimumEffect())).append(") on ").append(spec.metric().words())
                     .append(", so the one that costs least CPU per round trip (then fewer threads) is named.\n\n");
         }
-        md.append("| Candidate | Status | Repetitions (usable) | Round trips/s | p99 µs | CPU µs / round trip "
+        md.append("| Candidate | Status | Repetitions (clean) | Round trips/s | p99 µs | CPU µs / round trip "
                 + "| Peak RSS MiB | Why |\n|---|---|---:|---:|---:|---:|---:|---|\n");
         for (Race.Entry e : verdict.candidates()) {
             md.append("| ").append(Format.text(e.label())).append(" | ").append(e.status().label()).append(" | ")
-                    .append(e.repetitions()).append(" (").append(e.usable()).append(") | ")
+                    .append(e.repetitions()).append(" (").append(e.clean()).append(") | ")
                     .append(stat(e.roundTripsPerSecond(), "%,.0f")).append(" | ").append(stat(e.p99Us(), "%,.1f"))
                     .append(" | ").append(value(e.cpuUsPerRoundTrip(), "%.2f")).append(" | ")
                     .append(value(e.peakRssMiB(), "%.0f")).append(" | ")
                     .append(e.reason() == null ? "" : Format.text(e.reason())).append(" |\n");
         }
-        md.append("\nFigures: median (min–max) over each candidate's usable repetitions (passed, no warning); a "
+        md.append("\nFigures: median (min–max) over each candidate's clean repetitions (passed, no warning); a "
                 + "repetition with a warning is run again once within its round; one still warned is left out of "
                 + "every comparison, with its round's pairs.\n\n");
         md.append("## Method\n\n");

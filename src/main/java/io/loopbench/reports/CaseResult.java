@@ -80,13 +80,13 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
 
     /**
      * Repetition r of this case beside repetition r of {@code other} (this one first), for every r at which both are
-     * {@code usable}: the pairs a matched comparison tests, since a matrix that alternates cases runs repetition r of
+     * {@code kept}: the pairs a matched comparison tests, since a matrix that alternates cases runs repetition r of
      * each back to back.
      */
-    public List<RepetitionResult[]> matchedWith(CaseResult other, Predicate<RepetitionResult> usable) {
+    public List<RepetitionResult[]> matchedWith(CaseResult other, Predicate<RepetitionResult> kept) {
         Map<Integer, RepetitionResult> theirs = new HashMap<>();
-        other.repetitions().stream().filter(usable).forEach(r -> theirs.putIfAbsent(r.repetition(), r));
-        return repetitions.stream().filter(r -> usable.test(r) && theirs.containsKey(r.repetition()))
+        other.repetitions().stream().filter(kept).forEach(r -> theirs.putIfAbsent(r.repetition(), r));
+        return repetitions.stream().filter(r -> kept.test(r) && theirs.containsKey(r.repetition()))
                 .map(r -> new RepetitionResult[] {r, theirs.get(r.repetition())}).toList();
     }
 

@@ -249,7 +249,7 @@ public final class Comparisons {
                                  Function<RepetitionResult, Double> of, VerdictRule rule) {
         ConfidenceSequence.Noise noise = NoiseFloor.between(b.spec(), c.spec(), metric, NoiseFloor.RACE_ROUNDS);
         if (alternated) {
-            List<RepetitionResult[]> pairs = b.matchedWith(c, r -> usable(r, of));
+            List<RepetitionResult[]> pairs = b.matchedWith(c, r -> hasFigure(r, of));
             return Verdicts.sequentialPaired(pairs.stream().mapToDouble(p -> of.apply(p[0])).toArray(),
                     pairs.stream().mapToDouble(p -> of.apply(p[1])).toArray(), noise, rule);
         }
@@ -260,7 +260,7 @@ public final class Comparisons {
     private static Difference rankDifference(CaseResult b, CaseResult c, boolean alternated,
                                              Function<RepetitionResult, Double> metric, VerdictRule rule) {
         if (alternated) {
-            return paired(b.matchedWith(c, r -> usable(r, metric)), metric::apply, rule);
+            return paired(b.matchedWith(c, r -> hasFigure(r, metric)), metric::apply, rule);
         }
         return Verdicts.unpaired(values(b, metric), values(c, metric), false, rule);
     }
@@ -273,11 +273,11 @@ public final class Comparisons {
     }
 
     private static double[] values(CaseResult c, Function<RepetitionResult, Double> metric) {
-        return c.repetitions().stream().filter(r -> usable(r, metric)).mapToDouble(metric::apply).toArray();
+        return c.repetitions().stream().filter(r -> hasFigure(r, metric)).mapToDouble(metric::apply).toArray();
     }
 
     /** Whether a repetition passed and has a positive, finite value of the metric. */
-    public static boolean usable(RepetitionResult r, Function<RepetitionResult, Double> metric) {
+    public static boolean hasFigure(RepetitionResult r, Function<RepetitionResult, Double> metric) {
         Double v = r.ok() ? metric.apply(r) : null;
         return v != null && v > 0 && !v.isInfinite();
     }

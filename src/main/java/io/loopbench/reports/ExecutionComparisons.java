@@ -84,7 +84,7 @@ public final class ExecutionComparisons {
     }
 
     private static ExecutionRatios ratios(CaseResult baseline, CaseResult other, VerdictRule rule) {
-        List<RepetitionResult[]> pairs = baseline.matchedWith(other, ExecutionComparisons::usable);
+        List<RepetitionResult[]> pairs = baseline.matchedWith(other, ExecutionComparisons::hasCpuPerMessage);
         List<Difference> ratios = pairs.isEmpty() ? null : Verdicts.family(List.of(
                 Comparisons.paired(pairs, rep -> rep.throughput().roundTripsPerSecond(), rule),
                 Comparisons.paired(pairs, r -> r.resources().cpu().percent(), rule),
@@ -97,7 +97,7 @@ public final class ExecutionComparisons {
                 ratios == null ? null : ratios.get(2));
     }
 
-    private static boolean usable(RepetitionResult r) {
+    private static boolean hasCpuPerMessage(RepetitionResult r) {
         return r.ok() && r.throughput().messages() > 0 && r.resources().cpu().seconds() > 0;
     }
 }

@@ -288,8 +288,15 @@ public class RaceTest {
 
         assertThat(again).containsExactly("1:0");
         assertThat(runs.subList(0, 4)).containsExactly("1:0", "1:0", "1:1", "1:2");
-        assertThat(v.candidates().getFirst().usable()).isEqualTo(v.candidates().getFirst().repetitions());
+        assertThat(v.candidates().getFirst().clean()).isEqualTo(v.candidates().getFirst().repetitions());
         assertThat(v.decidedAtRound()).isEqualTo(2);
+
+        // a race stored when the count was named "usable" reads it as clean
+        tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
+        Race.Entry first = v.candidates().getFirst();
+        String stored = json.writeValueAsString(first).replace("\"clean\":", "\"usable\":");
+        assertThat(stored).contains("\"usable\":" + first.clean());
+        assertThat(json.readValue(stored, Race.Entry.class)).isEqualTo(first);
     }
 
     /**

@@ -869,18 +869,18 @@ class WebPageBrowserTest {
         recommendations.save(json.readValue(recommendationJson(newer, "2026-01-02T10:00:00Z", "succeeded", """
                 {"outcome":"winner","rounds":9,"decidedAtRound":9,"recommended":"shared 2 · epoll · netty",
                  "runnerUp":"sharded 2 · epoll · netty","margin":%s,"answer":"%s","candidates":[
-                  {"label":"shared 2 · epoll · netty","status":"recommended","repetitions":9,"usable":9,
+                  {"label":"shared 2 · epoll · netty","status":"recommended","repetitions":9,"clean":9,
                    "candidate":{"ioModel":"shared","ioThreads":2,"transport":"epoll","execution":"netty"},
                    "roundTripsPerSecond":{"median":48000,"min":45000,"max":50000},
                    "p99Us":{"median":85.2,"min":80.1,"max":90.3},"cpuUsPerRoundTrip":12.34,"peakRssMiB":123.4,
                    "eliminatedAtRound":null,"eliminatedBy":null,"lostBy":null,"reason":null},
-                  {"label":"sharded 2 · epoll · netty","status":"eliminated","repetitions":6,"usable":6,
+                  {"label":"sharded 2 · epoll · netty","status":"eliminated","repetitions":6,"clean":6,
                    "candidate":{"ioModel":"sharded","ioThreads":2,"transport":"epoll","execution":"netty"},
                    "roundTripsPerSecond":{"median":39000,"min":37000,"max":41000},
                    "p99Us":{"median":101,"min":95,"max":110},"cpuUsPerRoundTrip":14.5,"peakRssMiB":130,
                    "eliminatedAtRound":6,"eliminatedBy":"shared 2 · epoll · netty","lostBy":%s,
                    "reason":"established worse than shared 2 · epoll · netty after round 6"},
-                  {"label":"shared 1 · epoll · netty","status":"failed","repetitions":2,"usable":1,
+                  {"label":"shared 1 · epoll · netty","status":"failed","repetitions":2,"clean":1,
                    "candidate":{"ioModel":"shared","ioThreads":1,"transport":"epoll","execution":"netty"},
                    "roundTripsPerSecond":{"median":30000,"min":30000,"max":30000},
                    "p99Us":{"median":120,"min":120,"max":120},"cpuUsPerRoundTrip":null,"peakRssMiB":null,
@@ -914,9 +914,9 @@ class WebPageBrowserTest {
         assertThat(browser.findElement(By.id("recommendation-report-md")).getDomAttribute("href"))
                 .isEqualTo("/api/recommendations/" + newer + "/report");
 
-        // every candidate: its fate, repetitions (usable), figures, and why it was eliminated, text as text
+        // every candidate: its fate, repetitions (clean), figures, and why it was eliminated, text as text
         assertThat(candidates.findElements(By.cssSelector("thead th")).stream().map(WebElement::getText).toList())
-                .containsExactly("Candidate", "Status", "Repetitions (usable)", "Round trips/s median [min, max]",
+                .containsExactly("Candidate", "Status", "Repetitions (clean)", "Round trips/s median [min, max]",
                         "p99 median [min, max]", "CPU µs per round trip", "Peak RSS MiB", "Why eliminated");
         List<List<String>> rows = candidates.findElements(By.cssSelector("tbody tr")).stream()
                 .map(tr -> tr.findElements(By.cssSelector("th, td")).stream().map(WebElement::getText).toList())
