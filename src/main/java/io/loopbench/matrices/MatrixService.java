@@ -14,7 +14,6 @@ import io.loopbench.runs.Isolation;
 import io.loopbench.runs.RepetitionExecutor;
 import io.loopbench.runs.RepetitionOutcome;
 import io.loopbench.runs.StepRunner;
-import io.loopbench.race.Racer;
 import io.loopbench.runs.RunService;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.runs.RunsProperties;
@@ -107,14 +106,13 @@ public class MatrixService extends QueuedService<MatrixRecord> {
     }
 
     /**
-     * Wall time at the most (every case its most repetitions): the cases' estimates added up — forked, each repetition
-     * as a race plans one (an auto warm-up halfway to its cap), groups decided early taking less — or across hosts the
+     * Wall time at the most (every case its most repetitions): the cases' estimates added up (each repetition as
+     * {@link io.loopbench.worker.RepetitionTime} plans it), groups decided early taking less — or across hosts the
      * busiest group's, the groups running at once.
      */
     static double estimate(MatrixSpec spec, List<RunSpec> cases, List<Integer> groups) {
         if (groups.isEmpty()) {
-            return cases.stream().mapToDouble(c -> spec.isolation() == Isolation.FORKED
-                    ? c.repetitions() * Racer.repetitionSeconds(c) : RunService.estimate(c, spec.isolation())).sum();
+            return cases.stream().mapToDouble(c -> RunService.estimate(c, spec.isolation())).sum();
         }
         double[] perGroup = new double[spec.agentGroups().size()];
         for (int i = 0; i < cases.size(); i++) {

@@ -2,6 +2,7 @@ package io.loopbench.race;
 
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.worker.RepetitionTime;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.Violation;
@@ -26,13 +27,6 @@ import java.util.stream.IntStream;
  * blocks its caller, on which the executor and listener are called.
  */
 public final class Racer {
-
-    /**
-     * Seconds a forked repetition spends outside its phases (JVM start, connections, the phases' drains, exit), for
-     * the plan: about 3 s measured on a 2-core VM (docs/performance.md), more than a matrix's estimate assumes,
-     * because a plan that overestimates the rounds loses its last looks.
-     */
-    public static final double FORKED_OVERHEAD_SECONDS = 3;
 
     private Racer() {
     }
@@ -84,15 +78,9 @@ public final class Racer {
         }
     }
 
-    /**
-     * Seconds one repetition of {@code load} is planned to take in a fresh JVM: its warm-up (a fixed one, or an auto
-     * one halfway between its least and its cap: measured here, TCP's auto warm-ups took 4 to 8 s of 1 … 10), the
-     * measured phase and {@link #FORKED_OVERHEAD_SECONDS}.
-     */
+    /** Seconds one repetition of {@code load} is planned to take in a fresh JVM ({@link RepetitionTime}). */
     public static double repetitionSeconds(RunSpec load) {
-        double warmup = load.warmupMode() == WarmupMode.AUTO && load.warmupSeconds() > 0
-                ? (load.warmupSeconds() + load.warmupMaxSeconds()) / 2 : load.warmupSeconds();
-        return warmup + load.seconds() + FORKED_OVERHEAD_SECONDS;
+        return RepetitionTime.seconds(load, true);
     }
 
     /**
@@ -129,7 +117,7 @@ public final class Racer {
                                     + "a round being a repetition of each (~%.1f s each: the warm-up, seconds and "
                                     + "%.1f s for the JVM); or fewer candidates (ioModels, ioThreads, transports, "
                                     + "executions)", least, candidates.size(), ConfidenceSequence.LEAST_ROUNDS, each,
-                            FORKED_OVERHEAD_SECONDS)));
+                            RepetitionTime.FORKED_OVERHEAD_SECONDS)));
             return null;
         }
         return new Prepared(spec, candidates, plan);

@@ -18,6 +18,7 @@ import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.jobs.QueuedService;
 import io.loopbench.system.SystemInfo;
+import io.loopbench.worker.RepetitionTime;
 import io.loopbench.worker.WorkerAotCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,8 +44,6 @@ public class RunService extends QueuedService<RunRecord> {
      * Seconds a repetition spends outside its phases (JVM start, set-up, drains, teardown), for estimates: a forked
      * worker's, from its AOT cache, measured at 1.9–2.2 s (TCP 1024/16/16, docs/performance.md, issue 27).
      */
-    static final double FORKED_OVERHEAD_SECONDS = 2.0;
-    static final double IN_PROCESS_OVERHEAD_SECONDS = 0.5;
 
     private static final String INTERRUPTED = "the service stopped while this run was running; ";
 
@@ -274,8 +273,8 @@ public class RunService extends QueuedService<RunRecord> {
         }
     }
 
+    /** Seconds a run of {@code spec} is planned to take: its repetitions as {@link RepetitionTime} plans each. */
     public static double estimate(RunSpec spec, Isolation isolation) {
-        double overhead = isolation == Isolation.FORKED ? FORKED_OVERHEAD_SECONDS : IN_PROCESS_OVERHEAD_SECONDS;
-        return spec.repetitions() * (spec.phaseSeconds() + overhead);
+        return spec.repetitions() * RepetitionTime.seconds(spec, isolation == Isolation.FORKED);
     }
 }

@@ -67,7 +67,7 @@ class RecommendCommandTest {
         assertThat(run("recommend", "--budget", "10", "--io-models", "shared", "--io-threads", "1,2",
                 "--transports", "nio")).isEqualTo(2);
         assertThat(err.toString()).contains("loopbench: --budget: budgetSeconds = 10 is out of range: allowed at "
-                + "least 42 for these 2 candidates: a decision needs 2 rounds");
+                + "least 27 for these 2 candidates: a decision needs 2 rounds");
 
         err.getBuffer().setLength(0);
         assertThat(run("recommend", "--budget", "600", "--io-models", "shared", "--io-threads", "2",

@@ -207,13 +207,13 @@ public class RaceTest {
     @Test
     void theBudgetIsRefusedWhenItHoldsNoDecidingRoundAndNamesTheLeastThatDoes() {
         List<Violation> why = new ArrayList<>();
-        Racer.Prepared none = Racer.prepare(new RecommendationSpec(LOAD, 60.0, null, null, null, null, null,
+        Racer.Prepared none = Racer.prepare(new RecommendationSpec(LOAD, 40.0, null, null, null, null, null,
                 List.of(Transport.EPOLL), null), 2, t -> true, why);
 
         assertThat(none).isNull();
         assertThat(why).singleElement().satisfies(w -> {
             assertThat(w.field()).isEqualTo("budgetSeconds");
-            assertThat(w.allowed()).startsWith("at least 69 for these 3 candidates").contains("needs 2 rounds");
+            assertThat(w.allowed()).startsWith("at least 47 for these 3 candidates").contains("needs 2 rounds");
         });
         assertThat(RacePlan.of(3, false, 0.05, 69.0, 11.5, Protocol.TCP, RaceMetric.THROUGHPUT)).isNotNull();
         assertThat(RacePlan.of(3, false, 0.05, 68.9, 11.5, Protocol.TCP, RaceMetric.THROUGHPUT)).isNull();
@@ -306,7 +306,8 @@ public class RaceTest {
     @Test
     void aRaceStoredBeforeTheNoiseFloorsIsJudgedWithItsLoadsFloors() {
         Racer.Prepared fresh = prepare(600, null);
-        RacePlan old = new RacePlan(3, 3, 0, fresh.plan().maxRounds(), 0.05, 0.05 / 9, 11.5, 0, 0, 0, 0, 0);
+        RacePlan old = new RacePlan(3, 3, 0, fresh.plan().maxRounds(), 0.05, 0.05 / 9,
+                fresh.plan().repetitionSeconds(), 0, 0, 0, 0, 0);
         Racer.Prepared stored = new Racer.Prepared(fresh.spec(), fresh.candidates(), old);
 
         assertThat(stored.plan()).isEqualTo(fresh.plan());

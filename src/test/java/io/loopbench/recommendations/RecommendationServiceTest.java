@@ -83,8 +83,8 @@ class RecommendationServiceTest {
     }
 
     /**
-     * Shared 1 against shared 2 on NIO (which loads everywhere), TCP 128 B, 2 × 2, 0.1 s + 1 s: 4.1 s a repetition
-     * in the plan, so 50 s hold 6 rounds, and 16.4 s the 2 a decision needs.
+     * Shared 1 against shared 2 on NIO (which loads everywhere), TCP 128 B, 2 × 2, 0.1 s + 1 s: 2.6 s a repetition
+     * in the plan, so 34 s hold 6 rounds, and 10.4 s the 2 a decision needs.
      */
     static RecommendationSpec small(double budget) {
         RunSpec load = RunSpec.builder().protocol(Protocol.TCP).payloadBytes(128).clients(2).window(2).seconds(1.0)
@@ -107,7 +107,7 @@ class RecommendationServiceTest {
 
     @Test
     void aRaceRunsItsRoundsAndIsStoredWithItsAnswer() throws Exception {
-        RecommendationRecord queued = recommendations.submit(small(50));
+        RecommendationRecord queued = recommendations.submit(small(34));
         assertThat(queued.candidates()).hasSize(2);
         assertThat(queued.plan().firstLook()).isEqualTo(2);
         assertThat(queued.verdict().outcome()).isEqualTo(Race.Outcome.RACING);
@@ -137,12 +137,12 @@ class RecommendationServiceTest {
                 .contains("# Recommendation: tcp 128 B, 2 clients × window 2", "shared 1 · nio · netty",
                         "shared 2 · nio · netty", "30 s used; " + rounds + " round" + (rounds == 1 ? "" : "s")
                                 + " run of at most 6" + (done.verdict().decidedAtRound() == null ? "."
-                                : "; decided after round " + rounds + ", so stopping then saved 20 s of the budget."));
+                                : "; decided after round " + rounds + ", so stopping then saved 4 s of the budget."));
     }
 
     @Test
     void aBudgetThatCannotDecideIsRefusedBeforeAnyWorkAndNothingIsStored() {
-        assertThatThrownBy(() -> recommendations.submit(small(16)))
+        assertThatThrownBy(() -> recommendations.submit(small(10)))
                 .isInstanceOfSatisfying(InvalidSpecException.class, e -> assertThat(e.violations())
                         .extracting(Violation::field).containsExactly("budgetSeconds"));
         assertThatThrownBy(() -> recommendations.submit(small(601)))
@@ -154,7 +154,7 @@ class RecommendationServiceTest {
 
     @Test
     void aRaceTheServiceStoppedDuringIsInterruptedAndJudgedAsItStood() throws Exception {
-        RecommendationRecord queued = recommendations.submit(small(50));
+        RecommendationRecord queued = recommendations.submit(small(34));
         await(queued.id(), r -> r.repetitions().stream().mapToLong(own -> own.stream()
                 .filter(Objects::nonNull).count()).sum() >= 2);
         recommendations.stop();

@@ -1,5 +1,6 @@
 package io.loopbench.runs;
 
+import io.loopbench.worker.RepetitionTime;
 import io.loopbench.SystemTest;
 import io.loopbench.engine.EngineTestSupport;
 import io.loopbench.engine.RepetitionResult;
@@ -137,7 +138,7 @@ class RunServiceTest {
         RunService s = start(10);
         RunRecord queued = s.submit(quick().repetitions(2).build(), Isolation.IN_PROCESS);
         assertThat(queued.status()).isEqualTo(RunStatus.QUEUED);
-        assertThat(queued.estimatedSeconds()).isEqualTo(2 * (0.5 + RunService.IN_PROCESS_OVERHEAD_SECONDS));
+        assertThat(queued.estimatedSeconds()).isEqualTo(2 * (0.5 + RepetitionTime.IN_PROCESS_OVERHEAD_SECONDS));
 
         RunRecord done = await(s, queued.id(), r -> r.status().isFinished(), Duration.ofSeconds(30));
 
