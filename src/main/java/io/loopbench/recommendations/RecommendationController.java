@@ -75,7 +75,7 @@ public class RecommendationController {
     @Operation(summary = "Queue a recommendation",
             description = "Refused before any work: a field out of range, a load fewer than two candidates can run "
                     + "here, a budget too small for the first round at which a test can decide (the least that is "
-                    + "enough is named), or a budget over loopbench.limits.max-matrix-seconds. 202 with the candidates "
+                    + "enough is named), or a budget over loopbench.limits.max-recommendation-seconds. 202 with the candidates "
                     + "and the plan.",
             responses = {@ApiResponse(responseCode = "202", description = "Queued"),
                     @ApiResponse(responseCode = "400", description = "A field breaks a rule, or the budget cannot "

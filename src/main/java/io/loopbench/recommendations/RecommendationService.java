@@ -77,10 +77,11 @@ public class RecommendationService extends QueuedService<RecommendationRecord> {
                 each.addAll(runs.policy().violations(c.apply(race.spec().load()), isolation));
             }
             violations.addAll(each);
-            if (race.spec().budgetSeconds() > properties.limits().maxMatrixSeconds()) {
+            double most = properties.limits().maxRecommendationSeconds();
+            if (race.spec().budgetSeconds() > most) {
                 violations.add(new Violation("budgetSeconds", String.format(Locale.ROOT, "%.0f",
                         race.spec().budgetSeconds()), String.format(Locale.ROOT, "at most %.0f (limit "
-                        + "loopbench.limits.max-matrix-seconds)", properties.limits().maxMatrixSeconds())));
+                        + "loopbench.limits.max-recommendation-seconds)", most)));
             }
         }
         if (!violations.isEmpty()) {

@@ -36,12 +36,14 @@ public record RunsProperties(
      * @param maxRepetitions          the most repetitions one run may have
      * @param maxClients              the most clients one run may have
      * @param maxMatrixSeconds        the longest estimated duration a matrix may have
+     * @param maxRecommendationSeconds the largest budget a recommendation's race may have
      */
     public record Limits(
             @Positive @Max(7200) @DefaultValue("600") double maxSecondsPerRepetition,
             @Min(1) @Max(100) @DefaultValue("100") int maxRepetitions,
             @Min(1) @Max(1024) @DefaultValue("1024") int maxClients,
-            @Positive @DefaultValue("14400") double maxMatrixSeconds) {
+            @Positive @DefaultValue("14400") double maxMatrixSeconds,
+            @Positive @DefaultValue("14400") double maxRecommendationSeconds) {
     }
 
     /**

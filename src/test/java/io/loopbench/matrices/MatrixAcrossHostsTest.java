@@ -75,7 +75,7 @@ class MatrixAcrossHostsTest {
 
     @Test
     void theCasesRunOnTheGroupsAtOnceEachRecordingItsPlacementAndEveryAgentsPart() throws Exception {
-        RunsProperties p = new RunsProperties(dir, 10, new RunsProperties.Limits(30, 5, 64, 120),
+        RunsProperties p = new RunsProperties(dir, 10, new RunsProperties.Limits(30, 5, 64, 120, 120),
                 new RunsProperties.Worker(List.of("-Xmx256m"), 45, false), new RunsProperties.Network(List.of()));
         JobQueue jobs = new JobQueue(10);
         jobs.start();

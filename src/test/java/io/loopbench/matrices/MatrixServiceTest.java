@@ -44,7 +44,7 @@ class MatrixServiceTest {
 
     @BeforeEach
     void start() {
-        RunsProperties p = new RunsProperties(dir, 10, new RunsProperties.Limits(30, 5, 64, 60),
+        RunsProperties p = new RunsProperties(dir, 10, new RunsProperties.Limits(30, 5, 64, 60, 60),
                 new RunsProperties.Worker(List.of("-Xmx256m"), 45, false), new RunsProperties.Network(List.of()));
         jobs = new JobQueue(10);
         jobs.start();

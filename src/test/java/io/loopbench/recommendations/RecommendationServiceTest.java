@@ -54,7 +54,7 @@ class RecommendationServiceTest {
 
     @BeforeEach
     void start() {
-        properties = new RunsProperties(dir, 10, new RunsProperties.Limits(30, 5, 64, 600),
+        properties = new RunsProperties(dir, 10, new RunsProperties.Limits(30, 5, 64, 60, 600),
                 new RunsProperties.Worker(List.of("-Xmx256m"), 45, false), new RunsProperties.Network(List.of()));
         jobs = new JobQueue(10);
         jobs.start();
@@ -148,7 +148,7 @@ class RecommendationServiceTest {
         assertThatThrownBy(() -> recommendations.submit(small(601)))
                 .isInstanceOfSatisfying(InvalidSpecException.class, e -> assertThat(e.violations())
                         .extracting(Violation::allowed).containsExactly(
-                                "at most 600 (limit loopbench.limits.max-matrix-seconds)"));
+                                "at most 600 (limit loopbench.limits.max-recommendation-seconds)"));
         assertThat(recommendations.store().all()).isEmpty();
     }
 

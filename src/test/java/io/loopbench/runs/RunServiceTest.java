@@ -38,7 +38,7 @@ class RunServiceTest {
     private final List<RunRecord> changes = new CopyOnWriteArrayList<>();
 
     static RunsProperties properties(Path dir, int queueCapacity) {
-        return new RunsProperties(dir, queueCapacity, new RunsProperties.Limits(30, 5, 64, 3600),
+        return new RunsProperties(dir, queueCapacity, new RunsProperties.Limits(30, 5, 64, 3600, 3600),
                 new RunsProperties.Worker(List.of("-Xms32m", "-Xmx256m", "-XX:+UseSerialGC"), 45, false),
                 new RunsProperties.Network(List.of("192.0.2.0/24")));
     }
