@@ -10,11 +10,16 @@ import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
 import io.loopbench.engine.process.JitActivity;
+import io.loopbench.engine.process.JvmEvents;
 import io.loopbench.engine.process.MemoryUsage;
+import io.loopbench.engine.process.ProcessMetrics;
 import io.loopbench.engine.profile.CpuProfile;
+import io.loopbench.engine.profile.CpuProfiler;
 import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.timeline.Timeline;
 
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -83,5 +88,41 @@ public record AgentPart(String member, int clients, double elapsedSeconds, Phase
                 r.checks().fairness(), r.checks().warnings(), r.checks().notes(), r.setup().tls(),
                 r.timeline(), r.timeline() == null ? List.of() : intervalRtts, span, r.checks().stampGap(),
                 r.cpuProfile());
+    }
+
+    /**
+     * A server's part: no clients, no messages, an empty histogram; its process's CPU, collections and JIT from the
+     * phase's start to now (the coordinator asks once the clients' phase is over, so it spans the same phase, to
+     * within the clients' drain and the request's way here), its resident memory now, and the CPU profile that
+     * {@code profiling} sampled since the phase began, when it did.
+     */
+    static AgentPart ofServer(String member, PhaseStart start, CpuProfiler.Session profiling) {
+        long nanos = System.nanoTime() - start.nanos();
+        long cpu = ProcessMetrics.cpuNanos();
+        long[] gc = ProcessMetrics.gc();
+        double seconds = nanos / 1e9;
+        CpuUsage usage = cpu < 0 || start.cpuNanos() < 0 ? null
+                : new CpuUsage((cpu - start.cpuNanos()) / 1e9, seconds, (cpu - start.cpuNanos()) / (double) nanos * 100);
+        JvmEvents events = JvmEvents.get();
+        boolean known = events.awaitEvents();
+        JitActivity jit = events.activity(start.wall(), Instant.now(), JitActivity.capacityNanos(nanos));
+        MemoryUsage memory = ProcessMetrics.memory();
+        List<String> notes = new ArrayList<>();
+        if (!known) {
+            notes.add(JvmEvents.UNKNOWN_NOTE);
+        }
+        CpuProfile profile = null;
+        if (profiling != null) {
+            try {
+                profiling.stop();
+                profile = profiling.profile();
+            } catch (IllegalStateException e) {
+                notes.add("no CPU profile: " + e.getMessage());
+            }
+        }
+        return new AgentPart(member, 0, seconds, PhaseCounts.NONE,
+                LatencyHistograms.encode(LatencyHistograms.create()), null, usage,
+                new GcActivity(gc[0] - start.gcCollections(), gc[1] - start.gcMillis()), memory, jit,
+                null, jit.quiet() ? List.of() : List.of(jit.warning()), notes, null, null, null, null, null, profile);
     }
 }

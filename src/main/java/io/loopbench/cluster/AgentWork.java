@@ -6,15 +6,8 @@ import io.loopbench.engine.Measurement;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunControl;
 import io.loopbench.engine.StandingEchoServer;
-import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.latency.LatencyHistograms;
-import io.loopbench.engine.process.CpuUsage;
-import io.loopbench.engine.process.GcActivity;
-import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.process.JvmEvents;
-import io.loopbench.engine.process.MemoryUsage;
-import io.loopbench.engine.process.ProcessMetrics;
-import io.loopbench.engine.profile.CpuProfile;
 import io.loopbench.engine.profile.CpuProfiler;
 import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.spec.Profiling;
@@ -25,7 +18,6 @@ import org.HdrHistogram.AbstractHistogram;
 
 import java.net.InetAddress;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -79,15 +71,6 @@ final class AgentWork {
 
         static final Work NONE = new Work(null, null, null, null, 0, new AtomicReference<>(), List.of(),
                 new AtomicReference<>(), new AtomicReference<>());
-    }
-
-    /** This process's clocks, CPU time and collections at the start of a measured phase. */
-    private record PhaseStart(long nanos, Instant wall, long cpuNanos, long gcCollections, long gcMillis) {
-
-        static PhaseStart now() {
-            long[] gc = ProcessMetrics.gc();
-            return new PhaseStart(System.nanoTime(), Instant.now(), ProcessMetrics.cpuNanos(), gc[0], gc[1]);
-        }
     }
 
     /** Told of each interval of the clients' timeline as it closes, on the repetition's thread. */
@@ -280,7 +263,7 @@ final class AgentWork {
         Work w = current.get();
         PhaseStart started = w.phase.get();
         if (w.result == null && w.server != null && started != null) {
-            return serverPart(w, started);
+            return AgentPart.ofServer(member, started, w.profiling.getAndSet(null));
         }
         if (w.result == null) {
             throw new IllegalStateException("agent " + member + " has no part to send");
@@ -301,44 +284,8 @@ final class AgentWork {
         // a repetition that failed before its measured phase never set it
         long[] ran = w.span.get();
         PhaseSpan span = started == null || ran == null ? null
-                : new PhaseSpan(ran[0] - started.nanos, ran[1] - started.nanos);
+                : new PhaseSpan(ran[0] - started.nanos(), ran[1] - started.nanos());
         return AgentPart.of(member, w.clients, r, w.intervalRtts, span);
-    }
-
-    /**
-     * A server's part: no clients, no messages, an empty histogram; its process's CPU, collections and JIT from the
-     * phase's start to now (the coordinator asks once the clients' phase is over, so it spans the same phase, to
-     * within the clients' drain and the request's way here), and its resident memory now.
-     */
-    private AgentPart serverPart(Work w, PhaseStart start) {
-        long nanos = System.nanoTime() - start.nanos;
-        long cpu = ProcessMetrics.cpuNanos();
-        long[] gc = ProcessMetrics.gc();
-        double seconds = nanos / 1e9;
-        CpuUsage usage = cpu < 0 || start.cpuNanos < 0 ? null
-                : new CpuUsage((cpu - start.cpuNanos) / 1e9, seconds, (cpu - start.cpuNanos) / (double) nanos * 100);
-        JvmEvents events = JvmEvents.get();
-        boolean known = events.awaitEvents();
-        JitActivity jit = events.activity(start.wall, Instant.now(), JitActivity.capacityNanos(nanos));
-        MemoryUsage memory = ProcessMetrics.memory();
-        List<String> notes = new ArrayList<>();
-        if (!known) {
-            notes.add(JvmEvents.UNKNOWN_NOTE);
-        }
-        CpuProfile profile = null;
-        CpuProfiler.Session profiling = w.profiling.getAndSet(null);
-        if (profiling != null) {
-            try {
-                profiling.stop();
-                profile = profiling.profile();
-            } catch (IllegalStateException e) {
-                notes.add("no CPU profile: " + e.getMessage());
-            }
-        }
-        return new AgentPart(member, 0, seconds, PhaseCounts.NONE,
-                LatencyHistograms.encode(LatencyHistograms.create()), null, usage,
-                new GcActivity(gc[0] - start.gcCollections, gc[1] - start.gcMillis), memory, jit,
-                null, jit.quiet() ? List.of() : List.of(jit.warning()), notes, null, null, null, null, null, profile);
     }
 
     /**
