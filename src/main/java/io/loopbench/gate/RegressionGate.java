@@ -10,7 +10,7 @@ import io.loopbench.verdicts.Decision;
 import io.loopbench.verdicts.Difference;
 import io.loopbench.verdicts.NoiseFloor;
 import io.loopbench.verdicts.VerdictRule;
-import io.loopbench.verdicts.Verdicts;
+import io.loopbench.verdicts.SequentialVerdicts;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -96,7 +96,7 @@ public final class RegressionGate {
 
     /** One metric of one case as tested. */
     private record Tested(String metric, int leftOut, double baselineMedian, double candidateMedian,
-                          Difference difference, Verdicts.Beyond regression, Verdicts.Beyond within,
+                          Difference difference, SequentialVerdicts.Beyond regression, SequentialVerdicts.Beyond within,
                           double threshold) {
     }
 
@@ -253,11 +253,11 @@ public final class RegressionGate {
         ConfidenceSequence.Noise noise = NoiseFloor.between(b.spec(), c.spec(), higherIsBetter
                 ? NoiseFloor.Metric.THROUGHPUT : NoiseFloor.Metric.P99, NoiseFloor.GATE_ROUNDS);
         VerdictRule rule = new VerdictRule(level, threshold);
-        Difference d = paired ? Verdicts.sequentialPaired(x, y, noise, rule)
-                : Verdicts.sequentialUnpaired(x, y, noise, rule, null);
+        Difference d = paired ? SequentialVerdicts.paired(x, y, noise, rule)
+                : SequentialVerdicts.unpaired(x, y, noise, rule, null);
         return new Tested(metric, leftOut, median(x), median(y), d,
-                Verdicts.sequentialBeyond(x, y, paired, noise, level, bound, worse),
-                Verdicts.sequentialBeyond(x, y, paired, noise, level, bound, -worse), threshold);
+                SequentialVerdicts.beyond(x, y, paired, noise, level, bound, worse),
+                SequentialVerdicts.beyond(x, y, paired, noise, level, bound, -worse), threshold);
     }
 
     private static Check decided(Tested k, boolean judged, long checksOf) {

@@ -7,7 +7,7 @@ import io.loopbench.verdicts.ConfidenceSequence;
 import io.loopbench.verdicts.Decision;
 import io.loopbench.verdicts.Difference;
 import io.loopbench.verdicts.VerdictRule;
-import io.loopbench.verdicts.Verdicts;
+import io.loopbench.verdicts.SequentialVerdicts;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -158,7 +158,7 @@ public final class Race {
                     }
                 }
                 if (p99BoundUs != null && next[i] == Status.RACING) {
-                    Difference over = Verdicts.sequentialOverBound(p99s(samples, i, r), p99BoundUs,
+                    Difference over = SequentialVerdicts.overBound(p99s(samples, i, r), p99BoundUs,
                             plan.boundNoise(candidates.get(i).ioThreads()), rule);
                     if (over.established() && over.ratio() > 1) {
                         next[i] = Status.ELIMINATED;
@@ -304,7 +304,7 @@ public final class Race {
                 pairs.add(new double[] {a.value(metric), b.value(metric)});
             }
         }
-        return Verdicts.sequentialPaired(pairs.stream().mapToDouble(p -> p[0]).toArray(),
+        return SequentialVerdicts.paired(pairs.stream().mapToDouble(p -> p[0]).toArray(),
                 pairs.stream().mapToDouble(p -> p[1]).toArray(), noise, rule);
     }
 

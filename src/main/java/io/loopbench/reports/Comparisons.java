@@ -8,6 +8,7 @@ import io.loopbench.verdicts.ConfidenceSequence;
 import io.loopbench.verdicts.Difference;
 import io.loopbench.verdicts.NoiseFloor;
 import io.loopbench.verdicts.VerdictRule;
+import io.loopbench.verdicts.SequentialVerdicts;
 import io.loopbench.verdicts.Verdicts;
 
 import java.util.ArrayList;
@@ -250,10 +251,10 @@ public final class Comparisons {
         ConfidenceSequence.Noise noise = NoiseFloor.between(b.spec(), c.spec(), metric, NoiseFloor.RACE_ROUNDS);
         if (alternated) {
             List<RepetitionResult[]> pairs = b.matchedWith(c, r -> hasFigure(r, of));
-            return Verdicts.sequentialPaired(pairs.stream().mapToDouble(p -> of.apply(p[0])).toArray(),
+            return SequentialVerdicts.paired(pairs.stream().mapToDouble(p -> of.apply(p[0])).toArray(),
                     pairs.stream().mapToDouble(p -> of.apply(p[1])).toArray(), noise, rule);
         }
-        return Verdicts.sequentialUnpaired(values(b, of), values(c, of), noise, rule, NoiseFloor.drift(metric));
+        return SequentialVerdicts.unpaired(values(b, of), values(c, of), noise, rule, NoiseFloor.drift(metric));
     }
 
     /** A CPU profile layer's figure of two cases by the rank tests, to be decided as the layers' Holm family. */

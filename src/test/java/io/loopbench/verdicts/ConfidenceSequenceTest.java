@@ -54,7 +54,7 @@ class ConfidenceSequenceTest {
         assertThat(look.lower()).as("three rounds exclude 0").isPositive();
         assertThat(ConfidenceSequence.survives(borderline, new double[0], look, NOISE, 0.05, 1, 0))
                 .as("two rounds do not: vetoed").isFalse();
-        Difference d = Verdicts.sequentialPaired(new double[] {1, 1, 1},
+        Difference d = SequentialVerdicts.paired(new double[] {1, 1, 1},
                 new double[] {Math.exp(0.13), Math.exp(0.13), Math.exp(0.13)}, NOISE, new VerdictRule(0.05, 0.05));
         assertThat(d.decision()).isEqualTo(Decision.NOT_ESTABLISHED);
         double[] clear = {0.4, 0.4, 0.4};
@@ -64,7 +64,7 @@ class ConfidenceSequenceTest {
 
     @Test
     void oneRoundNeverDecides() {
-        Difference d = Verdicts.sequentialPaired(new double[] {1}, new double[] {10}, NOISE, VerdictRule.DEFAULT);
+        Difference d = SequentialVerdicts.paired(new double[] {1}, new double[] {10}, NOISE, VerdictRule.DEFAULT);
         assertThat(d.decision()).isEqualTo(Decision.TOO_FEW_REPETITIONS);
         assertThat(d.needed()).isEqualTo(2);
     }
