@@ -5,6 +5,7 @@ import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.race.Candidate;
@@ -12,9 +13,9 @@ import io.loopbench.race.Race;
 import io.loopbench.race.RacePlan;
 import io.loopbench.race.Racer;
 import io.loopbench.race.RecommendationSpec;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -63,7 +64,7 @@ public final class RecommendCommand implements Callable<Integer> {
             description = "IO models to race. Default: shared,sharded.")
     List<IoModel> ioModels;
     @Option(names = "--io-threads", split = ",", paramLabel = "N", description = "Thread counts to race, each "
-            + "1 … 64. Default: 1, 2, 4, … up to this machine's cores, and the cores.")
+            + "1 … " + RunSpec.MAX_IO_THREADS + ". Default: 1, 2, 4, … up to this machine's cores, and the cores.")
     List<Integer> ioThreads;
     @Option(names = "--transports", split = ",", paramLabel = "nio|epoll|io_uring",
             description = "Netty transports to race. Default: every one that loads here.")

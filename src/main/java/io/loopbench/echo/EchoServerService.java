@@ -1,11 +1,11 @@
 package io.loopbench.echo;
 
+import io.loopbench.engine.StandingEchoServer;
+import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.spec.IoModel;
-import io.loopbench.engine.spec.RunSpec;
-import io.loopbench.engine.StandingEchoServer;
+import io.loopbench.engine.spec.SpecField;
 import io.loopbench.engine.spec.Transport;
-import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.jobs.RunExceptions;
 import io.loopbench.runs.RunPolicy;
@@ -81,18 +81,19 @@ public class EchoServerService implements DisposableBean {
             v.add(new Violation("ioModel", r.ioModel().label(), "shared: one listening socket is served by one "
                     + "group; several single-thread loops on one port would need SO_REUSEPORT"));
         }
-        if (r.ioThreads() < 1 || r.ioThreads() > RunSpec.MAX_IO_THREADS) {
-            v.add(new Violation("ioThreads", String.valueOf(r.ioThreads()), "1 … 64"));
+        if (!SpecField.IO_THREADS.range().contains(r.ioThreads())) {
+            v.add(new Violation("ioThreads", String.valueOf(r.ioThreads()), SpecField.IO_THREADS.range().text()));
         }
-        if (r.work() < 0 || r.work() > RunSpec.MAX_WORK) {
-            v.add(new Violation("work", String.valueOf(r.work()), "0 … 10,000,000"));
+        if (!SpecField.WORK.range().contains(r.work())) {
+            v.add(new Violation("work", String.valueOf(r.work()), SpecField.WORK.range().text()));
         } else if (r.work() > 0 && r.payloadBytes() == null) {
             v.add(new Violation("work", String.valueOf(r.work()), "0 unless payloadBytes is given (work runs per "
                     + "message, and messages are cut by size)"));
         }
         Integer payload = r.payloadBytes();
-        if (payload != null && (payload < RunSpec.MIN_PAYLOAD || payload > RunSpec.MAX_PAYLOAD)) {
-            v.add(new Violation("payloadBytes", String.valueOf(r.payloadBytes()), "16 … 65,507"));
+        if (payload != null && !SpecField.PAYLOAD_BYTES.range().contains(payload)) {
+            v.add(new Violation("payloadBytes", String.valueOf(r.payloadBytes()),
+                    SpecField.PAYLOAD_BYTES.range().text()));
         }
         if (r.transport() == Transport.JDK || !Transports.isAvailable(r.transport())) {
             v.add(new Violation("transport", r.transport().label(), "a Netty transport that loads here"));

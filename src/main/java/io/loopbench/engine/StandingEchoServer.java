@@ -7,12 +7,13 @@ import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.server.RawEchoHandler;
 import io.loopbench.engine.server.ServerCheck;
 import io.loopbench.engine.server.ServerStats;
+import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.SpecField;
 import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
-import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.Violation;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -53,7 +54,8 @@ public final class StandingEchoServer implements AutoCloseable {
             List<Violation> v = new ArrayList<>(RunSpec.tlsViolations(protocol, certsDirectory, tlsProvider,
                     Execution.NETTY));
             if (protocol.framed() && payloadBytes == null) {
-                v.add(new Violation("payloadBytes", "none", "16 … 65,507 with protocol " + protocol.label()
+                v.add(new Violation("payloadBytes", "none", SpecField.PAYLOAD_BYTES.range().text() + " with protocol "
+                        + protocol.label()
                         + ": each message is one " + (protocol == Protocol.WEBSOCKET || protocol == Protocol.WSS
                         ? "WebSocket frame" : "HTTP request") + ", checked and answered whole"));
             }

@@ -9,10 +9,10 @@ import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
+import io.loopbench.engine.spec.Validatable;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.WindowMode;
-import io.loopbench.engine.spec.Validatable;
 import io.loopbench.runs.Isolation;
 import io.swagger.v3.oas.annotations.media.Schema;
 
@@ -25,16 +25,16 @@ import java.util.List;
  * arknet's baseline: every protocol, as arknet's runner sweeps; payloads 64, 1024 and 16384 B; profiles 1 client ×
  * window 1 and 16 clients × window 16 (UDP forced to window 1 when the profiles are defaulted); IO models shared
  * and sharded with 1, 2 and 4 threads (sharded with 1 thread dropped as a duplicate of shared 1); work 0; transport
- * auto; sliding window; netty execution; 3 s measured after 1 s of warm-up, at least 3 repetitions (arknet's) and at
- * most 5 (see {@link #DEFAULT_REPETITIONS}); keepGoing false; forked isolation.
+ * auto; sliding window; netty execution; a run spec's default measured phase and warm-up; at least 3 repetitions
+ * (arknet's) and at most 5 (see {@link #DEFAULT_REPETITIONS}); keepGoing false; forked isolation.
  *
  * @param protocols     the protocols (default: all of them, in their declared order; TLS ones with Netty's rule
  *                      for the provider and throw-away certificates unless tlsProviders says otherwise)
- * @param payloads      bytes per message, each 16 … 65507
+ * @param payloads      bytes per message
  * @param profiles      {clients, window} pairs
  * @param ioModels      shared, sharded
- * @param ioThreads     thread counts, each 1 … 64
- * @param work          xorshift iterations per echo, each 0 … 10,000,000
+ * @param ioThreads     thread counts
+ * @param work          xorshift iterations per echo
  * @param transports    auto, nio, epoll, io_uring
  * @param windowModes   sliding, batch
  * @param executions    netty, reactive, virtual-threads: how both ends are programmed; the first listed is the
@@ -58,9 +58,9 @@ import java.util.List;
  * @param p99BoundUs    the p99 bound, µs, under which the report names each IO profile's highest rate (1000)
  * @param warmupMode    for every case: auto (default) warms up for at least warmupSeconds, then until throughput is
  *                      stable and the JIT quiet, at most warmupMaxSeconds; fixed warms up exactly warmupSeconds
- * @param warmupMaxSeconds auto warm-up's cap for every case, warmupSeconds … 3600; default the larger of 10 and
+ * @param warmupMaxSeconds auto warm-up's cap for every case, at least warmupSeconds; default the larger of 10 and
  *                      warmupSeconds
- * @param datagramsPerRead UDP cases: datagrams one read may take, each 1 … 64 (default [1], one per call as arknet):
+ * @param datagramsPerRead UDP cases: datagrams one read may take (default [1], one per call as arknet):
  *                      every UDP case runs at each value (recvmmsg above 1, epoll only); TCP cases ignore it
  * @param tlsProviders  tcps, wss and https cases: auto (Netty's rule: openssl where it loads, else jdk), jdk, openssl
  *                      (Netty's BoringSSL provider), default [auto]: every
@@ -123,8 +123,8 @@ public record MatrixSpec(
     /**
      * One load profile.
      *
-     * @param clients client connections (UDP: sockets), 1 … 1024
-     * @param window  messages in flight per client, 1 … 1024
+     * @param clients client connections (UDP: sockets)
+     * @param window  messages in flight per client
      */
     public record Profile(int clients, int window) {
     }

@@ -29,7 +29,7 @@ import java.util.function.Predicate;
  * @param alpha         the chance, over the whole race, of eliminating a candidate that is not worse or of calling
  *                      two candidates equivalent that are not, (0, 0.5]; 0.05 by default
  * @param ioModels      optional: the IO models to race (default shared and sharded)
- * @param ioThreads     optional: the thread counts to race, each 1 … 64 (default 1, 2, 4, … up to this machine's
+ * @param ioThreads     optional: the thread counts to race (default 1, 2, 4, … up to this machine's
  *                      cores, and the cores themselves; sharded from 2)
  * @param transports    optional: the Netty transports to race, each auto, nio, epoll or io_uring (default every one
  *                      that loads here, auto not among them); virtual-threads execution always runs on the JDK's

@@ -24,6 +24,19 @@ class RunRequestSchema implements OpenApiCustomizer {
     /** The request, and the spec as every result echoes it. */
     private static final List<String> SCHEMAS = List.of("RunRequest", "RunSpec");
 
+    /**
+     * The other requests' fields that take a run spec field's values (a matrix's lists, a profile's pair, a race's
+     * thread counts): each gets that field's range, so that the range is declared once, in {@link SpecField}.
+     */
+    private static final Map<String, Map<String, SpecField>> TAKEN_FROM_THE_SPEC = Map.of(
+            "MatrixSpec", Map.of("payloads", SpecField.PAYLOAD_BYTES, "ioThreads", SpecField.IO_THREADS,
+                    "work", SpecField.WORK, "datagramsPerRead", SpecField.DATAGRAMS_PER_READ,
+                    "seconds", SpecField.SECONDS, "warmupSeconds", SpecField.WARMUP_SECONDS,
+                    "warmupMaxSeconds", SpecField.WARMUP_MAX_SECONDS, "rates", SpecField.RATE,
+                    "repetitions", SpecField.REPETITIONS),
+            "Profile", Map.of("clients", SpecField.CLIENTS, "window", SpecField.WINDOW),
+            "RecommendationSpec", Map.of("ioThreads", SpecField.IO_THREADS));
+
     /** What the service adds to a field's help. */
     private static final Map<SpecField, String> SERVICE_NOTES = Map.of(
             SpecField.SECONDS, " The service's limit on the warm-up at its longest (warmupSeconds, or warmupMaxSeconds "
@@ -49,6 +62,28 @@ class RunRequestSchema implements OpenApiCustomizer {
                 }
             }
         }
+        TAKEN_FROM_THE_SPEC.forEach((name, fields) -> {
+            Schema<?> schema = api.getComponents().getSchemas().get(name);
+            if (schema != null && schema.getProperties() != null) {
+                fields.forEach((property, f) -> {
+                    Schema<?> p = schema.getProperties().get(property);
+                    if (p != null) {
+                        ranged(p, f, openApi31);
+                    }
+                });
+            }
+        });
+    }
+
+    /** A field that takes {@code f}'s values, each when it is a list: its range, in the schema and in its help. */
+    @SuppressWarnings({"rawtypes"})
+    private static void ranged(Schema p, SpecField f, boolean openApi31) {
+        boolean list = p.getItems() != null;
+        Schema values = list ? p.getItems() : p;
+        range(values, f, openApi31);
+        String help = p.getDescription() == null ? "" : p.getDescription().strip();
+        p.setDescription(help + (help.isEmpty() || help.endsWith(".") ? "" : ".") + (help.isEmpty() ? "" : " ")
+                + (list ? "Each " : "Allowed: ") + f.range().text() + ".");
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -58,14 +93,7 @@ class RunRequestSchema implements OpenApiCustomizer {
                 + (value == null ? " Default: " + f.defaultText() + "." : "")
                 + SERVICE_NOTES.getOrDefault(f, ""));
         if (f.range() != null) {
-            BigDecimal min = decimal(f.range().min());
-            if (f.range().minExcluded() && openApi31) {
-                p.setExclusiveMinimumValue(min);
-            } else {
-                p.setMinimum(min);
-                p.setExclusiveMinimum(f.range().minExcluded() ? Boolean.TRUE : null);
-            }
-            p.setMaximum(decimal(f.range().max()));
+            range(p, f, openApi31);
         }
         if (!f.labels().isEmpty()) {
             p.setEnum(new ArrayList<>(f.labels()));
@@ -73,6 +101,18 @@ class RunRequestSchema implements OpenApiCustomizer {
         if (value != null) {
             p.setDefault(value instanceof Labeled l ? l.label() : value);
         }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void range(Schema p, SpecField f, boolean openApi31) {
+        BigDecimal min = decimal(f.range().min());
+        if (f.range().minExcluded() && openApi31) {
+            p.setExclusiveMinimumValue(min);
+        } else {
+            p.setMinimum(min);
+            p.setExclusiveMinimum(f.range().minExcluded() ? Boolean.TRUE : null);
+        }
+        p.setMaximum(decimal(f.range().max()));
     }
 
     /** A whole number as one (3600, not 3.6E+3), another as it is. */

@@ -1,6 +1,7 @@
 package io.loopbench.matrices;
 
 import io.loopbench.ServiceHttpTest;
+import io.loopbench.engine.spec.RunSpec;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -131,6 +132,17 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
                 .contains("baseline");
         assertThat(api.at("/components/schemas/MatrixSpec/properties/executions/items/enum").toString())
                 .isEqualTo("[\"netty\",\"reactive\",\"virtual-threads\"]");
+        // a matrix's lists, a profile's pair and a race's thread counts take the run spec's ranges, declared once
+        assertThat(api.at("/components/schemas/MatrixSpec/properties/payloads/items/maximum").asInt())
+                .isEqualTo(RunSpec.MAX_PAYLOAD);
+        assertThat(api.at("/components/schemas/MatrixSpec/properties/payloads/description").asString())
+                .endsWith("Each 16 … 65,507.");
+        assertThat(api.at("/components/schemas/MatrixSpec/properties/warmupMaxSeconds/maximum").asDouble())
+                .isEqualTo(RunSpec.MAX_SECONDS);
+        assertThat(api.at("/components/schemas/Profile/properties/clients/maximum").asInt())
+                .isEqualTo(RunSpec.MAX_CLIENTS);
+        assertThat(api.at("/components/schemas/RecommendationSpec/properties/ioThreads/items/maximum").asInt())
+                .isEqualTo(RunSpec.MAX_IO_THREADS);
         String protocols = "[\"tcp\",\"udp\",\"tcps\",\"websocket\",\"wss\",\"http\",\"https\"]";
         assertThat(api.at("/components/schemas/RunRequest/properties/protocol/enum").toString()).isEqualTo(protocols);
         assertThat(api.at("/components/schemas/MatrixSpec/properties/protocols/items/enum").toString())

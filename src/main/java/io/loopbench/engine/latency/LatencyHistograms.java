@@ -15,7 +15,7 @@ import java.util.zip.DataFormatException;
  */
 public final class LatencyHistograms {
 
-    /** Largest RTT a histogram tracks; longer ones (impossible within a 3600 s phase plus drain) are clamped. */
+    /** Largest RTT a histogram tracks; longer ones (impossible within a phase of RunSpec.MAX_SECONDS plus drain) are clamped. */
     static final long MAX_TRACKED_NANOS = 3_700_000_000_000L;
 
     private LatencyHistograms() {
