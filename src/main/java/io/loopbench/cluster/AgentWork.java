@@ -1,8 +1,8 @@
 package io.loopbench.cluster;
 
 import io.loopbench.engine.MeasuredPhaseGate;
-import io.loopbench.engine.ProgressListener;
 import io.loopbench.engine.Measurement;
+import io.loopbench.engine.ProgressListener;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.RunControl;
 import io.loopbench.engine.StandingEchoServer;

@@ -1,16 +1,16 @@
 package io.loopbench.cluster;
 
+import io.loopbench.engine.Checks;
+import io.loopbench.engine.EchoPairSetup;
 import io.loopbench.engine.ErrorCounts;
 import io.loopbench.engine.Failure;
 import io.loopbench.engine.Fairness;
-import io.loopbench.engine.Checks;
-import io.loopbench.engine.EchoPairSetup;
 import io.loopbench.engine.JvmActivity;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.ResourceUse;
 import io.loopbench.engine.RoundTripTimes;
-import io.loopbench.engine.Throughput;
 import io.loopbench.engine.RunControl;
+import io.loopbench.engine.Throughput;
 import io.loopbench.engine.WindowFill;
 import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.latency.LatencyHistograms;

@@ -9,8 +9,8 @@ import io.loopbench.verdicts.ConfidenceSequence;
 import io.loopbench.verdicts.Decision;
 import io.loopbench.verdicts.Difference;
 import io.loopbench.verdicts.NoiseFloor;
-import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.verdicts.SequentialVerdicts;
+import io.loopbench.verdicts.VerdictRule;
 
 import java.util.ArrayList;
 import java.util.Arrays;

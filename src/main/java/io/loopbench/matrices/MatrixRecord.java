@@ -2,17 +2,17 @@ package io.loopbench.matrices;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.loopbench.cluster.Placement;
-import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
-import io.loopbench.runs.RepetitionOutcome;
 import io.loopbench.engine.RepetitionResult;
-import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Summary;
+import io.loopbench.engine.process.Environment;
+import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
-import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.jobs.RunStatus;
+import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.runs.HostsRepetition;
+import io.loopbench.runs.RepetitionOutcome;
 import io.loopbench.system.SystemInfo;
 
 import java.time.Duration;

@@ -1,38 +1,38 @@
 package io.loopbench.matrices;
 
 import io.loopbench.cluster.Coordinator;
-import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.Failure;
 import io.loopbench.engine.RunControl;
+import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Violation;
 import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.QueuedService;
+import io.loopbench.jobs.RunStatus;
 import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.runs.ForkedWorker;
 import io.loopbench.runs.Isolation;
 import io.loopbench.runs.RepetitionExecutor;
 import io.loopbench.runs.RepetitionOutcome;
-import io.loopbench.runs.StepRunner;
 import io.loopbench.runs.RunService;
-import io.loopbench.jobs.RunStatus;
 import io.loopbench.runs.RunsProperties;
+import io.loopbench.runs.StepRunner;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.UUID;
 
 /**
  * Accepts matrices, validates every case before anything runs, and executes them on the shared {@link JobQueue}

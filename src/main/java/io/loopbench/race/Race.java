@@ -6,8 +6,8 @@ import io.loopbench.engine.Stat;
 import io.loopbench.verdicts.ConfidenceSequence;
 import io.loopbench.verdicts.Decision;
 import io.loopbench.verdicts.Difference;
-import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.verdicts.SequentialVerdicts;
+import io.loopbench.verdicts.VerdictRule;
 
 import java.util.ArrayList;
 import java.util.Arrays;

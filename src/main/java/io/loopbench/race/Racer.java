@@ -2,11 +2,11 @@ package io.loopbench.race;
 
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
-import io.loopbench.worker.RepetitionTime;
 import io.loopbench.engine.spec.Transport;
-import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.Violation;
+import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.verdicts.ConfidenceSequence;
+import io.loopbench.worker.RepetitionTime;
 
 import java.util.ArrayList;
 import java.util.Collections;

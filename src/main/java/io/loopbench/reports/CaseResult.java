@@ -1,10 +1,10 @@
 package io.loopbench.reports;
 
+import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.Summary;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.IoModel;
-import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
-import io.loopbench.engine.Summary;
 import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Transport;
 

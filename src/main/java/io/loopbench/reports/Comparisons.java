@@ -7,8 +7,8 @@ import io.loopbench.engine.spec.Profiling;
 import io.loopbench.verdicts.ConfidenceSequence;
 import io.loopbench.verdicts.Difference;
 import io.loopbench.verdicts.NoiseFloor;
-import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.verdicts.SequentialVerdicts;
+import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.verdicts.Verdicts;
 
 import java.util.ArrayList;

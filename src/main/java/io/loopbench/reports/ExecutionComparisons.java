@@ -1,7 +1,7 @@
 package io.loopbench.reports;
 
-import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.RepetitionResult;
+import io.loopbench.engine.spec.Execution;
 import io.loopbench.verdicts.Difference;
 import io.loopbench.verdicts.VerdictRule;
 import io.loopbench.verdicts.Verdicts;

@@ -2,15 +2,15 @@ package io.loopbench.reports;
 
 import io.loopbench.engine.ClientPopulations;
 import io.loopbench.engine.Fairness;
-import io.loopbench.engine.process.JitActivity;
-import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.OpenLoad;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.StampGap;
-import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Stat;
-import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.WarmupResult;
+import io.loopbench.engine.process.JitActivity;
+import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.WarmupMode;
 import io.loopbench.engine.spec.WindowMode;
 
 import java.util.Comparator;

@@ -2,21 +2,21 @@ package io.loopbench.runs;
 
 import io.loopbench.cluster.Coordinator;
 import io.loopbench.cluster.Placement;
-import io.loopbench.jobs.RunExceptions;
-import io.loopbench.jobs.RunStatus;
-import io.loopbench.engine.timeline.TimelineInterval;
 import io.loopbench.engine.Failure;
 import io.loopbench.engine.Measurement;
 import io.loopbench.engine.MeasurementResult;
-import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.RunControl;
+import io.loopbench.engine.loop.Transports;
+import io.loopbench.engine.spec.InvalidSpecException;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Target;
-import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.spec.Violation;
+import io.loopbench.engine.timeline.TimelineInterval;
 import io.loopbench.jobs.JobQueue;
-import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.jobs.QueuedService;
+import io.loopbench.jobs.RunExceptions;
+import io.loopbench.jobs.RunStatus;
+import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.system.SystemInfo;
 import io.loopbench.worker.RepetitionTime;
 import io.loopbench.worker.WorkerAotCache;
@@ -27,10 +27,10 @@ import tools.jackson.databind.ObjectMapper;
 import java.net.InetAddress;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.stream.Collectors;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * Accepts runs and queues them on the {@link JobQueue}, whose one runner thread executes every measurement in

@@ -1,22 +1,22 @@
 package io.loopbench.cli;
 
-import io.loopbench.engine.MeasurementResult;
 import io.loopbench.engine.Checks;
 import io.loopbench.engine.EchoPairSetup;
+import io.loopbench.engine.Fairness;
 import io.loopbench.engine.JvmActivity;
+import io.loopbench.engine.MeasurementResult;
+import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.ResourceUse;
 import io.loopbench.engine.RoundTripTimes;
-import io.loopbench.engine.Throughput;
-import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.Stat;
 import io.loopbench.engine.Summary;
+import io.loopbench.engine.Throughput;
 import io.loopbench.engine.latency.Latency;
 import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.GcActivity;
-import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.process.JitActivity;
-import io.loopbench.engine.Fairness;
+import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import org.junit.jupiter.api.Test;

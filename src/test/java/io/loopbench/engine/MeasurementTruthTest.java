@@ -1,8 +1,8 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.loop.LoopLayout;
 import io.loopbench.engine.server.ServerFault;
-import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.spec.AddressFamily;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.InvalidSpecException;

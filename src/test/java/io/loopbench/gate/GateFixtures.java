@@ -1,15 +1,15 @@
 package io.loopbench.gate;
 
-import io.loopbench.engine.Fairness;
 import io.loopbench.engine.Checks;
 import io.loopbench.engine.EchoPairSetup;
+import io.loopbench.engine.Fairness;
 import io.loopbench.engine.JvmActivity;
+import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.ResourceUse;
 import io.loopbench.engine.RoundTripTimes;
-import io.loopbench.engine.Throughput;
-import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.Stat;
 import io.loopbench.engine.Summary;
+import io.loopbench.engine.Throughput;
 import io.loopbench.engine.latency.Latency;
 import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.process.CpuUsage;

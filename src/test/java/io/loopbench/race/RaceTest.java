@@ -1,13 +1,13 @@
 package io.loopbench.race;
 
-import io.loopbench.engine.Failure;
 import io.loopbench.engine.Checks;
 import io.loopbench.engine.EchoPairSetup;
+import io.loopbench.engine.Failure;
 import io.loopbench.engine.JvmActivity;
+import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.ResourceUse;
 import io.loopbench.engine.RoundTripTimes;
 import io.loopbench.engine.Throughput;
-import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.latency.Latency;
 import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.process.CpuUsage;

@@ -1,28 +1,28 @@
 package io.loopbench.reports;
 
-import io.loopbench.engine.process.CpuUsage;
-import io.loopbench.engine.Failure;
-import io.loopbench.engine.Fairness;
-import io.loopbench.engine.spec.IoModel;
-import io.loopbench.engine.process.JitActivity;
-import io.loopbench.engine.latency.Latency;
-import io.loopbench.engine.latency.LatencyMode;
-import io.loopbench.engine.WindowFill;
-import io.loopbench.engine.OpenLoad;
-import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.Checks;
 import io.loopbench.engine.EchoPairSetup;
+import io.loopbench.engine.Failure;
+import io.loopbench.engine.Fairness;
 import io.loopbench.engine.JvmActivity;
+import io.loopbench.engine.OpenLoad;
+import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.ResourceUse;
 import io.loopbench.engine.RoundTripTimes;
-import io.loopbench.engine.Throughput;
-import io.loopbench.engine.RepetitionResult;
-import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.Stat;
 import io.loopbench.engine.Summary;
+import io.loopbench.engine.Throughput;
+import io.loopbench.engine.WarmupResult;
+import io.loopbench.engine.WindowFill;
+import io.loopbench.engine.latency.Latency;
+import io.loopbench.engine.latency.LatencyMode;
+import io.loopbench.engine.process.CpuUsage;
+import io.loopbench.engine.process.JitActivity;
+import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
-import io.loopbench.engine.WarmupResult;
 
 import io.loopbench.engine.protocol.TlsSession;
 

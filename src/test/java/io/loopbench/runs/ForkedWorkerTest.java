@@ -1,7 +1,5 @@
 package io.loopbench.runs;
 
-import io.loopbench.worker.WorkerAotCache;
-import io.loopbench.worker.WorkerLauncher;
 import io.loopbench.SystemTest;
 import io.loopbench.engine.EngineTestSupport;
 import io.loopbench.engine.process.ClassSharing;
@@ -10,16 +8,18 @@ import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.WarmupMode;
-import io.loopbench.jobs.WorkerProcess;
 import io.loopbench.engine.timeline.TimelineInterval;
+import io.loopbench.jobs.WorkerProcess;
+import io.loopbench.worker.WorkerAotCache;
 import io.loopbench.worker.WorkerEvent;
+import io.loopbench.worker.WorkerLauncher;
 import io.loopbench.worker.WorkerMain;
 import io.loopbench.worker.WorkerProtocol;
 import io.loopbench.worker.WorkerRequest;
 import io.netty.handler.ssl.OpenSsl;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

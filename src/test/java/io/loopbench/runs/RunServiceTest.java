@@ -1,6 +1,5 @@
 package io.loopbench.runs;
 
-import io.loopbench.worker.RepetitionTime;
 import io.loopbench.SystemTest;
 import io.loopbench.engine.EngineTestSupport;
 import io.loopbench.engine.RepetitionResult;
@@ -12,6 +11,7 @@ import io.loopbench.jobs.JobQueue;
 import io.loopbench.jobs.RunExceptions;
 import io.loopbench.jobs.RunStatus;
 import io.loopbench.jobs.WorkerProcess;
+import io.loopbench.worker.RepetitionTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

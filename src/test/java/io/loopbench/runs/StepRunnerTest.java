@@ -1,13 +1,13 @@
 package io.loopbench.runs;
 
-import io.loopbench.engine.Failure;
 import io.loopbench.engine.Checks;
 import io.loopbench.engine.EchoPairSetup;
+import io.loopbench.engine.Failure;
 import io.loopbench.engine.JvmActivity;
+import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.ResourceUse;
 import io.loopbench.engine.RoundTripTimes;
 import io.loopbench.engine.Throughput;
-import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import org.junit.jupiter.api.Test;
