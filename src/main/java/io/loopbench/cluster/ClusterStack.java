@@ -43,7 +43,7 @@ public final class ClusterStack {
      * A host silent for this long is suspected (then checked for {@value #VERIFY_MILLIS} ms) and dropped. Long, since
      * a member measuring keeps its cores busy by design and a false drop aborts its repetition: a killed process is
      * found at once by its socket, so this only delays noticing a host cut off or frozen. At 5 s an agent running a
-     * case in a JVM with three others on a 2-core machine with one core taken was dropped (docs/performance.md).
+     * case in a JVM with three others on a 2-core machine with one core taken was dropped (bench/LOG.md).
      */
     static final long HEARTBEAT_TIMEOUT_MILLIS = 15_000;
     static final long HEARTBEAT_INTERVAL_MILLIS = 2_000;

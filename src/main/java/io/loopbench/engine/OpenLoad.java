@@ -56,7 +56,7 @@ public record OpenLoad(double rate, long intendedMessages, long lateMessages, lo
 
         /**
          * The slowest client's p99 over this many times the fastest's makes the clients uneven. Calibrated on steady
-         * repetitions of even layouts (bench/openspread.sh, docs/performance.md): 3× warned on 1 of 36, 2× on 4; a
+         * repetitions of even layouts (bench/openspread.sh, docs/performance.md, "Open-load client spread false alarms"): 3× warned on 1 of 36, 2× on 4; a
          * client served 20 ms slower still warns.
          */
         public static final double MAX_P99_SPREAD = 3;

@@ -117,7 +117,7 @@ final class WarmupRounds {
     static final double ROUND_SECONDS = 0.2;
     /**
      * Rounds in each of the two spans {@link #unsteadyThroughput} compares, and in the span {@link #unquietJit}
-     * judges: 0.6 s (docs/performance.md, "A fresh repetition in five seconds").
+     * judges: 0.6 s (bench/LOG.md, "A fresh repetition in five seconds").
      */
     static final int STEADY_ROUNDS = 3;
     /** How far the last span's throughput may lie from the span before's, as a share of it. */

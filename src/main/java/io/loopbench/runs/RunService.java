@@ -40,10 +40,6 @@ import java.util.stream.Collectors;
 public class RunService extends QueuedService<RunRecord> {
 
     private static final Logger log = LoggerFactory.getLogger(RunService.class);
-    /**
-     * Seconds a repetition spends outside its phases (JVM start, set-up, drains, teardown), for estimates: a forked
-     * worker's, from its AOT cache, measured at 1.9–2.2 s (TCP 1024/16/16, docs/performance.md, issue 27).
-     */
 
     private static final String INTERRUPTED = "the service stopped while this run was running; ";
 

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The noise the verdicts assume on this machine kind, calibrated from real A/A repetitions (bench/noise.sh: fresh
- * JVMs of one spec back to back; docs/performance.md, "Answers in minutes", has the runs): the scale of one round's
+ * JVMs of one spec back to back; docs/performance.md, "Noise between repetitions", has the runs): the scale of one round's
  * log ratio — two back-to-back repetitions of a spec — for throughput and for p99, and how far separate runs of one
  * spec drift. Measured on a 2-vCPU VM, shared 1's rounds spread 1.4–4.3 % in throughput (TCP 1.4 %, 2.3 % at the
  * upper 90 % bound) while TCP's sharded 2 spread 7.8 % and shared 2 11.7 %, their threads landing well or badly on

@@ -28,7 +28,7 @@ import java.util.stream.Stream;
 /**
  * The forked workers' AOT cache (JDK 25+, JEPs 483 and 514): a file that a JVM started with {@code -XX:AOTCache}
  * maps at start, with the classes a training run loaded already loaded and linked, so that a fresh worker reaches its
- * first echo in about half the time (docs/performance.md, issue 27). It holds no method profiles (JEP 515's training
+ * first echo in about half the time (docs/performance.md, "Worker start"). It holds no method profiles (JEP 515's training
  * data is switched off): code compiled early from a training run's profiles made the measured steady state slower,
  * so a worker's JIT profiles and compiles its own case exactly as without the cache.
  *

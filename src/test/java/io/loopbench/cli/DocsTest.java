@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 /**
  * README and the reference in docs/ still say what the code does: every link between them leads to a file, every
  * {@code ./loopbench measure} and {@code ./loopbench compare} command they show parses with the CLI's own options, and the run README's first
- * example posts is a run request the API reads, every field known. (docs/performance.md is history: its commands
- * are those of their day.)
+ * example posts is a run request the API reads, every field known. (docs/performance.md quotes bench/ scripts,
+ * each figure with the commit it ran at.)
  */
 class DocsTest {
 

@@ -22,7 +22,7 @@ public final class LoopPacer {
      * loop spins for the lead before each send: where timers wake a loop later than that (tens of microseconds on a
      * virtual machine), sends leave up to that much late — counted in the send lag — rather than the loop spinning away
      * a core and delaying the echoes it should read meanwhile (it shares the loop with its clients' IO). Measured on a
-     * 2-vCPU VM at 20,000 msg/s (docs/performance.md): a 20 µs cap gives send lag p50 ~34 µs at ~40 % CPU; a 50 µs cap
+     * 2-vCPU VM at 20,000 msg/s (bench/LOG.md): a 20 µs cap gives send lag p50 ~34 µs at ~40 % CPU; a 50 µs cap
      * (before the pacer stopped spinning between untimed looks) spun without pause, 100 % CPU, and the same delay
      * reappeared in the echoes' RTT instead. The system property
      * {@code loopbench.pacer.maxLeadMicros} changes the cap, for {@code bench/pacer.sh}'s side-by-side only.

@@ -12,8 +12,8 @@ final class LossTimer {
     /**
      * The sweep runs within every warm-up round (0.2 s): at the default timeout's quarter (250 ms) it first ran in the
      * measured phase, whose event loops then met a due scheduled task for the first time, and every UDP repetition's
-     * measured phase saw the loop's code deoptimized and compiled again, 13 to 29 times (docs/performance.md, "A
-     * fresh repetition in five seconds").
+     * measured phase saw the loop's code deoptimized and compiled again, 13 to 29 times (bench/LOG.md, "A fresh
+     * repetition in five seconds").
      */
     static final long LONGEST_PERIOD_MS = 50;
 

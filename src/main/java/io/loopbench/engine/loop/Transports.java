@@ -19,7 +19,7 @@ public final class Transports {
 
     /**
      * The order in which {@code auto} tries transports: epoll measured fastest on this project's machines (see
-     * docs/performance.md, "Transport comparison"); io_uring next; NIO always loads.
+     * docs/performance.md, "Transports"); io_uring next; NIO always loads.
      */
     public static final List<Transport> AUTO_PREFERENCE = List.of(Transport.EPOLL, Transport.IO_URING, Transport.NIO);
 

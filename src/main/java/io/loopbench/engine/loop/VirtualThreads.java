@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code virtual-threads} execution runs on the JDK's own virtual-thread scheduler, as applications do. A read that
  * finds no data parks its virtual thread; the JDK's poller, a thread of its own, unparks it when the socket is
  * readable, and the carrier is woken to run it: two thread hand-offs per message that an event loop does not pay,
- * which is why a 1 × 1 ping-pong runs slower than netty's with its two ends on two loops (docs/performance.md). The JDK
+ * which is why a 1 × 1 ping-pong runs slower than netty's with its two ends on two loops (docs/performance.md, "Execution styles"). The JDK
  * sizes that scheduler once per JVM, from {@value #PARALLELISM} and {@value #MAX_POOL_SIZE}; a run therefore needs
  * a JVM started with both set to its {@code ioThreads} ({@link #jvmOptions}), which forked workers and the
  * {@code loopbench} script do. Thread-safe.

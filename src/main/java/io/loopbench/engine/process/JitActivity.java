@@ -40,13 +40,13 @@ public record JitActivity(long compilations, long deoptimizations, double compil
     /**
      * Share of a phase's CPU capacity the compilers may take and leave it quiet: half the 5 % a verdict needs by
      * default, so that what they took cannot by itself make a difference a report calls established. A cold phase
-     * takes 40 to 67 % (docs/performance.md).
+     * takes 40 to 67 % (bench/LOG.md).
      */
     public static final double MAX_COMPILE_CPU_SHARE = 0.025;
 
     /**
      * Changes of measured-path code (deoptimizations and C2/OSR compilations together) a phase may see and stay
-     * quiet. Calibrated (docs/performance.md, bench/jit.sh): steady references, the third and fourth repetitions in
+     * quiet. Calibrated (bench/LOG.md, bench/jit.sh): steady references, the third and fourth repetitions in
      * one JVM, see 0 to 3 in all but the odd one (a late compilation of the event loop's own machinery: its task
      * runner, its scheduled-task queue, the OSR of its run loop, as each repetition starts new loops; or one uncommon
      * trap), while a cold phase sees well over a hundred. A fresh JVM's first phase after an auto warm-up that ended
@@ -59,7 +59,7 @@ public record JitActivity(long compilations, long deoptimizations, double compil
     /**
      * Changes of measured-path code an auto warm-up's last span (0.6 s) may see and end steady: fewer than a whole phase
      * may, since a fresh JVM's late compilations come in bursts. With this bound, a fresh JVM's first measured phase
-     * saw 1 to 5 (docs/performance.md, "The JIT warning on fresh JVMs").
+     * saw 1 to 5 (bench/LOG.md, "The JIT warning on fresh JVMs").
      */
     public static final int WARMUP_PATH_CHANGES_ALLOWED = 3;
 

@@ -29,7 +29,7 @@ import java.util.List;
  * <p>The events are read on demand ({@link #awaitEvents}): the recording is dumped to a file of its own and read
  * back, some 10 ms, and every event committed before the call is in. A recording stream would hand them over only at
  * its flush, about once a second, which the JVM does not let a program shorten: each phase waited for it (0 to 1 s,
- * docs/performance.md) and an auto warm-up's JIT check idled the loops for as long. Each dump closes one of the
+ * bench/LOG.md) and an auto warm-up's JIT check idled the loops for as long. Each dump closes one of the
  * recording's chunks, so a recording whose dump has grown past {@link #ROTATE_BYTES} is replaced by a new one, started
  * before the old one's last dump, the events of each kept on their side of that instant. Thread-safe.
  *

@@ -30,7 +30,7 @@ public final class CpuProfiler {
 
     /**
      * CPU time between two samples of a thread: 100 per second of a busy thread (async-profiler's own default). At
-     * 5 ms a busy loop thread lost some 7 % of its throughput (docs/performance.md, "CPU profiles").
+     * 5 ms a busy loop thread lost some 7 % of its throughput (bench/LOG.md, "CPU profiles").
      */
     public static final int DEFAULT_INTERVAL_MICROS = 10_000;
 

@@ -59,7 +59,7 @@ public record RunSpec(
      * The measured phase's default length: as long as a fresh JVM's figure needs, no longer. Within one JVM, phases of
      * 1, 2 and 3 s spread alike (1-4 % throughput, 2-8 % p99) and no less than fresh JVMs spread from one another, so
      * a longer phase does not make a forked repetition's figure surer; 1 s phases spread more on https and let one
-     * harness compilation break the JIT's share (docs/performance.md, "A fresh repetition in five seconds").
+     * harness compilation break the JIT's share (docs/performance.md, "Measured-phase length").
      */
     public static final double DEFAULT_SECONDS = 2.0;
     /** The most datagrams one batched read may take. */
