@@ -29,11 +29,11 @@ class RecommendationApiTest extends ServiceHttpTest {
         assertThat(problem.at("/violations/0/field").asString()).isEqualTo("load.payloadBytes");
         assertThat(problem.get("violations").size()).isEqualTo(1);
         HttpResponse<String> tooShort = post("/api/recommendations", """
-                {"load":{"protocol":"tcp"},"budgetSeconds":30,"ioModels":["shared"],"ioThreads":[1,2],
+                {"load":{"protocol":"tcp"},"budgetSeconds":20,"ioModels":["shared"],"ioThreads":[1,2],
                  "transports":["nio"]}""");
         assertThat(tooShort.statusCode()).isEqualTo(400);
         assertThat(json.readTree(tooShort.body()).at("/violations/0/allowed").asString())
-                .startsWith("at least 42 for these 2 candidates: a decision needs 2 rounds");
+                .startsWith("at least 27 for these 2 candidates: a decision needs 2 rounds");
         assertThat(json.readTree(send(at("/api/recommendations")).body()).get("total").asInt()).isEqualTo(before);
     }
 
