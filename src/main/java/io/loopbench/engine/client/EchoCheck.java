@@ -26,10 +26,11 @@ final class EchoCheck {
     }
 
     /**
-     * Checks the echo of {@code length} bytes at {@code at}. Its receive time is taken when its slot is matched, per
-     * message; the message sent into the freed slot is stamped with that same instant.
+     * Checks the echo of {@code length} bytes at {@code at}, received at {@code now}: the instant its read batch's
+     * handling began, one clock read for every echo of the batch (they all arrived with it). The message sent into
+     * the freed slot is stamped with that same instant.
      */
-    void check(ByteBuf m, int at, int length) {
+    void check(ByteBuf m, int at, int length, long now) {
         if (length != payloadBytes || !MessageFormat.hasValidHeader(m, at) || MessageFormat.clientId(m, at) != id) {
             PhaseCounters counters = client.currentOrMeasured();
             counters.contentErrors++;
@@ -50,7 +51,6 @@ final class EchoCheck {
             current.noteError("client " + id + ": echo of sequence " + seq + " that is not in flight");
             return;
         }
-        long now = System.nanoTime();
         boolean valid = true;
         if (!bodies.valid(m, at, id, seq)) {
             current.contentErrors++;

@@ -192,13 +192,18 @@ public final class EchoClient {
 
     /**
      * A stream: handles every complete frame in the buffer, read in place (no slice per message), consuming it; a
-     * partial one waits for more bytes.
+     * partial one waits for more bytes. The frames of one read arrived together: one clock read serves them all,
+     * rather than one per echo (a clock read is about 20 ns of a round trip's 0.5 µs of CPU at 16 × 16 × 1 KiB).
      */
     public void frames(ByteBuf in) {
-        while (in.readableBytes() >= payloadBytes) {
-            echoed(in, in.readerIndex(), payloadBytes);
-            in.skipBytes(payloadBytes);
+        if (in.readableBytes() < payloadBytes) {
+            return;
         }
+        long now = System.nanoTime();
+        do {
+            check.check(in, in.readerIndex(), payloadBytes, now);
+            in.skipBytes(payloadBytes);
+        } while (in.readableBytes() >= payloadBytes);
     }
 
     /** A read batch has been handled: sends what it made ready. */
@@ -206,9 +211,9 @@ public final class EchoClient {
         flushIfPending();
     }
 
-    /** One echoed message (a datagram, or a frame) of {@code length} bytes at {@code at}. */
+    /** One echoed message (a datagram, or a framed protocol's message) of {@code length} bytes at {@code at}. */
     public void echoed(ByteBuf m, int at, int length) {
-        check.check(m, at, length);
+        check.check(m, at, length, System.nanoTime());
     }
 
     /**
