@@ -31,13 +31,14 @@ final class EchoCheck {
      * the freed slot is stamped with that same instant.
      */
     void check(ByteBuf m, int at, int length, long now) {
-        if (length != payloadBytes || !MessageFormat.hasValidHeader(m, at) || MessageFormat.clientId(m, at) != id) {
+        long head = length == payloadBytes ? MessageFormat.head(m, at) : 0;
+        if (length != payloadBytes || !MessageFormat.validHead(head, id)) {
             PhaseCounters counters = client.currentOrMeasured();
             counters.contentErrors++;
             counters.noteError("client " + id + ": malformed echo of " + length + " bytes");
             return;
         }
-        byte tag = MessageFormat.tag(m, at);
+        byte tag = MessageFormat.tag(head);
         long seq = MessageFormat.sequence(m, at);
         if (!client.inPhase(tag)) {
             client.counters(tag).unexpectedMessages++;

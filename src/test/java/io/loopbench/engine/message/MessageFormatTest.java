@@ -72,7 +72,30 @@ class MessageFormatTest {
     void badMagicOrTagIsNotAValidHeader(int at, char value) {
         ByteBuf b = Unpooled.buffer(64);
         MessageFormat.write(b, MessageFormat.MEASURED_TAG, 1, 1, 64);
+        assertThat(MessageFormat.hasValidHeader(b, 0)).isTrue();
+        assertThat(MessageFormat.validHead(MessageFormat.head(b, 0), 1)).isTrue();
         b.setByte(at, value);
         assertThat(MessageFormat.hasValidHeader(b, 0)).isFalse();
+        assertThat(MessageFormat.validHead(MessageFormat.head(b, 0), 1)).isFalse();
+    }
+
+    /** The header read as one long gives each field as the byte-wise layout has it, for every tag and any id. */
+    @ParameterizedTest
+    @CsvSource({"0,0", "1,0", "0,7", "1,-1", "1,2147483647", "0,-2147483648"})
+    void theHeadReadAsOneLongHoldsTheTagAndTheClientId(byte tag, int id) {
+        ByteBuf b = Unpooled.buffer(64);
+        MessageFormat.write(b, tag, id, 42, 64);
+
+        long head = MessageFormat.head(b, 0);
+
+        assertThat(b.getUnsignedMedium(0)).isEqualTo(MessageFormat.MAGIC);
+        assertThat(b.getByte(3)).isEqualTo(tag);
+        assertThat(b.getInt(4)).isEqualTo(id);
+        assertThat(MessageFormat.sequence(b, 0)).isEqualTo(42);
+        assertThat(MessageFormat.tag(head)).isEqualTo(tag);
+        assertThat(MessageFormat.validHead(head, id)).isTrue();
+        assertThat(MessageFormat.validHead(head, id + 1)).isFalse();
+        b.setByte(3, 2);
+        assertThat(MessageFormat.validHead(MessageFormat.head(b, 0), id)).isFalse();
     }
 }
