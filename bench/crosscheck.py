@@ -22,6 +22,8 @@ the service's jar (./mvnw -q -o -DskipTests package). Run nothing else on the ma
 import argparse, datetime, glob, json, os, re, shutil, socket, statistics, subprocess, sys, tempfile, time
 import urllib.request
 
+import results
+
 BASE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JAVA = os.environ.get("JAVA", "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java")
 WRK_SCRIPT = 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/octet-stream"\n' \
@@ -36,16 +38,8 @@ def loopbench(out, name, target, protocol, payload, clients, a):
     cmd = where + ["--protocol", protocol, "--payload", str(payload), "--clients", str(clients), "--window", "1",
                    "--io-model", "shared", "--transport", "epoll", "--seconds", str(a.seconds),
                    "--warmup", str(a.warmup), "--warmup-mode", "fixed", "--repetitions", "1"]
-    with open(f"{out}/{name}.json", "w") as o, open(f"{out}/{name}.log", "w") as e:
-        subprocess.run(cmd, cwd=BASE, stdout=o, stderr=e)
-    try:
-        r = json.load(open(f"{out}/{name}.json"))["repetitions"][0]
-    except (ValueError, KeyError, IndexError):
-        return None
-    if not r["ok"]:
-        print(f"  {name} failed: {r['error']}", file=sys.stderr)
-        return None
-    return r["roundTripsPerSecond"], r["latency"]["p50Us"], r["latency"]["p99Us"]
+    r = results.measure_once(BASE, out, name, cmd)
+    return None if r is None else (r["roundTripsPerSecond"], r["latency"]["p50Us"], r["latency"]["p99Us"])
 
 
 def free_port():

@@ -12,6 +12,8 @@ nothing else on the machine meanwhile.
 """
 import argparse, datetime, json, os, statistics, subprocess, sys
 
+import results
+
 BASE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAYOUTS = [("shared", 1), ("sharded", 2)]
 
@@ -30,16 +32,8 @@ def loopbench(out, name, model, threads, a):
            "--transport", "epoll", "--clients", str(a.clients), "--window", str(a.window), "--payload",
            str(a.payload), "--seconds", str(a.seconds), "--warmup", str(a.warmup), "--warmup-mode", "fixed",
            "--repetitions", "1"]
-    with open(f"{out}/{name}.json", "w") as o, open(f"{out}/{name}.log", "w") as e:
-        subprocess.run(cmd, cwd=BASE, stdout=o, stderr=e)
-    try:
-        r = json.load(open(f"{out}/{name}.json"))["repetitions"][0]
-    except (ValueError, KeyError, IndexError):
-        return None
-    if not r["ok"]:
-        print(f"  {name} failed: {r['error']}", file=sys.stderr)
-        return None
-    return r["roundTripsPerSecond"], r["cpu"]["seconds"] / r["messages"] * 1e6
+    r = results.measure_once(BASE, out, name, cmd)
+    return None if r is None else (r["roundTripsPerSecond"], r["cpu"]["seconds"] / r["messages"] * 1e6)
 
 
 def stat(values, fmt):
