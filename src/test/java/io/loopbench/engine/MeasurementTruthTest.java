@@ -33,8 +33,9 @@ import static org.assertj.core.data.Percentage.withPercentage;
 class MeasurementTruthTest {
 
     /**
-     * With one timestamp rule for every execution — sent just before the message is handed over, received when its
-     * slot is matched, the refill stamped with that instant — round trips/s × mean RTT is the window, within 5 %.
+     * With one timestamp rule for every execution — sent just before the message is handed over, received as its
+     * read batch's handling begins (a datagram: as it is handled), the refill stamped with that instant — round
+     * trips/s × mean RTT is the window, within 5 %.
      */
     @ParameterizedTest
     @CsvSource({"netty,tcp", "netty,udp", "reactive,tcp", "reactive,udp", "virtual-threads,tcp",
