@@ -13,7 +13,7 @@ final class ErrorsStage implements RepetitionStage {
 
     @Override
     public void run(RepetitionState s) {
-        PhaseCounts m = s.sum(MessageFormat.MEASURED_TAG);
+        PhaseCounts m = s.measured.counts();
         s.errors = s.errors(m, MessageFormat.MEASURED_TAG, s.measured.phase().drainTimedOut());
         if (s.warmup != null) {
             warmup(s);

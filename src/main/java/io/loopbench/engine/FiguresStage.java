@@ -3,7 +3,6 @@ package io.loopbench.engine;
 import io.loopbench.engine.client.PhaseCounts;
 import io.loopbench.engine.latency.LatencyHistograms;
 import io.loopbench.engine.latency.LatencyMode;
-import io.loopbench.engine.message.MessageFormat;
 import io.loopbench.engine.process.CpuUsage;
 import org.HdrHistogram.Histogram;
 
@@ -16,7 +15,7 @@ final class FiguresStage implements RepetitionStage {
     @Override
     public void run(RepetitionState s) {
         PhaseRunner.Outcome m = s.measured.phase();
-        PhaseCounts counts = s.sum(MessageFormat.MEASURED_TAG);
+        PhaseCounts counts = s.measured.counts();
         double elapsed = m.elapsedNanos() / 1e9;
         s.throughput = Throughput.of(elapsed, counts.messagesSent(), counts.messages(), s.spec.payloadBytes());
         Histogram all = s.measured.timeline().rtt();

@@ -2,6 +2,7 @@ package io.loopbench.engine;
 
 import io.loopbench.engine.message.MessageFormat;
 import io.loopbench.engine.process.JvmEvents;
+import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.process.ProcessMetrics;
 import io.loopbench.engine.profile.CpuProfiler;
 import io.loopbench.engine.timeline.TimelineInterval;
@@ -30,8 +31,9 @@ final class MeasuredPhaseStage implements RepetitionStage {
         PhaseRunner.Outcome phase = s.phases.run(MessageFormat.MEASURED_TAG, s.spec.seconds(), recording);
         sample(s, CpuProfiler.Session::stop);
         s.progress.measuredPhaseRan(s.index, phase.endNanos() - phase.elapsedNanos(), phase.stoppedNanos());
-        s.measured = new RepetitionState.MeasuredPhase(phase, recording.finish(phase.endNanos()),
-                ProcessMetrics.memory());
+        MemoryUsage memory = ProcessMetrics.memory(); // first: what follows allocates
+        s.measured = new RepetitionState.MeasuredPhase(phase, recording.finish(phase.endNanos()), memory,
+                s.sum(MessageFormat.MEASURED_TAG));
     }
 
     /** One step of the profile's sampling, unless there is none or an earlier step failed (which it then says). */

@@ -19,7 +19,7 @@ final class OpenLoadStage implements RepetitionStage {
         if (!s.open()) {
             return;
         }
-        PhaseCounts m = s.sum(MessageFormat.MEASURED_TAG);
+        PhaseCounts m = s.measured.counts();
         s.openLoad = OpenLoad.of(s.spec.rate(), m.intendedMessages(), m.lateMessages(), m.droppedMessages(),
                 LoopPacer.LATE_THRESHOLD_NANOS / 1000.0, LatencyHistograms.latency(LatencyMode.MESSAGE,
                         LatencyHistograms.merged(s.measured.phase().sendLag().values())),

@@ -95,8 +95,12 @@ final class RepetitionState {
                        TimelineRecording.Result timeline) {
     }
 
-    /** The measured phase's outcome, its timeline and the memory read at its end. */
-    record MeasuredPhase(PhaseRunner.Outcome phase, TimelineRecording.Result timeline, MemoryUsage memory) {
+    /**
+     * The measured phase's outcome, its timeline, the memory read at its end, and what every client counted in it
+     * (summed once, for the stages that read it).
+     */
+    record MeasuredPhase(PhaseRunner.Outcome phase, TimelineRecording.Result timeline, MemoryUsage memory,
+                         PhaseCounts counts) {
     }
 
     boolean open() {
