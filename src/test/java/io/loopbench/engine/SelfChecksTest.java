@@ -229,7 +229,8 @@ class SelfChecksTest {
                         && r.jvm().jit().compileCpuShare() <= JitActivity.MAX_COMPILE_CPU_SHARE)
                 .isFalse();
         assertThat(r.checks().warnings()).anyMatch(w -> w.startsWith("measured phase not JIT-quiet: "));
-        assertThat(r.jvm().jit().examples().getFirst()).contains("io.loopbench.engine.");
+        // the examples name the fault's code (another thread's deoptimization may come first)
+        assertThat(r.jvm().jit().examples()).anyMatch(e -> e.contains("io.loopbench.engine."));
     }
 
     /**
