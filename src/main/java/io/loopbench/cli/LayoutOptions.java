@@ -2,13 +2,14 @@ package io.loopbench.cli;
 
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Offload;
 import io.loopbench.engine.spec.Transport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * What {@code measure} sets beyond the load: the layout (IO model, threads, transport, execution), the repetitions
- * and a remote target. {@code recommend} has none of them: it races layouts, in repetitions of its own, on this host.
+ * What {@code measure} sets beyond the load: the layout (IO model, threads, transport, execution, where the server's
+ * work runs), the repetitions and a remote target. {@code recommend} has none of them: it races layouts, in repetitions of its own, on this host.
  */
 @Command(resourceBundle = "io.loopbench.cli.SpecFieldHelp")
 final class LayoutOptions {
@@ -25,4 +26,8 @@ final class LayoutOptions {
     Execution execution;
     @Option(names = "--target", paramLabel = "HOST:PORT", descriptionKey = "target")
     String target;
+    @Option(names = "--offload", paramLabel = "loop|executor|virtual-threads", descriptionKey = "offload")
+    Offload offload;
+    @Option(names = "--offload-threads", paramLabel = "N", descriptionKey = "offloadThreads")
+    Integer offloadThreads;
 }

@@ -58,6 +58,8 @@ final class LoadOptions {
     Integer timelineIntervalMillis;
     @Option(names = "--profiling", paramLabel = "cpu|off", descriptionKey = "profiling")
     Profiling profiling;
+    @Option(names = "--blocking-us", paramLabel = "MICROS", descriptionKey = "blockingMicros")
+    Integer blockingMicros;
     @Option(names = "--load", paramLabel = "closed|open", descriptionKey = "load")
     LoadModel load;
     @Option(names = "--rate", paramLabel = "MESSAGES_PER_S", descriptionKey = "rate")
@@ -72,7 +74,7 @@ final class LoadOptions {
         return new RunSpec(protocol, payload, clients, window, windowMode, l.ioModel, l.ioThreads, l.transport, work,
                 warmup, seconds, l.repetitions, addressFamily, lossTimeoutMillis, l.target, load, rate,
                 l.execution, warmupMode, warmupMax, datagramsPerRead, certsDirectory, tlsProvider,
-                timelineIntervalMillis, profiling);
+                timelineIntervalMillis, profiling, blockingMicros, l.offload, l.offloadThreads);
     }
 
     /** The flags that set a violation's field, or each of its fields ({@code clients×window×payloadBytes}). */

@@ -8,6 +8,7 @@ import io.loopbench.engine.profile.CpuProfiler;
 import io.loopbench.engine.protocol.BlockingProtocol;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.reactive.ReactiveEnds;
+import io.loopbench.engine.offload.OffloadPool;
 import io.loopbench.engine.server.ServerCheck;
 import io.loopbench.engine.server.ServerFault;
 import io.loopbench.engine.server.ServerStats;
@@ -17,6 +18,7 @@ import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.virtualthreads.BlockingEchoPair;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CancellationException;
 
 /**
@@ -55,15 +57,16 @@ final class Repetition {
     }
 
     RepetitionResult run() {
-        ServerStats serverStats = new ServerStats();
-        ServerCheck check = new ServerCheck(spec.work(), serverStats);
+        OffloadPool offload = OffloadPool.of(spec);
+        ServerCheck check = new ServerCheck(spec.work(), TimeUnit.MICROSECONDS.toNanos(spec.blockingMicros()),
+                new ServerStats(), offload.gauge());
         EchoProtocol protocol = Protocols.of(spec);
         Runnable checkpoint = control::throwIfCancelled;
         EchoPair pair = switch (spec.execution()) {
             case NETTY -> new NettyEchoPair(spec, transport, protocol,
-                    new HandlerEnds(spec.payloadBytes(), check, fault, protocol), checkpoint);
+                    new HandlerEnds(spec.payloadBytes(), check, fault, protocol, offload), checkpoint);
             case REACTIVE -> new NettyEchoPair(spec, transport, protocol,
-                    new ReactiveEnds(spec.payloadBytes(), protocol.stream(), check), checkpoint);
+                    new ReactiveEnds(spec.payloadBytes(), protocol.stream(), check, offload), checkpoint);
             // the spec's rules let only a protocol with blocking ends run on virtual threads (Protocol.runsOn)
             case VIRTUAL_THREADS -> new BlockingEchoPair(spec, (BlockingProtocol) protocol, check, checkpoint);
         };
@@ -74,7 +77,7 @@ final class Repetition {
             // sampled from the warm-up's start (see CpuProfiler.Session#restart)
             profiling = spec.profiling() == Profiling.CPU ? CpuProfiler.start(CpuProfiler.DEFAULT_INTERVAL_MICROS)
                     : null;
-            RepetitionState state = new RepetitionState(spec, index, transport, pair, protocol, clients, serverStats,
+            RepetitionState state = new RepetitionState(spec, index, transport, pair, protocol, clients, check,
                     progress, control, jvmEvents, profiling);
             for (RepetitionStage stage : STAGES) {
                 stage.run(state);
@@ -88,7 +91,11 @@ final class Repetition {
             if (profiling != null) {
                 profiling.close(); // a cancelled or failed repetition releases the profiler too
             }
+            if (offload.gauge() != null) {
+                offload.gauge().stop(); // blocking calls end now, not after a loop's queue of them
+            }
             pair.close();
+            offload.close();
         }
     }
 

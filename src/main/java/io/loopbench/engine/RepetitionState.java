@@ -8,6 +8,8 @@ import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.profile.CpuProfile;
 import io.loopbench.engine.profile.CpuProfiler;
 import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.offload.OffloadGauge;
+import io.loopbench.engine.server.ServerCheck;
 import io.loopbench.engine.server.ServerStats;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.RunSpec;
@@ -33,6 +35,8 @@ final class RepetitionState {
     final List<EchoClient> clients;
     final PhaseRunner phases;
     final ServerStats serverStats;
+    /** What the server's work did; null where it has neither work nor an offload. */
+    final OffloadGauge offloadGauge;
     final ProgressListener progress;
     final RunControl control;
     /** Whether the flight recorder's JIT and GC events are watched ({@link Measurement#withoutJvmEvents()}). */
@@ -69,7 +73,7 @@ final class RepetitionState {
     final List<String> notes = new ArrayList<>();
 
     RepetitionState(RunSpec spec, int index, Transport transport, EchoPair pair, EchoProtocol protocol,
-                    List<EchoClient> clients, ServerStats serverStats, ProgressListener progress, RunControl control,
+                    List<EchoClient> clients, ServerCheck check, ProgressListener progress, RunControl control,
                     boolean jvmEvents, CpuProfiler.Session profiling) {
         this.spec = spec;
         this.index = index;
@@ -77,7 +81,8 @@ final class RepetitionState {
         this.pair = pair;
         this.protocol = protocol;
         this.clients = clients;
-        this.serverStats = serverStats;
+        this.serverStats = check.stats();
+        this.offloadGauge = check.gauge();
         this.progress = progress;
         this.control = control;
         this.jvmEvents = jvmEvents;

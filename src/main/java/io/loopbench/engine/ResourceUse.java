@@ -1,15 +1,24 @@
 package io.loopbench.engine;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.loopbench.engine.offload.OffloadUse;
 import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.MemoryUsage;
 
 /**
- * The measuring process's CPU and memory over a repetition's measured phase. Immutable.
+ * The measuring process's CPU, memory and the threads of the server's work over a repetition. Immutable.
  *
- * @param cpu    process CPU over the measured phase and its drain
- * @param memory resident memory at the end of the measured phase, and its peak
+ * @param cpu        process CPU over the measured phase and its drain
+ * @param memory     resident memory at the end of the measured phase, and its peak
+ * @param offloadUse how many threads ran the server's work (busy at once at most, distinct) and the offload queue's
+ *                   peak, over the whole repetition; absent where the server has neither work nor an offload
  */
-public record ResourceUse(CpuUsage cpu, MemoryUsage memory) {
+public record ResourceUse(CpuUsage cpu, MemoryUsage memory,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) OffloadUse offloadUse) {
 
     public static final ResourceUse NONE = new ResourceUse(null, null);
+
+    public ResourceUse(CpuUsage cpu, MemoryUsage memory) {
+        this(cpu, memory, null);
+    }
 }

@@ -5,6 +5,7 @@ import io.loopbench.engine.spec.AddressFamily;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.Offload;
 import io.loopbench.engine.spec.Profiling;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
@@ -55,6 +56,9 @@ public record RunRequest(
         TlsProvider tlsProvider,
         Integer timelineIntervalMillis,
         Profiling profiling,
+        Integer blockingMicros,
+        Offload offload,
+        Integer offloadThreads,
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
                 allowableValues = {"forked", "in-process"})
@@ -79,7 +83,7 @@ public record RunRequest(
         return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport, work,
                 warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
                 execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider,
-                timelineIntervalMillis, profiling);
+                timelineIntervalMillis, profiling, blockingMicros, offload, offloadThreads);
     }
 
     public Isolation isolationOrDefault() {

@@ -2,6 +2,7 @@ package io.loopbench.engine;
 
 import io.loopbench.engine.loop.LoopLayout;
 import io.loopbench.engine.loop.VirtualThreads;
+import io.loopbench.engine.offload.OffloadPool;
 import io.loopbench.engine.server.ServerFault;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.RunSpec;
@@ -99,11 +100,12 @@ public final class EngineTestSupport {
     /**
      * Live event-loop threads of repetitions ({@code loopbench-<transport>-…}, not the service's own threads), live
      * virtual threads they started, and Reactor Netty's global loops ({@code reactor-http-…}, {@code reactor-tcp-…}),
-     * which no repetition may start.
+     * which no repetition may start, and the platform threads of offload pools.
      */
     public static long loopThreads() {
         return VirtualThreads.live() + Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && (t.getName().startsWith("reactor-")
+                        || t.getName().startsWith(OffloadPool.THREAD_PREFIX)
                         || java.util.Arrays.stream(Transport.values())
                         .anyMatch(tr -> t.getName().startsWith(LoopLayout.THREAD_PREFIX + tr.label() + "-"))))
                 .count();

@@ -1,5 +1,6 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.spec.RunSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,6 +39,11 @@ class RepetitionResultJsonTest {
 
         MeasurementResult read = JSON.treeToValue(before, MeasurementResult.class);
         JsonNode after = JSON.valueToTree(read);
+        // spec fields added since take their defaults, which the record then holds
+        ObjectNode spec = (ObjectNode) after.get("spec");
+        assertThat(spec.remove("blockingMicros").asInt()).isZero();
+        assertThat(spec.remove("offload").asString()).isEqualTo("loop");
+        assertThat(spec.remove("offloadThreads").asInt()).isEqualTo(RunSpec.DEFAULT_OFFLOAD_THREADS);
 
         assertThat(differences(before, after, "")).isEmpty();
         assertThat(read.repetitions()).isNotEmpty();

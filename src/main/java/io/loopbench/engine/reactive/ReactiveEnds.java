@@ -2,6 +2,7 @@ package io.loopbench.engine.reactive;
 
 import io.loopbench.engine.client.EchoClient;
 import io.loopbench.engine.netty.NettyEnds;
+import io.loopbench.engine.offload.OffloadPool;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.ReactiveProtocol;
 import io.loopbench.engine.protocol.ReactiveRequests;
@@ -24,12 +25,19 @@ import java.util.function.Consumer;
  * programmed once configured. Immutable.
  *
  * @param stream whether the protocol is a byte stream, whose messages are cut into frames (see EchoProtocol)
+ * @param offload where the server's work runs
  */
-public record ReactiveEnds(int payloadBytes, boolean stream, ServerCheck check) implements NettyEnds {
+public record ReactiveEnds(int payloadBytes, boolean stream, ServerCheck check, OffloadPool offload)
+        implements NettyEnds {
+
+    /** Ends whose server works on the loop. */
+    public ReactiveEnds(int payloadBytes, boolean stream, ServerCheck check) {
+        this(payloadBytes, stream, check, OffloadPool.none());
+    }
 
     @Override
     public void server(Connection end) {
-        ReactiveEcho.serve(end, stream, payloadBytes, check);
+        ReactiveEcho.serve(end, stream, payloadBytes, check, offload);
     }
 
     @Override
@@ -42,7 +50,7 @@ public record ReactiveEnds(int payloadBytes, boolean stream, ServerCheck check) 
                                   int payloadBytes, ChannelGroup accepted, Consumer<Connection> served) {
         if (protocol instanceof ReactiveRequests http) {
             return http.bindRequests(loops, address, payloadBytes, accepted, served,
-                    (request, response) -> ReactiveEcho.http(request, response, check), check::refused);
+                    (request, response) -> ReactiveEcho.http(request, response, check, offload), check::refused);
         }
         if (!(protocol instanceof ReactiveProtocol own)) {
             return NettyEnds.super.bind(protocol, loops, address, payloadBytes, accepted, served);
@@ -50,7 +58,7 @@ public record ReactiveEnds(int payloadBytes, boolean stream, ServerCheck check) 
         // WebSocket is the one ReactiveProtocol: its exchanges carry one message per frame.
         return own.bindReactive(loops, address, payloadBytes, accepted, end -> {
             served.accept(end);
-            return ReactiveEcho.webSocket(end, check);
+            return ReactiveEcho.webSocket(end, check, offload);
         });
     }
 

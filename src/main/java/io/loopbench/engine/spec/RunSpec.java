@@ -37,7 +37,10 @@ public record RunSpec(
         String certsDirectory,
         TlsProvider tlsProvider,
         Integer timelineIntervalMillis,
-        Profiling profiling) {
+        Profiling profiling,
+        Integer blockingMicros,
+        Offload offload,
+        Integer offloadThreads) {
 
     public static final int MIN_PAYLOAD = MessageFormat.HEADER_BYTES;
     public static final int MAX_PAYLOAD = MessageFormat.MAX_BYTES;
@@ -69,6 +72,11 @@ public record RunSpec(
     public static final int MIN_TIMELINE_INTERVAL_MILLIS = 10;
     public static final int MAX_TIMELINE_INTERVAL_MILLIS = 10_000;
     public static final int MAX_TIMELINE_INTERVALS = 10_000;
+    /** The longest blocking call per echo, µs (1 s), and the most threads an offload pool may have. */
+    public static final int MAX_BLOCKING_MICROS = 1_000_000;
+    public static final int MAX_OFFLOAD_THREADS = 1024;
+    /** An executor offload's default pool size: Netty's and Reactor's defaults depend on the cores; this does not. */
+    public static final int DEFAULT_OFFLOAD_THREADS = 16;
 
     public RunSpec {
         protocol = orDefault(protocol, Protocol.TCP);
@@ -96,6 +104,14 @@ public record RunSpec(
                         warmupMode == WarmupMode.AUTO && warmupSeconds > 0 ? warmupMaxSeconds : warmupSeconds,
                         seconds)));
         profiling = orDefault(profiling, Profiling.OFF);
+        blockingMicros = orDefault(blockingMicros, 0);
+        offload = orDefault(offload, Offload.LOOP);
+        offloadThreads = orDefault(offloadThreads, DEFAULT_OFFLOAD_THREADS);
+    }
+
+    /** Whether the server does anything per message beyond checking it: CPU work or a blocking call. */
+    public boolean serverWork() {
+        return work > 0 || blockingMicros > 0;
     }
 
     /**
@@ -185,6 +201,9 @@ public record RunSpec(
         private TlsProvider tlsProvider;
         private Integer timelineIntervalMillis;
         private Profiling profiling;
+        private Integer blockingMicros;
+        private Offload offload;
+        private Integer offloadThreads;
 
         private Builder() {
         }
@@ -215,6 +234,9 @@ public record RunSpec(
             tlsProvider = s.tlsProvider;
             timelineIntervalMillis = s.timelineIntervalMillis;
             profiling = s.profiling;
+            blockingMicros = s.blockingMicros;
+            offload = s.offload;
+            offloadThreads = s.offloadThreads;
         }
 
         public Builder protocol(Protocol v) { protocol = v; return this; }
@@ -242,12 +264,15 @@ public record RunSpec(
         public Builder tlsProvider(TlsProvider v) { tlsProvider = v; return this; }
         public Builder timelineIntervalMillis(Integer v) { timelineIntervalMillis = v; return this; }
         public Builder profiling(Profiling v) { profiling = v; return this; }
+        public Builder blockingMicros(Integer v) { blockingMicros = v; return this; }
+        public Builder offload(Offload v) { offload = v; return this; }
+        public Builder offloadThreads(Integer v) { offloadThreads = v; return this; }
 
         public RunSpec build() {
             return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport,
                     work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
                     execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider,
-                    timelineIntervalMillis, profiling);
+                    timelineIntervalMillis, profiling, blockingMicros, offload, offloadThreads);
         }
     }
 }

@@ -79,6 +79,17 @@ public enum SpecField {
             + "Java, native and kernel frames with async-profiler; Java frames with the flight recorder where "
             + "async-profiler cannot start), stored as layers, threads and a call tree for flame graphs; its figures "
             + "then carry the sampling's cost (p99 most); off: no profile."),
+    BLOCKING_MICROS("--blocking-us", Range.of(0, RunSpec.MAX_BLOCKING_MICROS), null, null, "Microseconds each echo "
+            + "first spends in a blocking call that parks its thread (Thread.sleep), as a JDBC query or a remote call "
+            + "does; after the CPU work, on the thread offload says."),
+    OFFLOAD("--offload", null, null, null, "Where the server runs each message's work and blocking call. loop: on "
+            + "the connection's event loop (arknet's); executor: a pool of offloadThreads threads — netty: a "
+            + "DefaultEventExecutorGroup in the pipeline, each connection pinned to one of its threads; reactive: "
+            + "publishOn a boundedElastic scheduler of at most offloadThreads threads; virtual-threads: one virtual "
+            + "thread per message (netty) or publishOn a virtual-thread-per-task scheduler (reactive). Every echo "
+            + "stays in order per connection. Not with the virtual-threads execution or a target."),
+    OFFLOAD_THREADS("--offload-threads", Range.of(1, RunSpec.MAX_OFFLOAD_THREADS), null, "executor offload",
+            "Threads of the executor offload's pool."),
     ;
 
     private final String flag;

@@ -24,6 +24,8 @@ final class SpecRules {
         range(v, SpecField.WINDOW, s.window());
         range(v, SpecField.IO_THREADS, s.ioThreads());
         range(v, SpecField.WORK, s.work());
+        range(v, SpecField.BLOCKING_MICROS, s.blockingMicros());
+        range(v, SpecField.OFFLOAD_THREADS, s.offloadThreads());
         range(v, SpecField.WARMUP_SECONDS, s.warmupSeconds());
         if (s.warmupMode() == WarmupMode.AUTO) {
             range(v, SpecField.WARMUP_MAX_SECONDS, s.warmupMaxSeconds());
@@ -59,6 +61,14 @@ final class SpecRules {
                 v.add(new Violation("work", String.valueOf(s.work()),
                         "0 with a target: the work runs on the echo server, so set it there"));
             }
+            if (s.blockingMicros() != 0) {
+                v.add(new Violation("blockingMicros", String.valueOf(s.blockingMicros()),
+                        "0 with a target: the blocking call runs on the echo server, so set it there"));
+            }
+            if (s.offload() != Offload.LOOP) {
+                v.add(new Violation("offload", s.offload().label(),
+                        "loop with a target: the work runs on the echo server, so set it there"));
+            }
         }
         if (s.load() == LoadModel.OPEN) {
             if (s.rate() == null || !SpecField.RATE.range().contains(s.rate())) {
@@ -73,6 +83,10 @@ final class SpecRules {
         }
         if (s.execution() == Execution.VIRTUAL_THREADS) {
             virtualThreadRules(s, v);
+            if (s.offload() != Offload.LOOP) {
+                v.add(new Violation("offload", s.offload().label(), "loop with virtual-threads execution: each "
+                        + "connection's work already runs on its own virtual thread, which blocks alone"));
+            }
         } else if (s.transport() == Transport.JDK) {
             v.add(new Violation("transport", s.transport().label(), "auto, nio, epoll or io_uring: jdk (the JDK's own "
                     + "sockets) goes only with virtual-threads execution"));

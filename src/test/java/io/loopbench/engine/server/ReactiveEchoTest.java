@@ -1,5 +1,6 @@
 package io.loopbench.engine.server;
 
+import io.loopbench.engine.offload.OffloadPool;
 import io.loopbench.engine.message.MessageFormat;
 import io.loopbench.engine.protocol.EchoServerFixture;
 import io.loopbench.engine.protocol.tcp.Tcp;
@@ -29,7 +30,7 @@ class ReactiveEchoTest {
     @Test
     void aStreamGoesOnEchoingAfterAMalformedMessage() throws Exception {
         try (EchoServerFixture server = new EchoServerFixture(new Tcp(), PAYLOAD,
-                end -> ReactiveEcho.serve(end, true, PAYLOAD, check));
+                end -> ReactiveEcho.serve(end, true, PAYLOAD, check, OffloadPool.none()));
              Socket s = new Socket()) {
             s.connect(server.address(), 5000);
             s.setSoTimeout(5000);
@@ -44,7 +45,7 @@ class ReactiveEchoTest {
     @Test
     void datagramsGoOnEchoingAfterAMalformedOne() throws Exception {
         try (EchoServerFixture server = new EchoServerFixture(new Udp(1), PAYLOAD,
-                end -> ReactiveEcho.serve(end, false, PAYLOAD, check));
+                end -> ReactiveEcho.serve(end, false, PAYLOAD, check, OffloadPool.none()));
              DatagramSocket s = new DatagramSocket()) {
             s.connect(server.address());
             s.setSoTimeout(5000);

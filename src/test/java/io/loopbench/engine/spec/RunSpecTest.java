@@ -10,7 +10,7 @@ class RunSpecTest {
     @Test
     void omittedFieldsTakeTheIssuesDefaults() {
         RunSpec s = new RunSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null);
         assertThat(s).isEqualTo(RunSpec.defaults());
         assertThat(s.datagramsPerRead()).isEqualTo(1);
         assertThat(s.warmupMode()).isEqualTo(WarmupMode.AUTO);
@@ -126,5 +126,20 @@ class RunSpecTest {
                 .containsExactly(new Violation("timelineIntervalMillis", "100",
                         "360 … 10,000 (a phase has at most 10,000 intervals)"));
         assertThat(RunSpec.builder().timelineIntervalMillis(10).build().violations()).isEmpty();
+    }
+
+    @Test
+    void blockingWorkAndOffloadKeepTheirRangesAndAreRefusedWhereTheyCannotRun() {
+        assertThat(RunSpec.builder().blockingMicros(1000).offload(Offload.EXECUTOR).offloadThreads(64).build()
+                .violations()).isEmpty();
+        assertThat(RunSpec.builder().blockingMicros(1_000_001).offloadThreads(0).build().violations())
+                .containsExactly(new Violation("blockingMicros", "1000001", "0 … 1,000,000"),
+                        new Violation("offloadThreads", "0", "1 … 1,024"));
+        assertThat(RunSpec.builder().execution(Execution.VIRTUAL_THREADS).window(1).offload(Offload.EXECUTOR).build()
+                .violations()).singleElement()
+                .satisfies(v -> assertThat(v.field()).isEqualTo("offload"))
+                .satisfies(v -> assertThat(v.allowed()).startsWith("loop with virtual-threads execution"));
+        assertThat(RunSpec.builder().target("127.0.0.1:7").blockingMicros(10).offload(Offload.VIRTUAL_THREADS)
+                .build().violations()).extracting(Violation::field).containsExactly("blockingMicros", "offload");
     }
 }

@@ -9,6 +9,7 @@ import io.loopbench.engine.protocol.EchoServerFixture;
 import io.loopbench.engine.protocol.MessageFraming;
 import io.loopbench.engine.protocol.RawReads;
 import io.loopbench.engine.server.EchoServerHandler;
+import io.loopbench.engine.offload.OffloadPool;
 import io.loopbench.engine.server.ReactiveEcho;
 import io.loopbench.engine.server.ServerCheck;
 import io.loopbench.engine.server.ServerStats;
@@ -86,7 +87,8 @@ class HttpPipelineTest {
                 })
                 : new EchoServerFixture((loops, accepted) -> http.bindRequests(loops, EchoServerFixture.ANY_PORT,
                         PAYLOAD, accepted, end -> end.channel().pipeline().addFirst("raw", new RawReads(serverReads)),
-                        (request, response) -> ReactiveEcho.http(request, response, check), check::refused));
+                        (request, response) -> ReactiveEcho.http(request, response, check, OffloadPool.none()),
+                        check::refused));
     }
 
     @AfterEach
