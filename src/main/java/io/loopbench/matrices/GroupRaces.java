@@ -1,6 +1,7 @@
 package io.loopbench.matrices;
 
 import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Offload;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.race.Candidate;
@@ -34,8 +35,9 @@ final class GroupRaces {
         Map<RunSpec, List<Integer>> groups = new LinkedHashMap<>();
         List<MatrixRecord.Case> cases = m.cases();
         for (int i = 0; i < cases.size(); i++) {
-            // everything but the IO profile: the report's groups
-            groups.computeIfAbsent(cases.get(i).spec().toBuilder().ioModel(IoModel.SHARED).ioThreads(1).build(),
+            // everything but the IO profile and where the server's work runs: the report's groups
+            groups.computeIfAbsent(cases.get(i).spec().toBuilder().ioModel(IoModel.SHARED).ioThreads(1)
+                            .offload(Offload.LOOP).offloadThreads(RunSpec.DEFAULT_OFFLOAD_THREADS).build(),
                     k -> new ArrayList<>()).add(i);
         }
         Set<Integer> done = new HashSet<>();

@@ -45,6 +45,9 @@ final class MatrixRules {
         lists.put("rates", m.rates());
         lists.put("datagramsPerRead", m.datagramsPerRead());
         lists.put("tlsProviders", m.tlsProviders());
+        lists.put("blockingMicros", m.blockingMicros());
+        lists.put("offloads", m.offloads());
+        lists.put("offloadThreads", m.offloadThreads());
         if (m.leastRepetitions() < 1 || m.leastRepetitions() > Math.max(1, m.repetitions())) {
             v.add(new Violation("leastRepetitions", String.valueOf(m.leastRepetitions()), "1 … repetitions ("
                     + m.repetitions() + ")"));

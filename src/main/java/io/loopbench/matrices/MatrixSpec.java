@@ -4,6 +4,7 @@ import io.loopbench.cluster.AgentGroup;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.Offload;
 import io.loopbench.engine.spec.Profiling;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
@@ -75,6 +76,11 @@ import java.util.List;
  *                      cases run on this host ({@code isolation} does not apply across hosts: the agents measure)
  * @param profiling     for every case: cpu profiles each measured phase's CPU time, off (default) takes no profile
  *                      (the run spec's {@code profiling})
+ * @param blockingMicros µs of blocking call per echo on the server (default [0])
+ * @param offloads      where the server's work runs: loop (default), executor, virtual-threads; virtual-threads
+ *                      execution runs with loop only (its cases with another are dropped)
+ * @param offloadThreads executor offload's pool sizes (default [16]): every executor case runs with each; the other
+ *                      offloads ignore it
  */
 @Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
 public record MatrixSpec(
@@ -104,7 +110,10 @@ public record MatrixSpec(
         // no schema default: it is 3 or repetitions where fewer, and a form filling in 3 would refuse repetitions 1
         @Schema(description = "The repetitions every case runs, 1 … repetitions; omitted, 3 (arknet's) or repetitions "
                 + "where fewer. After them a case stops once its group (cases that differ only by IO profile) has it "
-                + "established worse than another, or the group is decided.") Integer leastRepetitions)
+                + "established worse than another, or the group is decided.") Integer leastRepetitions,
+        @Schema(example = "[0, 1000]") List<Integer> blockingMicros,
+        @Schema(example = "[\"loop\", \"executor\", \"virtual-threads\"]") List<Offload> offloads,
+        @Schema(example = "[4, 16, 64]") List<Integer> offloadThreads)
         implements Validatable {
 
     /**
@@ -160,7 +169,10 @@ public record MatrixSpec(
                 certsDirectory,
                 agentGroups == null ? null : or(agentGroups, null), profiling,
                 leastRepetitions != null ? leastRepetitions
-                        : Math.min(DEFAULT_LEAST_REPETITIONS, repetitions != null ? repetitions : DEFAULT_REPETITIONS));
+                        : Math.min(DEFAULT_LEAST_REPETITIONS, repetitions != null ? repetitions : DEFAULT_REPETITIONS),
+                or(blockingMicros, List.of(0)),
+                or(offloads, List.of(Offload.LOOP)),
+                or(offloadThreads, List.of(RunSpec.DEFAULT_OFFLOAD_THREADS)));
     }
 
     /** Whether a case may stop before its most repetitions (after the least), its group being decided. */
@@ -199,9 +211,9 @@ public record MatrixSpec(
     }
 
     /**
-     * Every case, in arknet's runner order: IO profile (IO model, threads, work, transport, window mode) → protocol
-     * → payload → profile → rate → the protocol's own dimension (UDP's datagramsPerRead, tcps' TLS providers), then
-     * execution innermost, so that the cases differing only by execution are adjacent. Virtual-threads execution is
+     * Every case, in arknet's runner order: IO profile (IO model, threads, work, blocking, transport, window mode) →
+     * protocol → payload → profile → rate → the protocol's own dimension (UDP's datagramsPerRead, tcps' TLS providers),
+     * then execution and offload innermost, so that the cases differing only by execution are adjacent. Virtual-threads execution is
      * left out of sharded IO profiles, an execution out of the protocols it does not run (see
      * {@link Protocol#runsOn}), and out of the profiles whose window it cannot keep in flight with the protocol (see
      * {@link Protocol#pipelinesOn}). Call on an {@link #effective()} spec.
@@ -209,7 +221,7 @@ public record MatrixSpec(
     public List<RunSpec> cases() {
         List<RunSpec> out = new ArrayList<>();
         for (IoProfile io : ioProfiles()) {
-            for (int w : work) {
+            for (ServerWork w : serverWork()) {
                 for (Transport t : transports) {
                     for (WindowMode mode : windowModes) {
                         for (Protocol p : protocols) {
@@ -220,7 +232,8 @@ public record MatrixSpec(
                                         List<RunSpec> variants = protocolCases(p, RunSpec.builder().protocol(p)
                                                 .payloadBytes(payload)
                                                 .clients(profile.clients()).window(profile.window())
-                                                .ioModel(io.model()).ioThreads(io.threads()).work(w)
+                                                .ioModel(io.model()).ioThreads(io.threads()).work(w.work())
+                                                .blockingMicros(w.blockingMicros())
                                                 .transport(t).windowMode(mode).seconds(seconds)
                                                 .warmupSeconds(warmupSeconds).repetitions(repetitions)
                                                 .load(rate == null ? null : LoadModel.OPEN).rate(rate)
@@ -231,7 +244,7 @@ public record MatrixSpec(
                                                 if ((e != Execution.VIRTUAL_THREADS || io.model() != IoModel.SHARDED)
                                                         && p.runsOn(e)
                                                         && (profile.window() == 1 || p.pipelinesOn(e))) {
-                                                    out.add(variant.toBuilder().execution(e).build());
+                                                    out.addAll(offloadCases(variant.toBuilder().execution(e)));
                                                 }
                                             }
                                         }
@@ -241,6 +254,39 @@ public record MatrixSpec(
                         }
                     }
                 }
+            }
+        }
+        return out;
+    }
+
+    /** The server's work per echo: CPU iterations and a blocking call. */
+    private record ServerWork(int work, int blockingMicros) {
+    }
+
+    /** Every work × blockingMicros pair, work outermost. */
+    private List<ServerWork> serverWork() {
+        List<ServerWork> out = new ArrayList<>();
+        for (int w : work) {
+            for (int b : blockingMicros) {
+                out.add(new ServerWork(w, b));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A case's offloads, innermost: each offload, executor at each pool size; virtual-threads execution on the loop
+     * only (its connections' work already runs on their own virtual threads).
+     */
+    private List<RunSpec> offloadCases(RunSpec.Builder c) {
+        List<RunSpec> out = new ArrayList<>();
+        boolean virtualThreads = c.build().execution() == Execution.VIRTUAL_THREADS;
+        for (Offload o : offloads) {
+            if (virtualThreads && o != Offload.LOOP) {
+                continue;
+            }
+            for (int threads : o == Offload.EXECUTOR ? offloadThreads : List.of(RunSpec.DEFAULT_OFFLOAD_THREADS)) {
+                out.add(c.offload(o).offloadThreads(threads).build());
             }
         }
         return out;
