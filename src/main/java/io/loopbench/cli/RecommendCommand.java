@@ -5,6 +5,7 @@ import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.process.Environment;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.IoModel;
+import io.loopbench.engine.spec.Offload;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.Violation;
@@ -27,23 +28,25 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * {@code recommend}: races the ways to run a load here (IO models × threads × transports × executions), each
+ * {@code recommend}: races the ways to run a load here (IO models × threads × transports × executions × offloads), each
  * repetition in a fresh JVM, until one is established best, the ones left are a tie, or the budget ends (see
  * {@link Racer}); prints the answer as JSON on stdout, a line per repetition and per elimination on stderr. Exit codes:
  * 0 decided (a winner, or a tie and the cheapest named), 1 no candidate left, 2 invalid input or a budget that cannot
  * decide, 3 undecided at the end of the budget.
  */
 @Command(name = "recommend", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Race the IO models, thread counts, transports and executions that can run a load here, and "
-                + "print which to use as JSON.",
+        description = "Race the IO models, thread counts, transports, executions and offloads that can run a load "
+                + "here, and print which to use as JSON.",
         resourceBundle = "io.loopbench.cli.SpecFieldHelp")
 public final class RecommendCommand implements Callable<Integer> {
 
     /** The flags of the spec's own fields, for refusals. */
-    private static final Map<String, String> FLAGS = Map.of("budgetSeconds", "--budget", "p99BoundUs",
-            "--p99-bound-us", "minimumEffect", "--minimum-effect", "alpha", "--alpha", "ioModels", "--io-models",
-            "ioThreads", "--io-threads", "transports", "--transports", "executions", "--executions", "candidates",
-            "--io-models / --io-threads / --transports / --executions");
+    private static final Map<String, String> FLAGS = Map.ofEntries(Map.entry("budgetSeconds", "--budget"),
+            Map.entry("p99BoundUs", "--p99-bound-us"), Map.entry("minimumEffect", "--minimum-effect"),
+            Map.entry("alpha", "--alpha"), Map.entry("ioModels", "--io-models"), Map.entry("ioThreads", "--io-threads"),
+            Map.entry("transports", "--transports"), Map.entry("executions", "--executions"),
+            Map.entry("offloads", "--offloads"), Map.entry("offloadThreads", "--offload-threads"),
+            Map.entry("candidates", "--io-models / --io-threads / --transports / --executions / --offloads"));
 
     @CommandLine.Mixin
     LoadOptions load;
@@ -72,6 +75,14 @@ public final class RecommendCommand implements Callable<Integer> {
     @Option(names = "--executions", split = ",", paramLabel = "netty|reactive|virtual-threads",
             description = "Executions to race. Default: netty.")
     List<Execution> executions;
+    @Option(names = "--offloads", split = ",", paramLabel = "loop|executor|virtual-threads",
+            description = "Where the server's work may run, to race. Default: loop; with --work or --blocking-us, all "
+                    + "three.")
+    List<Offload> offloads;
+    @Option(names = "--offload-threads", split = ",", paramLabel = "N", description = "Executor pool sizes to race, "
+            + "each 1 … 1,024. Default: 4, 16, 64, … up to the messages in flight (clients × window), at most 64, and "
+            + "that bound.")
+    List<Integer> offloadThreads;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec commandSpec;
@@ -95,7 +106,7 @@ public final class RecommendCommand implements Callable<Integer> {
 
     RecommendationSpec recommendation() {
         return new RecommendationSpec(load.spec(null), budget, p99BoundUs, minimumEffect, alpha, ioModels, ioThreads,
-                transports, executions);
+                transports, executions, offloads, offloadThreads);
     }
 
     @Override

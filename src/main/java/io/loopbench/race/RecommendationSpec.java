@@ -3,6 +3,7 @@ package io.loopbench.race;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.LoadModel;
+import io.loopbench.engine.spec.Offload;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.Validatable;
@@ -16,11 +17,13 @@ import java.util.function.Predicate;
 
 /**
  * What a recommendation is asked: a load and a time budget. loopbench races the ways to run the load on this machine
- * — IO models × thread counts × transports × executions, see {@link #candidates} — and names the one to use.
+ * — IO models × thread counts × transports × executions × where the server's work runs, see {@link #candidates} —
+ * and names the one to use.
  *
  * @param load          the load, as a run's spec: protocol, payload, clients, window (or an open rate), work per
- *                      echo, TLS provider, measured and warm-up seconds. Its ioModel, ioThreads, transport, execution
- *                      and repetitions are not used: the candidates set the first four, the race the repetitions
+ *                      echo, TLS provider, measured and warm-up seconds. Its ioModel, ioThreads, transport, execution,
+ *                      offload, offloadThreads and repetitions are not used: the candidates set them, the race the
+ *                      repetitions
  * @param budgetSeconds wall time the race may take, 1 … 86,400 s: it plans its rounds by it and starts no round that
  *                      would not fit
  * @param p99BoundUs    optional: a candidate whose p99 is established over this bound, µs, is eliminated
@@ -36,6 +39,11 @@ import java.util.function.Predicate;
  *                      sockets
  * @param executions    optional: the executions to race (default netty; reactive and virtual-threads where the
  *                      protocol has ends for them)
+ * @param offloads      optional: where the server's work may run (default loop; with work or a blocking call in the
+ *                      load, loop, executor and virtual-threads); virtual-threads execution runs on the loop only
+ * @param offloadThreads optional: the executor offload's pool sizes to race, each 1 … 1,024 (default 4, 16, 64, …
+ *                      up to the messages the load keeps in flight, at most {@value #DEFAULT_MAX_OFFLOAD_THREADS},
+ *                      and that bound itself)
  */
 @Schema(description = "A load and a time budget: loopbench races the ways to run it here and names the one to use.")
 public record RecommendationSpec(
@@ -47,15 +55,27 @@ public record RecommendationSpec(
         @Schema(example = "[\"shared\", \"sharded\"]") List<IoModel> ioModels,
         @Schema(example = "[1, 2]") List<Integer> ioThreads,
         @Schema(example = "[\"epoll\"]") List<Transport> transports,
-        @Schema(example = "[\"netty\"]") List<Execution> executions) implements Validatable {
+        @Schema(example = "[\"netty\"]") List<Execution> executions,
+        @Schema(example = "[\"loop\", \"executor\"]") List<Offload> offloads,
+        @Schema(example = "[4, 16, 64]") List<Integer> offloadThreads) implements Validatable {
 
     public static final double MAX_BUDGET_SECONDS = 86_400;
+    /** The largest pool size raced by default: past it, a pool's threads cost more than the calls they overlap. */
+    public static final int DEFAULT_MAX_OFFLOAD_THREADS = 64;
+
+    /** A recommendation that races layouts only, the server's work where the load says. */
+    public RecommendationSpec(RunSpec load, Double budgetSeconds, Double p99BoundUs, Double minimumEffect,
+                              Double alpha, List<IoModel> ioModels, List<Integer> ioThreads,
+                              List<Transport> transports, List<Execution> executions) {
+        this(load, budgetSeconds, p99BoundUs, minimumEffect, alpha, ioModels, ioThreads, transports, executions, null,
+                null);
+    }
 
     /** The spec with its defaults filled in (the lists stay null: they default per machine, in {@link #candidates}). */
     public RecommendationSpec effective() {
         RunSpec l = (load != null ? load : RunSpec.defaults()).toBuilder().repetitions(1).build();
         return new RecommendationSpec(l, budgetSeconds, p99BoundUs, minimumEffect != null ? minimumEffect : 0.05,
-                alpha != null ? alpha : 0.05, ioModels, ioThreads, transports, executions);
+                alpha != null ? alpha : 0.05, ioModels, ioThreads, transports, executions, offloads, offloadThreads);
     }
 
     /** What the race ranks by: p99 under an open load, throughput under a closed one. */
@@ -90,6 +110,16 @@ public record RecommendationSpec(
         list(out, "ioThreads", ioThreads);
         list(out, "transports", transports);
         list(out, "executions", executions);
+        list(out, "offloads", offloads);
+        list(out, "offloadThreads", offloadThreads);
+        if (offloadThreads != null) {
+            for (Integer t : offloadThreads) {
+                if (t == null || t < 1 || t > RunSpec.MAX_OFFLOAD_THREADS) {
+                    out.add(new Violation("offloadThreads", String.valueOf(t), "each 1 … "
+                            + String.format(Locale.ROOT, "%,d", RunSpec.MAX_OFFLOAD_THREADS)));
+                }
+            }
+        }
         if (ioThreads != null) {
             for (Integer t : ioThreads) {
                 if (t == null || t < 1 || t > RunSpec.MAX_IO_THREADS) {
@@ -120,10 +150,12 @@ public record RecommendationSpec(
     }
 
     /**
-     * The candidates that make sense for this load here, in a fixed order (IO model, threads, transport, execution):
-     * every IO model × thread count (sharded from 2 threads: sharded 1 is shared 1) × transport that loads × execution
-     * that has ends for the protocol and keeps its window in flight; virtual-threads only shared (its carriers are one
-     * pool) and on the JDK's sockets. Call on {@link #effective()}.
+     * The candidates that make sense for this load here, in a fixed order (IO model, threads, execution, transport,
+     * offload, pool size): every IO model × thread count (sharded from 2 threads: sharded 1 is shared 1) × execution
+     * that has ends for the protocol and keeps its window in flight × transport that loads × offload (the executor at
+     * each pool size); virtual-threads only shared (its carriers are one pool), on the JDK's sockets and the loop.
+     * With work or a blocking call in the load and no transports given, only the first that loads (epoll, io_uring,
+     * nio) is raced, so that the budget goes to where the work runs. Call on {@link #effective()}.
      *
      * @param cores   this machine's cores (the default thread counts go up to them)
      * @param loads   whether a transport loads here
@@ -133,6 +165,9 @@ public record RecommendationSpec(
         List<Integer> threads = ioThreads != null ? ioThreads : defaultThreads(cores);
         List<Transport> nettyTransports = (transports != null ? transports
                 : List.of(Transport.EPOLL, Transport.IO_URING, Transport.NIO)).stream().filter(loads).toList();
+        if (transports == null && load.serverWork() && !nettyTransports.isEmpty()) {
+            nettyTransports = List.of(nettyTransports.getFirst());
+        }
         List<Execution> execs = executions != null ? executions : List.of(Execution.NETTY);
         List<Candidate> out = new ArrayList<>();
         for (IoModel m : models) {
@@ -151,11 +186,40 @@ public record RecommendationSpec(
                         continue;
                     }
                     for (Transport tr : nettyTransports) {
-                        out.add(new Candidate(m, t, tr, e));
+                        for (Offload o : racedOffloads()) {
+                            for (Integer size : o == Offload.EXECUTOR ? racedPoolSizes() : List.<Integer>of(0)) {
+                                out.add(new Candidate(m, t, tr, e, o, size));
+                            }
+                        }
                     }
                 }
             }
         }
+        return out;
+    }
+
+    /** The offloads raced: those given, else the loop, and with work in the load every offload. */
+    List<Offload> racedOffloads() {
+        if (offloads != null) {
+            return offloads;
+        }
+        return load.serverWork() ? List.of(Offload.values()) : List.of(Offload.LOOP);
+    }
+
+    /**
+     * The pool sizes raced: those given, else 4, 16, 64, … up to the bound — the messages the load keeps in flight
+     * (no more can be in work at once), at most {@value #DEFAULT_MAX_OFFLOAD_THREADS} — and the bound itself.
+     */
+    List<Integer> racedPoolSizes() {
+        if (offloadThreads != null) {
+            return offloadThreads;
+        }
+        int bound = (int) Math.min(DEFAULT_MAX_OFFLOAD_THREADS, (long) load.clients() * load.window());
+        List<Integer> out = new ArrayList<>();
+        for (int n = 4; n < bound; n *= 4) {
+            out.add(n);
+        }
+        out.add(bound);
         return out;
     }
 
@@ -176,7 +240,7 @@ public record RecommendationSpec(
         }
         return new Violation("candidates", candidates.isEmpty() ? "none" : candidates.getFirst().label(),
                 String.format(Locale.ROOT, "at least two ways to run this load here (ioModels %s × ioThreads %s × "
-                        + "transports %s × executions %s); with one, measure it instead", ioModels, ioThreads,
-                        transports, executions));
+                        + "transports %s × executions %s × offloads %s); with one, measure it instead", ioModels,
+                        ioThreads, transports, executions, offloads));
     }
 }

@@ -72,7 +72,7 @@ class RecommendCommandTest {
         err.getBuffer().setLength(0);
         assertThat(run("recommend", "--budget", "600", "--io-models", "shared", "--io-threads", "2",
                 "--transports", "nio")).isEqualTo(2);
-        assertThat(err.toString()).contains("loopbench: --io-models / --io-threads / --transports / --executions: "
+        assertThat(err.toString()).contains("loopbench: --io-models / --io-threads / --transports / --executions / --offloads: "
                 + "candidates = shared 2 · nio · netty is out of range: allowed at least two ways");
     }
 

@@ -13,6 +13,8 @@ import io.loopbench.engine.latency.LatencyMode;
 import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.Offload;
+import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.Violation;
@@ -45,6 +47,27 @@ public class RaceTest {
         assertThat(p.candidates()).extracting(Candidate::label)
                 .containsExactly("shared 1 · epoll · netty", "shared 2 · epoll · netty", "sharded 2 · epoll · netty");
         return p;
+    }
+
+    @Test
+    void aLoadWithBlockingWorkRacesWhereTheWorkRunsAndThePoolSizesUpToTheMessagesInFlight() {
+        RunSpec blocking = LOAD.toBuilder().clients(16).window(1).blockingMicros(1000).build();
+        RecommendationSpec spec = new RecommendationSpec(blocking, 600.0, null, null, null, List.of(IoModel.SHARED),
+                List.of(1), null, null, null, null).effective();
+
+        // no transports given: only the first that loads, the budget going to the offloads; pools 4 and 16 (= 16 × 1)
+        assertThat(spec.candidates(2, t -> t != Transport.IO_URING)).extracting(Candidate::label).containsExactly(
+                "shared 1 · epoll · netty", "shared 1 · epoll · netty · executor of 4 threads",
+                "shared 1 · epoll · netty · executor of 16 threads", "shared 1 · epoll · netty · virtual-threads offload");
+        Candidate executor = spec.candidates(2, t -> true).get(2);
+        assertThat(executor.apply(blocking).offloadThreads()).isEqualTo(16);
+        assertThat(executor.apply(blocking).violations()).isEmpty();
+        // without work, the loop alone; a pool size out of range is refused, naming the field
+        assertThat(new RecommendationSpec(LOAD, 600.0, null, null, null, null, null, List.of(Transport.EPOLL), null)
+                .effective().candidates(2, t -> true)).allMatch(c -> c.offload() == Offload.LOOP);
+        assertThat(new RecommendationSpec(blocking, 600.0, null, null, null, null, null, null, null, null,
+                List.of(4, 2000)).effective().violations()).extracting(Violation::field)
+                .containsExactly("offloadThreads");
     }
 
     /** A passed repetition of one second: this throughput and p99, CPU µs per round trip, no warning. */
