@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * Cases that differ only by IO profile, compared with each other as arknet's report does: one chart, one table and
- * one key result per group. Groups keep the order of their first case; cases within a group are ordered shared
- * before sharded, fewer threads first.
+ * one key result per group; where the server's work runs (offload) is part of a case's IO profile. Groups keep the
+ * order of their first case; cases within a group are ordered shared before sharded, fewer threads first, then by
+ * offload.
  *
  * @param index 1-based position, used in chart names ({@code throughput-1.svg})
  */
@@ -22,7 +23,7 @@ public record CaseGroups(int index, String title, List<CaseResult> cases) {
         }
         List<CaseGroups> groups = new ArrayList<>();
         for (List<CaseResult> g : byKey.values()) {
-            List<CaseResult> sorted = g.stream().sorted(Comparator.comparingInt(CaseResult::ioOrder)).toList();
+            List<CaseResult> sorted = g.stream().sorted(Comparator.comparingLong(CaseResult::ioOrder)).toList();
             groups.add(new CaseGroups(groups.size() + 1, sorted.getFirst().groupTitle(), sorted));
         }
         return groups;

@@ -102,22 +102,43 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
                 : java.util.Optional.of(withTimeline.get((withTimeline.size() - 1) / 2));
     }
 
-    /** The IO profile as the charts name it: {@code shared 2}, {@code sharded 4}. */
+    /**
+     * The IO profile as the charts name it: {@code shared 2}, {@code sharded 4}; with an offload, where the server's
+     * work runs too: {@code shared 1 · executor 16}, {@code shared 1 · virtual threads}.
+     */
     public String ioLabel() {
-        return spec.ioModel().label() + " " + spec.ioThreads();
+        return spec.ioModel().label() + " " + spec.ioThreads() + offloadLabel();
     }
 
-    /** The IO profile in arknet's words: "1 group / 2 threads", "4 loops / 1 thread each". */
+    /** The IO profile in arknet's words: "1 group / 2 threads", "4 loops / 1 thread each", and the offload's. */
     public String ioWords() {
         int n = spec.ioThreads();
-        return spec.ioModel() == IoModel.SHARED
+        return (spec.ioModel() == IoModel.SHARED
                 ? "1 loop group / " + n + (n == 1 ? " thread" : " threads")
-                : n + " loops / 1 thread each";
+                : n + " loops / 1 thread each") + offloadLabel();
     }
 
-    /** Sort order of IO profiles: shared before sharded, fewer threads first. */
-    int ioOrder() {
-        return (spec.ioModel() == IoModel.SHARED ? 0 : 1000) + spec.ioThreads();
+    /** Where the server's work runs, as a label's suffix: empty on the loop. */
+    String offloadLabel() {
+        return switch (spec.offload()) {
+            case LOOP -> "";
+            case EXECUTOR -> " · executor " + spec.offloadThreads();
+            case VIRTUAL_THREADS -> " · virtual threads";
+        };
+    }
+
+    /**
+     * Sort order of IO profiles: shared before sharded, fewer threads first; then on the loop, executors from the
+     * smallest pool, virtual threads.
+     */
+    long ioOrder() {
+        long layout = (spec.ioModel() == IoModel.SHARED ? 0 : 1000) + spec.ioThreads();
+        long offload = switch (spec.offload()) {
+            case LOOP -> 0;
+            case EXECUTOR -> spec.offloadThreads();
+            case VIRTUAL_THREADS -> RunSpec.MAX_OFFLOAD_THREADS + 1;
+        };
+        return layout * 10_000 + offload;
     }
 
     /** Everything but the IO profile and the repetition count: the cases one comparison group holds. */
@@ -158,7 +179,8 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
     private String shapeKey() {
         RunSpec s = spec;
         return String.join("/", String.valueOf(s.payloadBytes()), String.valueOf(s.clients()),
-                String.valueOf(s.window()), s.windowMode().label(), String.valueOf(s.work()), s.transport().label(),
+                String.valueOf(s.window()), s.windowMode().label(), String.valueOf(s.work()),
+                String.valueOf(s.blockingMicros()), s.transport().label(),
                 s.addressFamily().label(), String.valueOf(s.seconds()), String.valueOf(s.warmupSeconds()),
                 String.valueOf(s.target()));
     }
@@ -213,6 +235,9 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
                 .append(" × window ").append(s.window()).append(" / ")
                 .append(s.work() == 0 ? "no added computation"
                         : String.format(Locale.ROOT, "%,d CPU iterations per echo", s.work()));
+        if (s.blockingMicros() > 0) {
+            b.append(String.format(Locale.ROOT, " / %,d µs blocking per echo", s.blockingMicros()));
+        }
         if (s.windowMode() != io.loopbench.engine.spec.WindowMode.SLIDING) {
             b.append(" / ").append(s.windowMode().label()).append(" window");
         }

@@ -31,7 +31,7 @@ public record RateCurves(int index, String title, Map<String, List<CaseResult>> 
     public static List<RateCurves> of(List<CaseResult> cases) {
         Map<String, Map<String, List<CaseResult>>> byKey = new LinkedHashMap<>();
         cases.stream().filter(c -> c.ok() && c.spec().rate() != null)
-                .sorted(Comparator.comparingInt(CaseResult::ioOrder))
+                .sorted(Comparator.comparingLong(CaseResult::ioOrder))
                 .forEach(c -> byKey.computeIfAbsent(c.curveKey(), k -> new LinkedHashMap<>())
                         .computeIfAbsent(c.ioLabel(), k -> new ArrayList<>()).add(c));
         List<RateCurves> out = new ArrayList<>();

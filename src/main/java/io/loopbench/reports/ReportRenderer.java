@@ -113,6 +113,7 @@ public final class ReportRenderer {
         md.append("Verdicts: ").append(verdictRule(rule)).append("\n\n");
         ComparisonSections.executionsMatched(md, s, rule);
         ComparisonSections.protocolCosts(md, s, rule);
+        OffloadSection.write(md, groups);
 
         md.append("## Charts\n\n");
         md.append("Bars are medians over repetitions; whiskers are min and max, not confidence intervals.\n\n");
