@@ -181,7 +181,8 @@ function plannedMatrixSchema(docs) {
  */
 const CASE_FIELD_TO_MATRIX_LIST = {protocol: 'protocols', payloadBytes: 'payloads', clients: 'profiles',
   window: 'profiles', ioModel: 'ioModels', transport: 'transports', windowMode: 'windowModes',
-  execution: 'executions', load: 'rates', rate: 'rates'};
+  execution: 'executions', load: 'rates', rate: 'rates', blockingMicros: 'blockingMicros', offload: 'offloads',
+  offloadThreads: 'offloadThreads'};
 
 export function newMatrixView(root) {
   return formView(root, 'Start a matrix', describe, async docs => {
@@ -229,9 +230,9 @@ export function newMatrixView(root) {
 }
 
 // The load's fields a recommendation form offers: the rest of a run's spec is either raced (ioModel, ioThreads,
-// transport, execution), set by the race (repetitions) or left at its default.
-const RECOMMENDATION_LOAD = ['protocol', 'payloadBytes', 'clients', 'window', 'load', 'rate', 'work', 'tlsProvider',
-  'seconds', 'warmupSeconds'];
+// transport, execution, offload, offloadThreads), set by the race (repetitions) or left at its default.
+const RECOMMENDATION_LOAD = ['protocol', 'payloadBytes', 'clients', 'window', 'load', 'rate', 'work', 'blockingMicros',
+  'tlsProvider', 'seconds', 'warmupSeconds'];
 
 /**
  * A recommendation request as the form holds it: the load's fields beside the race's, the race's winning a name both
