@@ -26,6 +26,6 @@ final class FiguresStage implements RepetitionStage {
                 LatencyHistograms.encode(all));
         double cpuSeconds = m.cpuNanos() / 1e9;
         s.resources = new ResourceUse(new CpuUsage(cpuSeconds, elapsed, cpuSeconds / elapsed * 100),
-                s.measured.memory(), s.offloadGauge == null ? null : s.offloadGauge.use());
+                s.measured.memory(), s.offloadGauge == null ? null : s.offloadGauge.use(m.elapsedNanos()));
     }
 }

@@ -12,7 +12,8 @@ import java.util.function.Consumer;
 
 /**
  * Runs the measured phase: its timeline continues the warm-up's, the CPU profile samples it and its drain only
- * (restarted last, stopped first), and the process's memory is read at its end, before anything else allocates.
+ * (restarted last, stopped first), the server's work is gauged from its start, and the process's memory is read at its
+ * end, before anything else allocates.
  */
 final class MeasuredPhaseStage implements RepetitionStage {
 
@@ -28,6 +29,9 @@ final class MeasuredPhaseStage implements RepetitionStage {
                 s.warmup == null ? null : s.warmup.recording(), s.timelineIntervalNanos(), s.spec.seconds(),
                 s.toProgress());
         sample(s, CpuProfiler.Session::restart);
+        if (s.offloadGauge != null) {
+            s.offloadGauge.restart(); // the warm-up drained: nothing is in work
+        }
         PhaseRunner.Outcome phase = s.phases.run(MessageFormat.MEASURED_TAG, s.spec.seconds(), recording);
         sample(s, CpuProfiler.Session::stop);
         s.progress.measuredPhaseRan(s.index, phase.endNanos() - phase.elapsedNanos(), phase.stoppedNanos());

@@ -10,8 +10,9 @@ import io.loopbench.engine.process.MemoryUsage;
  *
  * @param cpu        process CPU over the measured phase and its drain
  * @param memory     resident memory at the end of the measured phase, and its peak
- * @param offloadUse how many threads ran the server's work (busy at once at most, distinct) and the offload queue's
- *                   peak, over the whole repetition; absent where the server has neither work nor an offload
+ * @param offloadUse how many threads the server's work kept busy (on average, at the most, distinct) and how many
+ *                   hand-offs waited for an offload thread (on average, at the most), over the measured phase; absent
+ *                   where the server has neither work nor an offload
  */
 public record ResourceUse(CpuUsage cpu, MemoryUsage memory,
                           @JsonInclude(JsonInclude.Include.NON_NULL) OffloadUse offloadUse) {

@@ -44,6 +44,14 @@ class OffloadTest {
         return r.throughput().roundTripsPerSecond() * r.rtt().latency().meanUs() / 1e6;
     }
 
+    /**
+     * Little's law on the work itself: every echo spent at least its 1 ms call in work, so the calls in work on average
+     * are at least the echoes per second × 1 ms (less 5 % for the echoes of the phase's drain, counted in its length).
+     */
+    private static double workLowerBound(RepetitionResult r) {
+        return 0.95 * r.throughput().roundTripsPerSecond() * 1e-3;
+    }
+
     @Test
     void oneLoopThreadRunsOneBlockingCallAtATime() {
         RepetitionResult r = run(blocking1ms().build());
@@ -55,8 +63,10 @@ class OffloadTest {
         assertThat(r.rtt().latency().p50Us()).isGreaterThan(8_000);
         OffloadUse use = r.resources().offloadUse();
         assertThat(use.busyPeak()).isEqualTo(1);
+        assertThat(use.busyMean()).isLessThanOrEqualTo(1.0 + 1e-3).isGreaterThanOrEqualTo(workLowerBound(r));
         assertThat(use.workThreads()).isEqualTo(1);
         assertThat(use.queuePeak()).isZero();
+        assertThat(use.queueMean()).isZero();
     }
 
     @ParameterizedTest(name = "{0} execution, {1} offload")
@@ -73,6 +83,8 @@ class OffloadTest {
         OffloadUse use = r.resources().offloadUse();
         // calls overlapped (one at a time would cap throughput at the loop's 1,000/s) and never beyond the clients
         assertThat(use.busyPeak()).isBetween(2, CLIENTS);
+        assertThat(use.busyMean()).isGreaterThanOrEqualTo(workLowerBound(r)).isLessThanOrEqualTo(CLIENTS);
+        assertThat(use.queueMean()).isGreaterThanOrEqualTo(0).isLessThanOrEqualTo(use.queuePeak());
         if (spec.offload() == Offload.EXECUTOR) {
             assertThat(use.workThreads()).isBetween(2, CLIENTS);
         } else if (spec.execution() == Execution.NETTY) {

@@ -41,7 +41,7 @@ class OffloadSectionTest {
                 new Throughput(1.0, n, n, rate, rate * 2 * 1024 / (1 << 20)),
                 new RoundTripTimes(new Latency(LatencyMode.MESSAGE, n, meanUs, meanUs, meanUs, p99Us, p99Us, p99Us,
                         meanUs), null, null),
-                new ResourceUse(new CpuUsage(0.1, 1.0, 10), new MemoryUsage(100L << 20, 120L << 20), new OffloadUse(busy, Math.min(busy, 16), queue)),
+                new ResourceUse(new CpuUsage(0.1, 1.0, 10), new MemoryUsage(100L << 20, 120L << 20), new OffloadUse(busy * 0.9, busy, Math.min(busy, 16), queue / 4.0, queue)),
                 new JvmActivity(ReportFixtures.QUIET, new GcActivity(0, 0)), new Checks(null, null, null, null, null, List.of(),
                 List.of()), null, null, null);
     }
@@ -68,10 +68,10 @@ class OffloadSectionTest {
                 + "blocking per echo").contains("Clients × window: 16 messages in flight.");
         List<String> rows = section.lines().filter(l -> l.startsWith("| shared 1")).toList();
         assertThat(rows).containsExactly(
-                "| shared 1 | 990 [980, 1,000] | 16,161.62 | 17,000.00 | 1 | 1 | 16.0 |",
-                "| shared 1 · executor 4 | 3,900 [3,861, 3,939] | 4,102.56 | 4,400.00 | 4 | 13 | 16.0 |",
-                "| shared 1 · executor 16 | 15,000 [14,850, 15,150] | 1,066.67 | 1,500.00 | 16 | 4 | 16.0 |",
-                "| shared 1 · virtual threads | 15,500 [15,345, 15,655] | 1,032.26 | 1,400.00 | 16 | 3 | 16.0 |");
+                "| shared 1 | 990 [980, 1,000] | 16,161.62 | 17,000.00 | 0.9 / 1 | 0.0 / 1 | 16.0 |",
+                "| shared 1 · executor 4 | 3,900 [3,861, 3,939] | 4,102.56 | 4,400.00 | 3.6 / 4 | 3.0 / 13 | 16.0 |",
+                "| shared 1 · executor 16 | 15,000 [14,850, 15,150] | 1,066.67 | 1,500.00 | 14.4 / 16 | 0.8 / 4 | 16.0 |",
+                "| shared 1 · virtual threads | 15,500 [15,345, 15,655] | 1,032.26 | 1,400.00 | 14.4 / 16 | 0.5 / 3 | 16.0 |");
     }
 
     @Test
