@@ -127,4 +127,14 @@ class OffloadTest {
             assertThat(openSockets()).isEqualTo(sockets);
         }
     }
+
+    @Test
+    void compilationsAreImmaterialOnlyWhereTheBlockingCallDwarfsTheCpuPerRoundTrip() {
+        // 1,000 round trips at 100 µs of CPU each against a 1 ms call: a tenth, immaterial
+        assertThat(JvmStage.immaterial(1000, 100_000_000L, 1000)).contains("100.0 µs").contains("1,000 µs");
+        // a microsecond more, or no blocking call, or no echo: the warning stands
+        assertThat(JvmStage.immaterial(1000, 101_000_000L, 1000)).isNull();
+        assertThat(JvmStage.immaterial(0, 1_000L, 1000)).isNull();
+        assertThat(JvmStage.immaterial(1000, 1_000L, 0)).isNull();
+    }
 }
