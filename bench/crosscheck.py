@@ -19,7 +19,7 @@ the service's jar (./mvnw -q -o -DskipTests package). Run nothing else on the ma
 
   bench/crosscheck.py [--modes sockperf,wrk] [--repetitions 5] [--seconds 3] [--warmup 1]
 """
-import argparse, datetime, glob, json, os, re, shutil, socket, statistics, subprocess, sys, tempfile, time
+import argparse, glob, json, os, re, shutil, socket, subprocess, sys, tempfile, time
 import urllib.request
 
 import results
@@ -138,9 +138,7 @@ def compare(out, mode, a, tool, ours, after=None):
             rows.append((figures["tool"], figures["loopbench"]))
     if not rows:
         return [f"{mode}: no repetition with both figures"]
-
-    def stat(values, fmt):
-        return f"{fmt.format(statistics.median(values))} [{fmt.format(min(values))}, {fmt.format(max(values))}]"
+    stat = results.stat
     lines = [f"{mode}: {len(rows)} repetitions with both figures"]
     for k, what in enumerate(["round trips/s", "p50 µs", "p99 µs"]):
         fmt = "{:,.0f}" if k == 0 else "{:.1f}"
@@ -159,13 +157,7 @@ def main():
     for tool in ["taskset"] + a.modes.split(","):
         if shutil.which(tool) is None:
             sys.exit(f"bench/crosscheck.py needs {tool}")
-    out = f"{BASE}/bench/results/crosscheck-{datetime.datetime.now(datetime.UTC):%Y%m%dT%H%MZ}"
-    os.makedirs(out)
-    commit = subprocess.run(["git", "-C", BASE, "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
-    command = "bench/crosscheck.py " + " ".join(sys.argv[1:])
-    open(f"{out}/README.md", "w").write(f"`{command}` at {commit}\n")
-    subprocess.run(["./loopbench", "--version"], cwd=BASE, capture_output=True)  # builds first, outside the runs
+    out, commit = results.new_folder(BASE, "crosscheck")
     summary = []
     if "sockperf" in a.modes:
         summary += compare(out, "sockperf", a, lambda n: sockperf(out, n, a),

@@ -10,7 +10,7 @@ nothing else on the machine meanwhile.
 
   bench/layout.py [--pairs 5] [--seconds 3] [--warmup 1] [--clients 16] [--window 16] [--payload 1024]
 """
-import argparse, datetime, json, os, statistics, subprocess, sys
+import argparse, json, os, subprocess, sys
 
 import results
 
@@ -36,10 +36,6 @@ def loopbench(out, name, model, threads, a):
     return None if r is None else (r["roundTripsPerSecond"], r["cpu"]["seconds"] / r["messages"] * 1e6)
 
 
-def stat(values, fmt):
-    return f"{fmt.format(statistics.median(values))} [{fmt.format(min(values))}, {fmt.format(max(values))}]"
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pairs", type=int, default=5)
@@ -52,12 +48,7 @@ def main():
     os.makedirs(f"{BASE}/bench/c/build", exist_ok=True)
     subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-pthread", "-o", f"{BASE}/bench/c/build/echo_pair",
                     f"{BASE}/bench/c/echo_pair.c"], check=True)
-    out = f"{BASE}/bench/results/layout-{datetime.datetime.now(datetime.UTC):%Y%m%dT%H%MZ}"
-    os.makedirs(out)
-    commit = subprocess.run(["git", "-C", BASE, "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
-    open(f"{out}/README.md", "w").write(f"`bench/layout.py {' '.join(sys.argv[1:])}` at {commit}\n")
-    subprocess.run(["./loopbench", "--version"], cwd=BASE, capture_output=True)  # builds first, outside the runs
+    out, commit = results.new_folder(BASE, "layout")
     summary = []
     for model, threads in LAYOUTS:
         rows = []
@@ -74,10 +65,10 @@ def main():
             summary.append(f"{model} {threads}: no pair with both figures")
             continue
         summary.append(f"{model} {threads} against the C pair's {threads} thread{'s' if threads > 1 else ''}, "
-                       f"{len(rows)} pairs: C {stat([r[0] for r in rows], '{:,.0f}')}, loopbench "
-                       f"{stat([r[1] for r in rows], '{:,.0f}')} round trips/s; loopbench ÷ C "
-                       f"{stat([r[1] / r[0] for r in rows], '{:.3f}')}; loopbench's CPU per round trip "
-                       f"{stat([r[2] for r in rows], '{:.3f}')} µs")
+                       f"{len(rows)} pairs: C {results.stat([r[0] for r in rows], '{:,.0f}')}, loopbench "
+                       f"{results.stat([r[1] for r in rows], '{:,.0f}')} round trips/s; loopbench ÷ C "
+                       f"{results.stat([r[1] / r[0] for r in rows], '{:.3f}')}; loopbench's CPU per round trip "
+                       f"{results.stat([r[2] for r in rows], '{:.3f}')} µs")
     open(f"{out}/summary.txt", "w").write("\n".join(summary) + "\n")
     print("\n".join(summary))
     print(f"results: {os.path.relpath(out, BASE)}")

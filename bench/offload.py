@@ -12,7 +12,7 @@ README go to bench/results/offload-<UTC>/. Run nothing else on the machine meanw
 
   bench/offload.py [--rounds 3] [--seconds 2] [--warmup 1] [--protocols tcp,http]
 """
-import argparse, datetime, os, statistics, subprocess, sys
+import argparse, os, statistics, sys
 
 import results
 
@@ -25,10 +25,6 @@ OFFLOADS = [("loop", ["--offload", "loop"], 1), ("executor 4", ["--offload", "ex
             ("virtual threads", ["--offload", "virtual-threads"], None)]
 
 
-def stat(values, fmt):
-    return f"{fmt.format(statistics.median(values))} [{fmt.format(min(values))}, {fmt.format(max(values))}]"
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=3)
@@ -36,12 +32,7 @@ def main():
     ap.add_argument("--warmup", type=float, default=1)
     ap.add_argument("--protocols", default="tcp,http")
     a = ap.parse_args()
-    out = f"{BASE}/bench/results/offload-{datetime.datetime.now(datetime.UTC):%Y%m%dT%H%MZ}"
-    os.makedirs(out)
-    commit = subprocess.run(["git", "-C", BASE, "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
-    open(f"{out}/README.md", "w").write(f"`bench/offload.py {' '.join(sys.argv[1:])}` at {commit}\n")
-    subprocess.run(["./loopbench", "--version"], cwd=BASE, capture_output=True)  # builds first, outside the runs
+    out, commit = results.new_folder(BASE, "offload")
     cases = [(p, w, o) for p in a.protocols.split(",") for w in WORKS for o in OFFLOADS]
     got = {(p, w[0], o[0]): [] for p, w, o in cases}
     for rnd in range(a.rounds):
@@ -76,7 +67,7 @@ def main():
                     threads = CLIENTS if o[2] is None else min(o[2], CLIENTS)
                     ceiling = f" {threads * 1_000_000 // w[2]:,} |"
                 lines.append(
-                    f"| {o[0]} | {stat([r['roundTripsPerSecond'] for r in rs], '{:,.0f}')} "
+                    f"| {o[0]} | {results.stat([r['roundTripsPerSecond'] for r in rs], '{:,.0f}')} "
                     f"| {statistics.median(r['latency']['p50Us'] for r in rs):,.0f} "
                     f"| {statistics.median(r['latency']['p99Us'] for r in rs):,.0f} "
                     f"| {statistics.median(u.get('busyMean', 0) for u in use):.1f} / {max(u.get('busyPeak', 0) for u in use)} "

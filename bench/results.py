@@ -1,12 +1,32 @@
 """Reads a bench/ results directory: every JSON result whose file name matches a pattern, as (match, result); a file
-that could not be read or parsed (a run that failed before printing) as a result without repetitions. Also runs one
-`./loopbench measure` into such a directory."""
+that could not be read or parsed (a run that failed before printing) as a result without repetitions. Also makes such
+a directory, runs one `./loopbench measure` into it, and writes a figure as median [min, max]."""
+import datetime
 import glob
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
+
+
+def new_folder(base, kind):
+    """bench/results/{kind}-<UTC>/ under {base}, with a one-line README naming the command line and the commit;
+    (its path, the commit). Builds loopbench first, outside the runs."""
+    out = f"{base}/bench/results/{kind}-{datetime.datetime.now(datetime.UTC):%Y%m%dT%H%MZ}"
+    os.makedirs(out)
+    commit = subprocess.run(["git", "-C", base, "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    command = os.path.relpath(sys.argv[0], base) + " " + " ".join(sys.argv[1:])
+    open(f"{out}/README.md", "w").write(f"`{command.strip()}` at {commit}\n")
+    subprocess.run(["./loopbench", "--version"], cwd=base, capture_output=True)
+    return out, commit
+
+
+def stat(values, fmt):
+    """Median [min, max] of {values}, each formatted by {fmt} (e.g. "{:,.0f}")."""
+    return f"{fmt.format(statistics.median(values))} [{fmt.format(min(values))}, {fmt.format(max(values))}]"
 
 
 def matching(directory, pattern):
