@@ -1,5 +1,7 @@
 package io.loopbench.reports;
 
+import io.loopbench.engine.Stat;
+
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -18,6 +20,11 @@ public final class Format {
 
     static String count(double v) {
         return String.format(Locale.ROOT, "%,.0f", v);
+    }
+
+    /** A count's median [min, max]: "990 [980, 1,000]". */
+    static String countRange(Stat s) {
+        return count(s.median()) + " [" + count(s.min()) + ", " + count(s.max()) + "]";
     }
 
     static String micros(double v) {

@@ -51,9 +51,7 @@ final class OffloadSection {
                     continue;
                 }
                 List<RepetitionResult> ok = c.repetitions().stream().filter(RepetitionResult::ok).toList();
-                md.append(Format.count(r.roundTripsPerSecond().median())).append(" [")
-                        .append(Format.count(r.roundTripsPerSecond().min())).append(", ")
-                        .append(Format.count(r.roundTripsPerSecond().max())).append("] | ")
+                md.append(Format.countRange(r.roundTripsPerSecond())).append(" | ")
                         .append(Format.micros(r.latency().p50Us().median())).append(" | ")
                         .append(Format.micros(r.latency().p99Us().median())).append(" | ")
                         .append(meanAndPeak(ok, OffloadUse::busyMean, OffloadUse::busyPeak)).append(" | ")

@@ -180,9 +180,7 @@ public final class ReportRenderer {
                         md.append("FAILED: ").append(Format.text(c.error())).append(" | | | | | | | | |\n");
                         continue;
                     }
-                    md.append(Format.count(r.roundTripsPerSecond().median())).append(" [")
-                            .append(Format.count(r.roundTripsPerSecond().min())).append(", ")
-                            .append(Format.count(r.roundTripsPerSecond().max())).append("] | ")
+                    md.append(Format.countRange(r.roundTripsPerSecond())).append(" | ")
                             .append(Format.oneDecimal(r.payloadMibPerSecond().median())).append(" | ")
                             .append(lowerBound(c, 50)).append(Format.micros(r.latency().p50Us().median()))
                             .append(" | ").append(lowerBound(c, 95))
