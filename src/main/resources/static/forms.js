@@ -212,11 +212,17 @@ export function newMatrixView(root) {
       let n = 1;
       const defaulted = [];
       for (const f of lists) {
+        // pool sizes multiply the executor offload alone (below)
+        if (f.name === 'offloads' || f.name === 'offloadThreads') continue;
         if (Array.isArray(body[f.name])) n *= body[f.name].length;
-        // an omitted rate list means closed load, an omitted datagramsPerRead or tlsProviders list a single value:
-        // one case each
-        else if (!['rates', 'datagramsPerRead', 'tlsProviders'].includes(f.name)) defaulted.push(f.name);
+        // an omitted rate list means closed load, an omitted datagramsPerRead, tlsProviders or blockingMicros list a
+        // single value: one case each
+        else if (!['rates', 'datagramsPerRead', 'tlsProviders', 'blockingMicros'].includes(f.name)) {
+          defaulted.push(f.name);
+        }
       }
+      const sizes = Array.isArray(body.offloadThreads) ? body.offloadThreads.length : 1;
+      if (Array.isArray(body.offloads)) n *= body.offloads.reduce((k, o) => k + (o === 'executor' ? sizes : 1), 0);
       casesLine.textContent = `${fmt.int(n)} case${n === 1 ? '' : 's'}`
         + (defaulted.length ? ` × the default lists of ${defaulted.join(', ')}` : '') + '.';
     }

@@ -329,6 +329,16 @@ class WebPageBrowserTest {
         new Select(browser.findElement(By.id("matrix-input-warmupMode"))).selectByValue("fixed");
         typeInto(browser, "matrix-input-repetitions", "1");
         new Select(browser.findElement(By.id("matrix-input-isolation"))).selectByValue("in-process");
+        // pool sizes multiply the executor offload alone: loop + executor × 2 sizes is 3 cases; no offload listed, 1
+        typeInto(browser, "matrix-input-offloadThreads", "4, 16");
+        assertThat(browser.findElement(By.id("matrix-cases")).getText()).isEqualTo("1 case.");
+        for (String box : List.of("offloads-loop", "offloads-executor")) {
+            browser.findElement(By.id("matrix-input-" + box)).click();
+        }
+        assertThat(browser.findElement(By.id("matrix-cases")).getText()).isEqualTo("3 cases.");
+        for (String box : List.of("offloads-loop", "offloads-executor")) {
+            browser.findElement(By.id("matrix-input-" + box)).click();
+        }
         assertThat(browser.findElement(By.id("matrix-cases")).getText()).isEqualTo("1 case.");
         browser.findElement(By.id("matrix-submit")).click();
 
