@@ -92,12 +92,16 @@ class OffloadTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}, {1} offload")
-    @CsvSource({"tcp, virtual-threads", "udp, virtual-threads", "websocket, virtual-threads", "http, virtual-threads",
-            "tcps, executor", "http, executor", "udp, executor"})
-    void everyProtocolEchoesValidatedAndInOrderWhenOffloaded(String protocol, String offload) {
+    @ParameterizedTest(name = "{0} on {2}, {1} offload")
+    @CsvSource({"tcp, virtual-threads, netty", "udp, virtual-threads, netty", "websocket, virtual-threads, netty",
+            "http, virtual-threads, netty", "tcps, executor, netty", "http, executor, netty", "udp, executor, netty",
+            "udp, executor, reactive", "websocket, virtual-threads, reactive", "http, executor, reactive",
+            "tcps, virtual-threads, reactive"})
+    void everyProtocolEchoesValidatedAndInOrderWhenOffloaded(String protocol, String offload, String execution) {
         // a window of 4 per connection: virtual threads finish its calls out of order, the replies must not be
-        RunSpec spec = EngineTestSupport.quick().protocol(Protocol.valueOf(protocol.toUpperCase()))
+        Protocol p = Protocol.valueOf(protocol.toUpperCase());
+        Execution e = Execution.valueOf(execution.toUpperCase());
+        RunSpec spec = EngineTestSupport.quick(e).protocol(p).window(p.pipelinesOn(e) ? 4 : 1)
                 .offload(io.loopbench.engine.spec.Labeled.parse(Offload.class, offload)).offloadThreads(4)
                 .blockingMicros(200).work(1000).build();
 
