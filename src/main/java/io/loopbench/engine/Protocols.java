@@ -2,6 +2,7 @@ package io.loopbench.engine;
 
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.http.Http;
+import io.loopbench.engine.protocol.http2.Http2;
 import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tls.Tls;
 import io.loopbench.engine.protocol.udp.Udp;
@@ -42,6 +43,7 @@ final class Protocols {
             case WSS -> new WebSocket(tls(certsDirectory, provider));
             case HTTP -> new Http(null);
             case HTTPS -> new Http(tls(certsDirectory, provider));
+            case H2C -> new Http2();
         };
     }
 

@@ -23,13 +23,13 @@ import java.util.List;
 
 /**
  * A matrix: lists of values whose every combination is one case. Every field is optional; omitted ones take
- * arknet's baseline: every protocol, as arknet's runner sweeps; payloads 64, 1024 and 16384 B; profiles 1 client ×
+ * arknet's baseline: arknet's seven protocols, as its runner sweeps; payloads 64, 1024 and 16384 B; profiles 1 client ×
  * window 1 and 16 clients × window 16 (UDP forced to window 1 when the profiles are defaulted); IO models shared
  * and sharded with 1, 2 and 4 threads (sharded with 1 thread dropped as a duplicate of shared 1); work 0; transport
  * auto; sliding window; netty execution; a run spec's default measured phase and warm-up; at least 3 repetitions
  * (arknet's) and at most 5 (see {@link #DEFAULT_REPETITIONS}); keepGoing false; forked isolation.
  *
- * @param protocols     the protocols (default: all of them, in their declared order; TLS ones with Netty's rule
+ * @param protocols     the protocols (default: arknet's seven, in their declared order; TLS ones with Netty's rule
  *                      for the provider and throw-away certificates unless tlsProviders says otherwise)
  * @param payloads      bytes per message
  * @param profiles      {clients, window} pairs
@@ -146,7 +146,7 @@ public record MatrixSpec(
     /** The spec with every omitted field at its default (the profiles keep their "defaulted" mark). */
     public MatrixSpec effective() {
         return new MatrixSpec(
-                or(protocols, List.of(Protocol.values())),
+                or(protocols, Protocol.ARKNET),
                 or(payloads, List.of(64, 1024, 16384)),
                 profiles,
                 or(ioModels, List.of(IoModel.SHARED, IoModel.SHARDED)),
@@ -298,7 +298,7 @@ public record MatrixSpec(
             case UDP -> datagramsPerRead.stream().map(n -> c.datagramsPerRead(n).build()).toList();
             case TCPS, WSS, HTTPS -> tlsProviders.stream()
                     .map(provider -> c.tlsProvider(provider).certsDirectory(certsDirectory).build()).toList();
-            case TCP, WEBSOCKET, HTTP -> List.of(c.build());
+            case TCP, WEBSOCKET, HTTP, H2C -> List.of(c.build());
         };
     }
 

@@ -30,7 +30,9 @@ public final class NoiseFloor {
             Protocol.WEBSOCKET, new double[] {0.07, 0.13, 0.07, 0.13},
             Protocol.WSS, new double[] {0.05, 0.13, 0.06, 0.13},
             Protocol.HTTP, new double[] {0.045, 0.17, 0.06, 0.17},
-            Protocol.HTTPS, new double[] {0.035, 0.17, 0.06, 0.17}));
+            Protocol.HTTPS, new double[] {0.035, 0.17, 0.06, 0.17},
+            // not calibrated yet: HTTP/1.1's
+            Protocol.H2C, new double[] {0.045, 0.17, 0.06, 0.17}));
 
     /** The rounds a race's comparisons are made narrowest at: the targets are decisions by round 3 to 6. */
     public static final double RACE_ROUNDS = 2;

@@ -7,10 +7,15 @@ package io.loopbench.engine.spec;
  * {@code window} of them pipelined on one keep-alive connection per client (so a message's RTT includes its wait
  * behind the responses before it, as in arknet), {@code https} the same over TLS. Netty's codec handlers carry HTTP on
  * the netty execution; Reactor Netty's {@code HttpServer} and {@code HttpClient} on the reactive one, whose client
- * sends one request at a time per connection (window 1).
+ * sends one request at a time per connection (window 1). {@code h2c} is HTTP/2 over cleartext TCP (prior knowledge):
+ * each message one {@code POST /echo} stream, up to {@code window} concurrent streams on one connection per client,
+ * on the netty execution only for now.
  */
 public enum Protocol implements Labeled {
-    TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS;
+    TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS, H2C;
+
+    /** arknet's seven, which a matrix sweeps by default (the others are loopbench's own, asked for by name). */
+    public static final java.util.List<Protocol> ARKNET = java.util.List.of(TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS);
 
     /** Whether it runs over TLS (tcps, wss, https): it then takes certsDirectory and tlsProvider. */
     public boolean secure() {
@@ -22,7 +27,7 @@ public enum Protocol implements Labeled {
      * that an echo server must know the message size to answer it: it cannot echo bytes verbatim.
      */
     public boolean framed() {
-        return this == WEBSOCKET || this == WSS || this == HTTP || this == HTTPS;
+        return this == WEBSOCKET || this == WSS || this == HTTP || this == HTTPS || this == H2C;
     }
 
     /**
@@ -33,6 +38,7 @@ public enum Protocol implements Labeled {
         return switch (this) {
             case TCP, UDP, TCPS -> true;
             case WEBSOCKET, WSS, HTTP, HTTPS -> execution != Execution.VIRTUAL_THREADS;
+            case H2C -> execution == Execution.NETTY;
         };
     }
 

@@ -18,7 +18,9 @@ public enum SpecField {
     PROTOCOL("--protocol", null, null, null, "Protocol of the echo pair: tcp, udp; tcps is TLS over TCP with TCP's "
             + "framing; websocket one binary frame per message after an upgrade on /echo, wss the same over TLS; http "
             + "one POST /echo per message, pipelined up to window on one keep-alive connection (netty execution; one "
-            + "at a time on reactive), https the same over TLS."),
+            + "at a time on reactive), https the same over TLS; h2c one POST /echo stream per message over HTTP/2 "
+            + "without TLS (prior knowledge), up to window concurrent streams on one connection per client (netty "
+            + "execution only)."),
     PAYLOAD_BYTES("--payload", Range.of(RunSpec.MIN_PAYLOAD, RunSpec.MAX_PAYLOAD), null, null,
             "Bytes per message, 16-byte header included."),
     CLIENTS("--clients", Range.of(1, RunSpec.MAX_CLIENTS), null, null, "Client connections (UDP: client sockets)."),

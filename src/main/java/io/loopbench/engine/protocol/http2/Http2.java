@@ -1,0 +1,87 @@
+package io.loopbench.engine.protocol.http2;
+
+import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.MessageFraming;
+import io.loopbench.engine.protocol.tcp.Tcp;
+import io.loopbench.engine.spec.RunSpec;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.util.NetUtil;
+import reactor.netty.Connection;
+import reactor.netty.DisposableChannel;
+
+import java.net.InetSocketAddress;
+import java.util.function.Consumer;
+
+/**
+ * HTTP/2 over cleartext TCP ({@code h2c}, prior knowledge: no upgrade): TCP's options, Netty's {@link Http2FrameCodec}
+ * on both ends with {@link #SETTINGS}, writing each stream whole ({@link InOrderCodec}), and each message one {@code POST /echo} stream ({@link Http2Framing}), its
+ * frames gathered and written by {@link Http2Messages}. A client's {@code window} is its concurrent streams on its one
+ * connection; {@code clients} its connections. The netty execution only, for now: the echo ends are the same handlers
+ * as every framed protocol's. Stateless.
+ */
+public final class Http2 implements EchoProtocol {
+
+    /**
+     * Both ends' settings: as many concurrent streams as a window may have, each stream's flow-control window 16 MiB
+     * (the connection's is widened to the same), HTTP/2's default 16 KiB frames.
+     */
+    public static final Http2Settings SETTINGS = Http2Settings.defaultSettings()
+            .maxConcurrentStreams(RunSpec.MAX_WINDOW)
+            .initialWindowSize(Http2Messages.WINDOW_BYTES);
+
+    /**
+     * Both ends' write-buffer marks, as wide as the flow-control windows: the frame codec's flow controller writes no
+     * more than the channel takes before it turns unwritable, and below that shares the bytes among the streams, so that
+     * a later stream's last frame could leave before an earlier one's and the echoes come back out of order.
+     */
+    static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(Http2Messages.WINDOW_BYTES,
+            2 * Http2Messages.WINDOW_BYTES);
+
+    @Override
+    public boolean stream() {
+        return true;
+    }
+
+    @Override
+    public MessageFraming framing(InetSocketAddress server, int payloadBytes) {
+        return new Http2Framing(NetUtil.toSocketAddressString(server), payloadBytes);
+    }
+
+    @Override
+    public DisposableChannel bind(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
+                                  ChannelGroup accepted, Consumer<Connection> ends) {
+        return Tcp.server(loops, address, accepted)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+                .doOnChannelInit((observer, channel, remote) -> {
+                    Http2FrameCodec codec = InOrderCodec.server();
+                    Tcp.addBeforeBridge(channel.pipeline(), codec, new Http2Messages(false));
+                })
+                .doOnConnection(ends)
+                .bindNow(SETUP_TIMEOUT);
+    }
+
+    @Override
+    public Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
+                              Consumer<Connection> attach) {
+        Connection connection = Tcp.client(loops, server)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+                .doOnChannelInit((observer, channel, remote) -> {
+                    Http2FrameCodec codec = InOrderCodec.client();
+                    Tcp.addBeforeBridge(channel.pipeline(), codec, new Http2Messages(true));
+                })
+                .doOnConnected(attach)
+                .connectNow(SETUP_TIMEOUT);
+        Http2Messages messages = connection.channel().pipeline().get(Http2Messages.class);
+        if (!messages.ready().awaitUninterruptibly(SETUP_TIMEOUT.toMillis()) || !messages.ready().isSuccess()) {
+            connection.disposeNow(SETUP_TIMEOUT);
+            throw new IllegalStateException("h2c: " + NetUtil.toSocketAddressString(server)
+                    + " did not answer the connection's first PING within " + SETUP_TIMEOUT.toSeconds() + " s");
+        }
+        return connection;
+    }
+}

@@ -1,0 +1,38 @@
+package io.loopbench.engine;
+
+import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.Protocol;
+import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.Violation;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * h2c: every message one POST /echo stream on one HTTP/2 connection per client, window concurrent streams, each echo
+ * validated and in order, whatever the message's size against HTTP/2's 16 KiB frames.
+ */
+class H2cEchoTest {
+
+    @ParameterizedTest(name = "{0} B, {1} clients × window {2}")
+    @CsvSource({"256, 4, 4", "64, 1, 1", "40000, 2, 16"})
+    void everyStreamEchoesValidatedAndInOrder(int payload, int clients, int window) {
+        RunSpec spec = EngineTestSupport.quick().protocol(Protocol.H2C).payloadBytes(payload).clients(clients)
+                .window(window).build();
+
+        RepetitionResult r = EngineTestSupport.validated(spec.validated());
+
+        assertThat(r.checks().errors().orderErrors()).isZero();
+        assertThat(r.throughput().messages()).isPositive();
+    }
+
+    @Test
+    void otherExecutionsAreRefusedNamingTheField() {
+        for (Execution e : new Execution[] {Execution.REACTIVE, Execution.VIRTUAL_THREADS}) {
+            assertThat(RunSpec.builder().protocol(Protocol.H2C).execution(e).window(1).build().violations())
+                    .extracting(Violation::field).contains("execution");
+        }
+    }
+}
