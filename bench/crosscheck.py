@@ -12,12 +12,15 @@ against the same server, pinned apart (server on CPU 0, client on CPU 1), altern
             ("ANB", a tag byte, then the body). The server's error counters are read after each run: wrk's runs add
             one per connection (wrk ends by resetting its connections), loopbench's none; a malformed body would add
             one per request. The server is warmed up first (wrk for 5 s, discarded)
+  h2load    h2load (nghttp2-client; h2c, prior knowledge) and loopbench's h2c client against one standing h2c echo
+            server of the service, 1024 B POST /echo bodies that pass the header check, at 16 connections x 16
+            concurrent streams and at 1 x 1: requests/s and mean request time (h2load gives no percentiles)
 
 Each figure is median [min, max] over the repetitions, and loopbench ÷ the tool per repetition. Raw output, the
 summary and a one-line README go to bench/results/crosscheck-<UTC>/. Needs gcc, taskset, sockperf, wrk and, for wrk,
 the service's jar (./mvnw -q -o -DskipTests package). Run nothing else on the machine meanwhile.
 
-  bench/crosscheck.py [--modes sockperf,wrk] [--repetitions 5] [--seconds 3] [--warmup 1]
+  bench/crosscheck.py [--modes sockperf,wrk,h2load] [--repetitions 5] [--seconds 3] [--warmup 1]
 """
 import argparse, glob, json, os, re, shutil, socket, subprocess, sys, tempfile, time
 import urllib.request
@@ -30,16 +33,38 @@ WRK_SCRIPT = 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/oc
              'wrk.body = "ANB\\1" .. string.rep("x", 1020)\n'
 
 
-def loopbench(out, name, target, protocol, payload, clients, a):
+def loopbench(out, name, target, protocol, payload, clients, a, window=1, mean=False):
     """One fresh loopbench client on CPU 1 against target, or with none loopbench's own pair on CPUs 0 and 1
-    (two loop threads): (round trips/s, p50 µs, p99 µs), or None with loopbench's failure."""
+    (two loop threads): (round trips/s, p50 µs, p99 µs), or with mean (round trips/s, mean µs), or None with
+    loopbench's failure."""
     where = ["taskset", "-c", "1", "./loopbench", "measure", "--target", target, "--io-threads", "1"] if target \
         else ["taskset", "-c", "0,1", "./loopbench", "measure", "--io-threads", "2"]
-    cmd = where + ["--protocol", protocol, "--payload", str(payload), "--clients", str(clients), "--window", "1",
+    cmd = where + ["--protocol", protocol, "--payload", str(payload), "--clients", str(clients), "--window", str(window),
                    "--io-model", "shared", "--transport", "epoll", "--seconds", str(a.seconds),
                    "--warmup", str(a.warmup), "--warmup-mode", "fixed", "--repetitions", "1"]
     r = results.measure_once(BASE, out, name, cmd)
-    return None if r is None else (r["roundTripsPerSecond"], r["latency"]["p50Us"], r["latency"]["p99Us"])
+    if r is None:
+        return None
+    if mean:
+        return r["roundTripsPerSecond"], r["latency"]["meanUs"]
+    return r["roundTripsPerSecond"], r["latency"]["p50Us"], r["latency"]["p99Us"]
+
+
+def h2load(out, name, url, body, connections, streams, a):
+    """h2load on CPU 1 (h2c, prior knowledge): connections × concurrent streams, POST of the body file, a warm-up of
+    a.warmup s then a.seconds: (requests/s, mean request time µs); h2load gives no percentiles."""
+    cmd = ["taskset", "-c", "1", "h2load", "-c", str(connections), "-m", str(streams), "-d", body,
+           "-H", "content-type: application/octet-stream", f"--warm-up-time={max(1, round(a.warmup))}",
+           "-D", str(max(1, round(a.seconds))), url]
+    text = subprocess.run(cmd, capture_output=True, text=True).stdout
+    open(f"{out}/{name}.txt", "w").write(text)
+    rate = re.search(r"finished in [\d.]+\w+, ([\d.]+) req/s", text)
+    mean = re.search(r"time for request:\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", text)
+    failed = re.search(r"requests: \d+ total, \d+ started, \d+ done, \d+ succeeded, (\d+) failed, (\d+) errored", text)
+    if not (rate and mean and failed) or int(failed.group(1)) or int(failed.group(2)):
+        print(f"  {name}: no figures or failed requests (see {name}.txt)", file=sys.stderr)
+        return None
+    return float(rate.group(1)), micros(*mean.groups())
 
 
 def free_port():
@@ -122,7 +147,7 @@ def service(out):
             time.sleep(0.5)
 
 
-def compare(out, mode, a, tool, ours, after=None):
+def compare(out, mode, a, tool, ours, after=None, labels=("round trips/s", "p50 µs", "p99 µs")):
     """Alternates the tool and loopbench a.repetitions times, calling after(side) after each run; returns
     the summary's lines."""
     rows = []
@@ -140,7 +165,7 @@ def compare(out, mode, a, tool, ours, after=None):
         return [f"{mode}: no repetition with both figures"]
     stat = results.stat
     lines = [f"{mode}: {len(rows)} repetitions with both figures"]
-    for k, what in enumerate(["round trips/s", "p50 µs", "p99 µs"]):
+    for k, what in enumerate(labels):
         fmt = "{:,.0f}" if k == 0 else "{:.1f}"
         lines.append(f"  {what}: {mode} {stat([t[k] for t, _ in rows], fmt)}, loopbench {stat([l[k] for _, l in rows], fmt)}, "
                      f"loopbench ÷ {mode} {stat([l[k] / t[k] for t, l in rows], '{:.3f}')}")
@@ -186,6 +211,27 @@ def main():
                       indent=1)
             summary.append(f"  the echo server's errors added by wrk's runs (warm-up and measured, 16 connections "
                            f"each): {errors['tool']}; by loopbench's: {errors['loopbench']}")
+        finally:
+            svc.kill()
+            svc.wait()
+            shutil.rmtree(data, ignore_errors=True)
+    if "h2load" in a.modes:
+        svc, port, data = service(out)
+        try:
+            echo = call(port, "/api/echo-servers", {"protocol": "h2c", "payloadBytes": 1024, "transport": "epoll"})
+            body = f"{out}/body.bin"
+            open(body, "wb").write(b"ANB\1" + b"x" * 1020)
+            target = f"127.0.0.1:{echo['port']}"
+            url = f"http://{target}/echo"
+            for connections, streams in [(16, 16), (1, 1)]:
+                mode = f"h2load-{connections}x{streams}"
+                summary += compare(out, mode, a,
+                                   lambda n, c=connections, m=streams: h2load(out, n, url, body, c, m, a),
+                                   lambda n, c=connections, m=streams: loopbench(out, n, target, "h2c", 1024, c, a,
+                                                                                 window=m, mean=True),
+                                   labels=("requests/s", "mean µs"))
+            json.dump(call(port, f"/api/echo-servers/{echo['id']}")["counts"],
+                      open(f"{out}/echo-server-counts.json", "w"), indent=1)
         finally:
             svc.kill()
             svc.wait()
