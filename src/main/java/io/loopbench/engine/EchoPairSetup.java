@@ -1,5 +1,7 @@
 package io.loopbench.engine;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.loopbench.engine.protocol.Http2Setup;
 import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.protocol.UdpBuffers;
 import io.loopbench.engine.spec.Transport;
@@ -22,6 +24,8 @@ import io.loopbench.engine.spec.Transport;
  * @param udpBuffers            UDP: requested and applied socket buffers; null for TCP
  * @param tls                   tcps: the TLS provider, protocol version and cipher suite the first client's handshake
  *                              negotiated; null for tcp and udp
+ * @param http2                 h2c: the HTTP/2 settings both ends announced, and the connection window they widened
+ *                              to; absent for the other protocols
  */
 public record EchoPairSetup(
         Transport transport,
@@ -34,7 +38,16 @@ public record EchoPairSetup(
         Integer connectionsOnOneThread,
         Boolean tcpNoDelay,
         UdpBuffers udpBuffers,
-        TlsSession tls) {
+        TlsSession tls,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Http2Setup http2) {
+
+    /** A pair without HTTP/2. */
+    public EchoPairSetup(Transport transport, String serverChannel, String clientChannel, String serverAddress,
+                         String clientAddress, Boolean remote, int eventLoops, Integer connectionsOnOneThread,
+                         Boolean tcpNoDelay, UdpBuffers udpBuffers, TlsSession tls) {
+        this(transport, serverChannel, clientChannel, serverAddress, clientAddress, remote, eventLoops,
+                connectionsOnOneThread, tcpNoDelay, udpBuffers, tls, null);
+    }
 
     /** A pair that never opened: only what the spec said. */
     public static EchoPairSetup unopened(Transport transport, int eventLoops) {

@@ -158,7 +158,8 @@ final class RepetitionState {
     RepetitionResult result() {
         EchoPairSetup setup = new EchoPairSetup(transport, pair.serverChannel(), pair.clientChannel(),
                 pair.serverAddresses(), pair.clientAddress(), spec.target() != null, pair.threads(),
-                pair.connectionsOnOneThread(), pair.tcpNoDelay(), pair.udpBuffers(), protocol.tlsSession());
+                pair.connectionsOnOneThread(), pair.tcpNoDelay(), pair.udpBuffers(), protocol.tlsSession(),
+                protocol.http2Setup());
         return new RepetitionResult(index, failure == null, null, failure, setup, throughput, rtt, resources, jvm,
                 new Checks(errors, warmupResult, fairness, windowFill, stampGap, warnings, notes), openLoad, timeline,
                 cpuProfile);

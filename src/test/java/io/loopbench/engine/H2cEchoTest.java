@@ -1,5 +1,6 @@
 package io.loopbench.engine;
 
+import io.loopbench.engine.protocol.Http2Setup;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
@@ -26,6 +27,10 @@ class H2cEchoTest {
 
         assertThat(r.checks().errors().orderErrors()).isZero();
         assertThat(r.throughput().messages()).isPositive();
+        // the settings that decide how much a connection carries at once are in the result
+        assertThat(r.setup().http2()).isEqualTo(new Http2Setup(1024, 16 << 20, 16 << 20, 16_384));
+        assertThat(EngineTestSupport.validated(RunSpec.builder().clients(1).window(1).seconds(0.2)
+                .warmupSeconds(0.0).build()).setup().http2()).isNull();
     }
 
     @Test

@@ -61,6 +61,11 @@ public interface EchoProtocol {
     /** Connects one client on Netty loops; {@code attach} gets the connection on its loop once it is connected. */
     Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes, Consumer<Connection> attach);
 
+    /** The HTTP/2 settings both ends announce; null for a protocol without HTTP/2. */
+    default Http2Setup http2Setup() {
+        return null;
+    }
+
     /** What the first client connection's TLS handshake negotiated; null for a protocol without TLS. */
     default TlsSession tlsSession() {
         return null;

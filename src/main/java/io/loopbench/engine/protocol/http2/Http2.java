@@ -1,14 +1,16 @@
 package io.loopbench.engine.protocol.http2;
 
 import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.Http2Setup;
 import io.loopbench.engine.protocol.MessageFraming;
 import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.spec.RunSpec;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
-import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.util.NetUtil;
 import reactor.netty.Connection;
@@ -18,7 +20,7 @@ import java.net.InetSocketAddress;
 import java.util.function.Consumer;
 
 /**
- * HTTP/2 over cleartext TCP ({@code h2c}, prior knowledge: no upgrade): TCP's options, Netty's {@link Http2FrameCodec}
+ * HTTP/2 over cleartext TCP ({@code h2c}, prior knowledge: no upgrade): TCP's options, Netty's {@code Http2FrameCodec}
  * on both ends with {@link #SETTINGS}, writing each stream whole ({@link InOrderCodec}), and each message one {@code POST /echo} stream ({@link Http2Framing}), its
  * frames gathered and written by {@link Http2Messages}. A client's {@code window} is its concurrent streams on its one
  * connection; {@code clients} its connections. The netty execution only, for now: the echo ends are the same handlers
@@ -43,6 +45,12 @@ public final class Http2 implements EchoProtocol {
             2 * Http2Messages.WINDOW_BYTES);
 
     @Override
+    public Http2Setup http2Setup() {
+        return new Http2Setup(SETTINGS.maxConcurrentStreams(), SETTINGS.initialWindowSize(),
+                Http2Messages.WINDOW_BYTES, Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE);
+    }
+
+    @Override
     public boolean stream() {
         return true;
     }
@@ -57,10 +65,7 @@ public final class Http2 implements EchoProtocol {
                                   ChannelGroup accepted, Consumer<Connection> ends) {
         return Tcp.server(loops, address, accepted)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
-                .doOnChannelInit((observer, channel, remote) -> {
-                    Http2FrameCodec codec = InOrderCodec.server();
-                    Tcp.addBeforeBridge(channel.pipeline(), codec, new Http2Messages(false));
-                })
+                .doOnChannelInit((observer, channel, remote) -> frames(channel, false))
                 .doOnConnection(ends)
                 .bindNow(SETUP_TIMEOUT);
     }
@@ -70,10 +75,7 @@ public final class Http2 implements EchoProtocol {
                               Consumer<Connection> attach) {
         Connection connection = Tcp.client(loops, server)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
-                .doOnChannelInit((observer, channel, remote) -> {
-                    Http2FrameCodec codec = InOrderCodec.client();
-                    Tcp.addBeforeBridge(channel.pipeline(), codec, new Http2Messages(true));
-                })
+                .doOnChannelInit((observer, channel, remote) -> frames(channel, true))
                 .doOnConnected(attach)
                 .connectNow(SETUP_TIMEOUT);
         Http2Messages messages = connection.channel().pipeline().get(Http2Messages.class);
@@ -83,5 +85,11 @@ public final class Http2 implements EchoProtocol {
                     + " did not answer the connection's first PING within " + SETUP_TIMEOUT.toSeconds() + " s");
         }
         return connection;
+    }
+
+    /** The frame codec and the handler that gathers its frames into messages, before Reactor Netty's bridge. */
+    private static void frames(Channel channel, boolean client) {
+        Tcp.addBeforeBridge(channel.pipeline(), client ? InOrderCodec.client() : InOrderCodec.server(),
+                new Http2Messages(client));
     }
 }
