@@ -43,7 +43,8 @@ final class Protocols {
             case WSS -> new WebSocket(tls(certsDirectory, provider));
             case HTTP -> new Http(null);
             case HTTPS -> new Http(tls(certsDirectory, provider));
-            case H2C -> new Http2();
+            case H2C -> new Http2(null);
+            case H2 -> new Http2(new Tls(certsDirectory, Tls.provider(provider), Http2.ALPN));
         };
     }
 

@@ -296,7 +296,7 @@ public record MatrixSpec(
     private List<RunSpec> protocolCases(Protocol p, RunSpec.Builder c) {
         return switch (p) {
             case UDP -> datagramsPerRead.stream().map(n -> c.datagramsPerRead(n).build()).toList();
-            case TCPS, WSS, HTTPS -> tlsProviders.stream()
+            case TCPS, WSS, HTTPS, H2 -> tlsProviders.stream()
                     .map(provider -> c.tlsProvider(provider).certsDirectory(certsDirectory).build()).toList();
             case TCP, WEBSOCKET, HTTP, H2C -> List.of(c.build());
         };

@@ -121,13 +121,13 @@ class EchoCorrectnessTest {
                 case TCP -> "Socket";
                 case UDP -> "DatagramSocket";
                 case TCPS -> "SSLSocketImpl";
-                case WEBSOCKET, WSS, HTTP, HTTPS, H2C -> throw new AssertionError("refused with virtual threads");
+                case WEBSOCKET, WSS, HTTP, HTTPS, H2C, H2 -> throw new AssertionError("refused with virtual threads");
             });
             assertThat(r.setup().serverChannel()).isEqualTo(switch (protocol) {
                 case TCP -> "ServerSocket";
                 case UDP -> "DatagramSocket";
                 case TCPS -> "SSLServerSocketImpl";
-                case WEBSOCKET, WSS, HTTP, HTTPS, H2C -> throw new AssertionError("refused with virtual threads");
+                case WEBSOCKET, WSS, HTTP, HTTPS, H2C, H2 -> throw new AssertionError("refused with virtual threads");
             });
             assertThat(r.setup().connectionsOnOneThread()).isNull();
         } else {
@@ -156,8 +156,7 @@ class EchoCorrectnessTest {
                 org.assertj.core.data.Percentage.withPercentage(0.001));
         assertThat(r.rtt().latency().p50Us()).isPositive().isLessThanOrEqualTo(r.rtt().latency().p99Us());
         assertThat(r.rtt().latency().p99Us()).isLessThanOrEqualTo(r.rtt().latency().maxUs());
-        assertThat(r.setup().tls() != null).isEqualTo(protocol == Protocol.TCPS || protocol == Protocol.WSS
-                || protocol == Protocol.HTTPS);
+        assertThat(r.setup().tls() != null).isEqualTo(protocol.secure());
         if (protocol != Protocol.UDP) {
             assertThat(r.setup().tcpNoDelay()).isTrue();
             assertThat(r.setup().udpBuffers()).isNull();

@@ -4,6 +4,7 @@ import io.loopbench.engine.protocol.Http2Setup;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.TlsProvider;
 import io.loopbench.engine.spec.Violation;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -12,8 +13,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * h2c: every message one POST /echo stream on one HTTP/2 connection per client, window concurrent streams, each echo
- * validated and in order, whatever the message's size against HTTP/2's 16 KiB frames.
+ * h2c and h2: every message one POST /echo stream on one HTTP/2 connection per client, window concurrent streams,
+ * each echo validated and in order, whatever the message's size against HTTP/2's 16 KiB frames; h2 over TLS, with
+ * either provider, agreeing on h2 by ALPN (a handshake that does not fails the set-up).
  */
 class H2cEchoTest {
 
@@ -39,5 +41,19 @@ class H2cEchoTest {
             assertThat(RunSpec.builder().protocol(Protocol.H2C).execution(e).window(1).build().violations())
                     .extracting(Violation::field).contains("execution");
         }
+    }
+
+    @ParameterizedTest(name = "h2, {0}")
+    @CsvSource({"jdk", "auto"})
+    void h2AgreesOnH2ByAlpnOverTlsAndEchoesInOrder(String provider) {
+        RunSpec spec = EngineTestSupport.quick().protocol(Protocol.H2).payloadBytes(40_000).clients(2).window(16)
+                .tlsProvider(io.loopbench.engine.spec.Labeled.parse(TlsProvider.class, provider)).build();
+
+        RepetitionResult r = EngineTestSupport.validated(spec.validated());
+
+        assertThat(r.checks().errors().orderErrors()).isZero();
+        assertThat(r.setup().tls()).isNotNull();
+        assertThat(r.setup().tls().protocol()).startsWith("TLSv1.");
+        assertThat(r.setup().http2()).isNotNull();
     }
 }

@@ -9,17 +9,17 @@ package io.loopbench.engine.spec;
  * the netty execution; Reactor Netty's {@code HttpServer} and {@code HttpClient} on the reactive one, whose client
  * sends one request at a time per connection (window 1). {@code h2c} is HTTP/2 over cleartext TCP (prior knowledge):
  * each message one {@code POST /echo} stream, up to {@code window} concurrent streams on one connection per client,
- * on the netty execution only for now.
+ * on the netty execution only for now; {@code h2} the same over TLS, agreed by ALPN.
  */
 public enum Protocol implements Labeled {
-    TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS, H2C;
+    TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS, H2C, H2;
 
     /** arknet's seven, which a matrix sweeps by default (the others are loopbench's own, asked for by name). */
     public static final java.util.List<Protocol> ARKNET = java.util.List.of(TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS);
 
     /** Whether it runs over TLS (tcps, wss, https): it then takes certsDirectory and tlsProvider. */
     public boolean secure() {
-        return this == TCPS || this == WSS || this == HTTPS;
+        return this == TCPS || this == WSS || this == HTTPS || this == H2;
     }
 
     /**
@@ -27,7 +27,7 @@ public enum Protocol implements Labeled {
      * that an echo server must know the message size to answer it: it cannot echo bytes verbatim.
      */
     public boolean framed() {
-        return this == WEBSOCKET || this == WSS || this == HTTP || this == HTTPS || this == H2C;
+        return this == WEBSOCKET || this == WSS || this == HTTP || this == HTTPS || this == H2C || this == H2;
     }
 
     /**
@@ -38,7 +38,7 @@ public enum Protocol implements Labeled {
         return switch (this) {
             case TCP, UDP, TCPS -> true;
             case WEBSOCKET, WSS, HTTP, HTTPS -> execution != Execution.VIRTUAL_THREADS;
-            case H2C -> execution == Execution.NETTY;
+            case H2C, H2 -> execution == Execution.NETTY;
         };
     }
 

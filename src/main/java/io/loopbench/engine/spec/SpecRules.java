@@ -131,7 +131,7 @@ final class SpecRules {
     }
 
     /**
-     * TLS settings go with tcps, wss and https only; a certificates directory must load (read here, so that a run with
+     * TLS settings go with tcps, wss, https and h2 only; a certificates directory must load (read here, so that a run with
      * a missing or mismatched file is refused before any load starts); the OpenSSL provider must load, on Netty's
      * ends.
      */
@@ -141,7 +141,7 @@ final class SpecRules {
         if (certsDirectory != null) {
             if (!protocol.secure()) {
                 v.add(new Violation("certsDirectory", certsDirectory, "none with protocol " + protocol.label()
-                        + ": certificates are for tcps, wss and https"));
+                        + ": certificates are for tcps, wss, https and h2"));
             } else {
                 try {
                     TlsMaterial.load(Path.of(certsDirectory));
@@ -156,7 +156,7 @@ final class SpecRules {
             String value = provider.label();
             if (!protocol.secure()) {
                 v.add(new Violation("tlsProvider", value, "jdk with protocol " + protocol.label()
-                        + ": a TLS provider is for tcps, wss and https"));
+                        + ": a TLS provider is for tcps, wss, https and h2"));
             } else if (execution == Execution.VIRTUAL_THREADS) {
                 v.add(new Violation("tlsProvider", value, "jdk with virtual-threads execution: its blocking sockets "
                         + "are the JDK's own TLS sockets"));

@@ -3,7 +3,9 @@ package io.loopbench.engine.protocol.http2;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.Http2Setup;
 import io.loopbench.engine.protocol.MessageFraming;
+import io.loopbench.engine.protocol.TlsSession;
 import io.loopbench.engine.protocol.tcp.Tcp;
+import io.loopbench.engine.protocol.tls.Tls;
 import io.loopbench.engine.spec.RunSpec;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -12,21 +14,40 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.util.NetUtil;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
+import reactor.netty.tcp.TcpClient;
+import reactor.netty.tcp.TcpServer;
 
 import java.net.InetSocketAddress;
 import java.util.function.Consumer;
 
 /**
- * HTTP/2 over cleartext TCP ({@code h2c}, prior knowledge: no upgrade): TCP's options, Netty's {@code Http2FrameCodec}
+ * HTTP/2 over cleartext TCP ({@code h2c}, prior knowledge: no upgrade), or over TLS ({@code h2}, {@link Tls}'s material,
+ * contexts and session record, agreeing on {@code h2} by ALPN): TCP's options, Netty's {@code Http2FrameCodec}
  * on both ends with {@link #SETTINGS}, writing each stream whole ({@link InOrderCodec}), and each message one {@code POST /echo} stream ({@link Http2Framing}), its
  * frames gathered and written by {@link Http2Messages}. A client's {@code window} is its concurrent streams on its one
  * connection; {@code clients} its connections. The netty execution only, for now: the echo ends are the same handlers
  * as every framed protocol's. Stateless.
  */
 public final class Http2 implements EchoProtocol {
+
+    /** The application protocol h2's TLS agrees on by ALPN. */
+    public static final String ALPN = ApplicationProtocolNames.HTTP_2;
+
+    private final Tls tls;
+
+    /** @param tls the TLS under HTTP/2 ({@code h2}), offering {@link #ALPN}; null for {@code h2c} */
+    public Http2(Tls tls) {
+        this.tls = tls;
+    }
+
+    @Override
+    public TlsSession tlsSession() {
+        return tls == null ? null : tls.tlsSession();
+    }
 
     /**
      * Both ends' settings: as many concurrent streams as a window may have, each stream's flow-control window 16 MiB
@@ -57,13 +78,17 @@ public final class Http2 implements EchoProtocol {
 
     @Override
     public MessageFraming framing(InetSocketAddress server, int payloadBytes) {
-        return new Http2Framing(NetUtil.toSocketAddressString(server), payloadBytes);
+        return new Http2Framing(tls == null ? "http" : "https", NetUtil.toSocketAddressString(server), payloadBytes);
     }
 
     @Override
     public DisposableChannel bind(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
                                   ChannelGroup accepted, Consumer<Connection> ends) {
-        return Tcp.server(loops, address, accepted)
+        TcpServer server = Tcp.server(loops, address, accepted);
+        if (tls != null) {
+            server = tls.secure(server);
+        }
+        return server
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .doOnChannelInit((observer, channel, remote) -> frames(channel, false))
                 .doOnConnection(ends)
@@ -73,7 +98,12 @@ public final class Http2 implements EchoProtocol {
     @Override
     public Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
                               Consumer<Connection> attach) {
-        Connection connection = Tcp.client(loops, server)
+        TcpClient client = Tcp.client(loops, server);
+        if (tls != null) {
+            // Reactor Netty hands the connection over once the handshake, ALPN's h2 included, is done
+            client = tls.secure(client);
+        }
+        Connection connection = client
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .doOnChannelInit((observer, channel, remote) -> frames(channel, true))
                 .doOnConnected(attach)
@@ -81,7 +111,7 @@ public final class Http2 implements EchoProtocol {
         Http2Messages messages = connection.channel().pipeline().get(Http2Messages.class);
         if (!messages.ready().awaitUninterruptibly(SETUP_TIMEOUT.toMillis()) || !messages.ready().isSuccess()) {
             connection.disposeNow(SETUP_TIMEOUT);
-            throw new IllegalStateException("h2c: " + NetUtil.toSocketAddressString(server)
+            throw new IllegalStateException((tls == null ? "h2c: " : "h2: ") + NetUtil.toSocketAddressString(server)
                     + " did not answer the connection's first PING within " + SETUP_TIMEOUT.toSeconds() + " s");
         }
         return connection;

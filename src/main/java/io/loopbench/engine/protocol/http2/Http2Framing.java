@@ -11,7 +11,7 @@ import io.netty.handler.codec.http2.ReadOnlyHttp2Headers;
 import io.netty.util.AsciiString;
 
 /**
- * h2c's framing: each message is the body of one {@code POST /echo} stream ({@code :scheme http}, {@code :authority}
+ * h2c's and h2's framing: each message is the body of one {@code POST /echo} stream ({@code :scheme http}, {@code :authority}
  * the server, {@code content-length}), echoed as the body of a {@code 200} response on the same stream; a response of
  * another status carries no echo. The server refuses, unechoed but answered, another path with 404, another method on
  * the path with 405, and a body its check rejects with 400 — as HTTP/1.1's framing does. The headers of a message of
@@ -26,11 +26,14 @@ final class Http2Framing implements MessageFraming {
     private final Http2Headers requestHeaders;
     private final Http2Headers responseHeaders;
 
-    /** @param authority the {@code :authority}: the server's {@code host:port} */
-    Http2Framing(String authority, int payloadBytes) {
+    /**
+     * @param scheme    the {@code :scheme}: {@code http} for h2c, {@code https} for h2
+     * @param authority the {@code :authority}: the server's {@code host:port}
+     */
+    Http2Framing(String scheme, String authority, int payloadBytes) {
         this.payloadBytes = payloadBytes;
         this.requestHeaders = ReadOnlyHttp2Headers.clientHeaders(false, POST, AsciiString.of(PATH),
-                AsciiString.of("http"), AsciiString.of(authority), HttpHeaderNames.CONTENT_LENGTH,
+                AsciiString.of(scheme), AsciiString.of(authority), HttpHeaderNames.CONTENT_LENGTH,
                 AsciiString.of(Integer.toString(payloadBytes)));
         this.responseHeaders = response(HttpResponseStatus.OK, payloadBytes);
     }

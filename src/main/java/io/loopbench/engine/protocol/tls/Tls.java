@@ -14,7 +14,10 @@ import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.codec.http2.Http2SecurityUtil;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import reactor.netty.Connection;
@@ -60,6 +63,8 @@ public final class Tls implements BlockingProtocol {
 
     private final String certsDirectory;
     private final SslProvider provider;
+    /** The application protocol both ends offer by ALPN ({@code h2}); null for none. */
+    private final String alpn;
     private final AtomicReference<TlsSession> session = new AtomicReference<>();
     private volatile Contexts contexts;
 
@@ -69,8 +74,17 @@ public final class Tls implements BlockingProtocol {
      * @param provider       {@link SslProvider#JDK} or {@link SslProvider#OPENSSL} for Netty's ends
      */
     public Tls(String certsDirectory, SslProvider provider) {
+        this(certsDirectory, provider, null);
+    }
+
+    /**
+     * TLS whose handshake also agrees on an application protocol by ALPN, as HTTP/2 over TLS needs: both ends offer
+     * only {@code alpn}.
+     */
+    public Tls(String certsDirectory, SslProvider provider, String alpn) {
         this.certsDirectory = certsDirectory;
         this.provider = provider;
+        this.alpn = alpn;
     }
 
     /** Why Netty's OpenSSL provider cannot load here; null when it can. */
@@ -207,7 +221,7 @@ public final class Tls implements BlockingProtocol {
     private Contexts contexts() {
         Contexts c = contexts;
         if (c == null) {
-            c = new Contexts(TlsMaterial.of(certsDirectory), provider);
+            c = new Contexts(TlsMaterial.of(certsDirectory), provider, alpn);
             contexts = c;
         }
         return c;
@@ -219,16 +233,31 @@ public final class Tls implements BlockingProtocol {
         final SslContext client;
         final SSLContext jdk;
 
-        Contexts(TlsMaterial m, SslProvider provider) {
+        Contexts(TlsMaterial m, SslProvider provider, String alpn) {
             try {
-                server = SslContextBuilder.forServer(m.key(), m.chain()).sslProvider(provider).protocols(PROTOCOLS)
-                        .clientAuth(ClientAuth.NONE).build();
-                client = SslContextBuilder.forClient().sslProvider(provider).protocols(PROTOCOLS).trustManager(m.ca())
-                        .endpointIdentificationAlgorithm("HTTPS").build();
+                server = negotiating(SslContextBuilder.forServer(m.key(), m.chain()).sslProvider(provider)
+                        .protocols(PROTOCOLS).clientAuth(ClientAuth.NONE), alpn).build();
+                client = negotiating(SslContextBuilder.forClient().sslProvider(provider).protocols(PROTOCOLS)
+                        .trustManager(m.ca()).endpointIdentificationAlgorithm("HTTPS"), alpn).build();
                 jdk = jdkContext(m);
             } catch (GeneralSecurityException | IOException e) {
                 throw new IllegalStateException("cannot build the TLS contexts: " + e, e);
             }
+        }
+
+        /**
+         * With an application protocol: ALPN offering only it (a server that selects none is accepted, as OpenSSL
+         * allows no other choice; HTTP/2's first frames then fail against it), and HTTP/2's cipher suites (RFC 7540's
+         * blocklist left out, as Netty's Http2SecurityUtil lists them).
+         */
+        private static SslContextBuilder negotiating(SslContextBuilder b, String alpn) {
+            if (alpn == null) {
+                return b;
+            }
+            return b.ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
+                    .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                            ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                            ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, alpn));
         }
 
         private static SSLContext jdkContext(TlsMaterial m) throws GeneralSecurityException, IOException {
