@@ -170,12 +170,16 @@ final class SpecRules {
 
     /**
      * WebSocket and HTTP run on Netty loops only (netty and reactive): the JDK has no blocking WebSocket server, nor an
-     * HTTP/1.1 server with pipelining, for virtual threads. HTTP's reactive client is Reactor Netty's HttpClient,
-     * which sends one request at a time per connection: window 1.
+     * HTTP/1.1 server with pipelining, for virtual threads; HTTP/2 (h2c, h2) on the netty execution only, for now.
+     * HTTP's reactive client is Reactor Netty's HttpClient, which sends one request at a time per connection: window 1.
      */
     private static void executionRules(RunSpec s, List<Violation> v) {
         boolean http = s.protocol() == Protocol.HTTP || s.protocol() == Protocol.HTTPS;
-        if (!s.protocol().runsOn(s.execution())) {
+        boolean http2 = s.protocol() == Protocol.H2C || s.protocol() == Protocol.H2;
+        if (http2 && !s.protocol().runsOn(s.execution())) {
+            v.add(new Violation("execution", s.execution().label(), "netty with protocol " + s.protocol().label()
+                    + ": its reactive and virtual-threads ends are not built yet"));
+        } else if (!s.protocol().runsOn(s.execution())) {
             v.add(new Violation("execution", s.execution().label(), "netty or reactive with protocol "
                     + s.protocol().label() + ": the JDK has no blocking " + (http ? "HTTP/1.1 server with pipelining"
                     : "WebSocket server or client") + " for virtual threads to run"));
