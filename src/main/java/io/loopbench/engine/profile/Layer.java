@@ -16,6 +16,8 @@ public enum Layer implements Labeled {
     WAIT("wait", "waiting for readiness: epoll_wait, io_uring_enter (its submissions too), the JDK's poller"),
     NETTY("Netty pipeline", "Netty's event loop, channels and handlers, and Reactor Netty's, outside the layers below"),
     CODEC("codec", "HTTP and WebSocket encoding and decoding"),
+    HTTP2("HTTP/2 frames", "HTTP/2's frame codec, HPACK, streams and flow control, and loopbench's gathering of a "
+            + "stream's frames into a message (h2c, h2)"),
     TLS("TLS", "encryption, decryption and the TLS engine (the JDK's or OpenSSL's)"),
     ECHO_CHECK("echo check", "loopbench's own code: writing each message, validating each echo, timing round trips"),
     WORK("work per echo", "the configured CPU iterations per echo"),
@@ -70,6 +72,8 @@ public enum Layer implements Labeled {
                     List.of("epoll_wait", "__GI_epoll_wait", "epoll_pwait", "io_uring_enter")),
             new Rule(TLS, List.of("io/netty/handler/ssl/", "io/netty/internal/tcnative/", "sun/security/",
                     "com/sun/crypto/", "javax/crypto/", "javax/net/ssl/", "Java_io_netty_internal_tcnative_"),
+                    List.of()),
+            new Rule(HTTP2, List.of("io/netty/handler/codec/http2/", "io/loopbench/engine/protocol/http2/"),
                     List.of()),
             new Rule(CODEC, List.of("io/netty/handler/codec/http/", "reactor/netty/http/"), List.of()),
             new Rule(ECHO_CHECK, List.of("io/loopbench/", "org/HdrHistogram/"), List.of()),

@@ -67,6 +67,22 @@ class CallTreeTest {
     }
 
     @Test
+    void http2FramesAreTheirOwnLayerLoopbenchsGatheringOfThemIncluded() {
+        CallTree tree = new CallTree();
+        tree.addCollapsed(String.join("\n",
+                LOOP + ";" + READ + ";io/netty/handler/codec/http2/DefaultHttp2FrameReader.readFrame;"
+                        + "io/netty/handler/codec/http2/HpackDecoder.decode 6",
+                LOOP + ";" + READ + ";io/loopbench/engine/protocol/http2/Http2Messages.channelRead;"
+                        + "io/netty/buffer/AbstractByteBuf.getByte 2",
+                LOOP + ";" + READ + ";io/netty/handler/codec/http/HttpObjectDecoder.decode 2"));
+
+        CpuProfile p = tree.toProfile("test", "cpu", null, 5000);
+
+        assertThat(p.share(Layer.HTTP2)).isEqualTo(0.8);
+        assertThat(p.share(Layer.CODEC)).isEqualTo(0.2);
+    }
+
+    @Test
     void threadsAreNamedWithoutTheirIdAndSmallOnesGoTogether() {
         CallTree tree = new CallTree();
         tree.addCollapsed(collapsed());
