@@ -82,10 +82,7 @@ public final class Http implements EchoProtocol, ReactiveRequests {
     @Override
     public DisposableChannel bind(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
                                   ChannelGroup accepted, Consumer<Connection> ends) {
-        TcpServer server = Tcp.server(loops, address, accepted);
-        if (tls != null) {
-            server = tls.secure(server);
-        }
+        TcpServer server = Tls.secure(tls, Tcp.server(loops, address, accepted));
         return server
                 .doOnChannelInit((observer, channel, remote) -> Tcp.addBeforeBridge(channel.pipeline(),
                         new HttpServerCodec(decoder(payloadBytes)),
@@ -97,11 +94,7 @@ public final class Http implements EchoProtocol, ReactiveRequests {
     @Override
     public Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
                               Consumer<Connection> attach) {
-        TcpClient client = Tcp.client(loops, server);
-        if (tls != null) {
-            // Reactor Netty hands the connection over once the handshake is done (a failed one fails connectNow).
-            client = tls.secure(client);
-        }
+        TcpClient client = Tls.secure(tls, Tcp.client(loops, server));
         return client
                 .doOnChannelInit((observer, channel, remote) -> Tcp.addBeforeBridge(channel.pipeline(),
                         new HttpClientCodec(decoder(payloadBytes), false, false),
@@ -116,10 +109,7 @@ public final class Http implements EchoProtocol, ReactiveRequests {
                                           BiFunction<? super HttpServerRequest, ? super HttpServerResponse,
                                                   ? extends Publisher<Void>> echo,
                                           Consumer<String> refused) {
-        HttpServer server = Tcp.server(HttpServer.create(), loops, address, accepted);
-        if (tls != null) {
-            server = tls.secure(server);
-        }
+        HttpServer server = Tls.secure(tls, Tcp.server(HttpServer.create(), loops, address, accepted));
         // The same request target as the netty ends accept (HttpFraming): exactly PATH, no query. Each connection is
         // served once, when accepted (doOnConnection would call it again for each request of a keep-alive connection).
         return server
@@ -155,7 +145,7 @@ public final class Http implements EchoProtocol, ReactiveRequests {
                                     Runnable released) {
         // One connection, kept alive across the client's requests; nothing evicts it (the defaults).
         ConnectionProvider pool = ConnectionProvider.builder("loopbench-http").maxConnections(1).build();
-        HttpClient client = Tcp.client(HttpClient.create(pool), loops)
+        HttpClient client = Tls.secure(tls, Tcp.client(HttpClient.create(pool), loops)
                 .remoteAddress(() -> server)
                 // A request sent twice would be a message sent twice.
                 .disableRetry(true)
@@ -163,10 +153,7 @@ public final class Http implements EchoProtocol, ReactiveRequests {
                     if (state == ConnectionObserver.State.RELEASED) {
                         released.run();
                     }
-                });
-        if (tls != null) {
-            client = tls.secure(client);
-        }
+                }));
         HttpClient.RequestSender echo = client.post().uri(PATH);
         Channel channel;
         try {

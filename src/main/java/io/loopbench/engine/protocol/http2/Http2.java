@@ -84,10 +84,7 @@ public final class Http2 implements EchoProtocol {
     @Override
     public DisposableChannel bind(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
                                   ChannelGroup accepted, Consumer<Connection> ends) {
-        TcpServer server = Tcp.server(loops, address, accepted);
-        if (tls != null) {
-            server = tls.secure(server);
-        }
+        TcpServer server = Tls.secure(tls, Tcp.server(loops, address, accepted));
         return server
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .doOnChannelInit((observer, channel, remote) -> frames(channel, false))
@@ -98,11 +95,7 @@ public final class Http2 implements EchoProtocol {
     @Override
     public Connection connect(EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
                               Consumer<Connection> attach) {
-        TcpClient client = Tcp.client(loops, server);
-        if (tls != null) {
-            // Reactor Netty hands the connection over once the handshake, ALPN's h2 included, is done
-            client = tls.secure(client);
-        }
+        TcpClient client = Tls.secure(tls, Tcp.client(loops, server));
         Connection connection = client
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .doOnChannelInit((observer, channel, remote) -> frames(channel, true))

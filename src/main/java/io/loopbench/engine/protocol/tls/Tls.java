@@ -140,6 +140,32 @@ public final class Tls implements BlockingProtocol {
                 .connectNow(SETUP_TIMEOUT);
     }
 
+    /**
+     * {@code server} with {@code tls}'s TLS, or as it is where there is none: a protocol that runs with or without TLS
+     * (websocket and wss, http and https, h2c and h2) binds through these four.
+     */
+    public static TcpServer secure(Tls tls, TcpServer server) {
+        return tls == null ? server : tls.secure(server);
+    }
+
+    /** The same for Reactor Netty's HttpServer. */
+    public static HttpServer secure(Tls tls, HttpServer server) {
+        return tls == null ? server : tls.secure(server);
+    }
+
+    /**
+     * The same for a client: Reactor Netty hands its connection over once the handshake (ALPN included, for h2) is
+     * done, and a failed one fails the connect.
+     */
+    public static TcpClient secure(Tls tls, TcpClient client) {
+        return tls == null ? client : tls.secure(client);
+    }
+
+    /** The same for Reactor Netty's HttpClient. */
+    public static HttpClient secure(Tls tls, HttpClient client) {
+        return tls == null ? client : tls.secure(client);
+    }
+
     /** A server with this protocol's TLS on every accepted connection: for a protocol layered on TLS (wss). */
     public TcpServer secure(TcpServer server) {
         SslContext context = contexts().server;

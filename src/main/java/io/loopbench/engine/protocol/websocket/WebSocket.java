@@ -101,10 +101,7 @@ public final class WebSocket implements EchoProtocol, ReactiveProtocol {
                 .maxFramePayloadLength(maxFrameBytes(payloadBytes))
                 .handshakeTimeoutMillis(SETUP_TIMEOUT.toMillis())
                 .build();
-        TcpServer server = Tcp.server(loops, address, accepted);
-        if (tls != null) {
-            server = tls.secure(server);
-        }
+        TcpServer server = Tls.secure(tls, Tcp.server(loops, address, accepted));
         return server
                 .doOnChannelInit((observer, channel, remote) -> Tcp.addBeforeBridge(channel.pipeline(),
                         new HttpServerCodec(), new HttpObjectAggregator(MAX_HTTP_BYTES),
@@ -123,10 +120,7 @@ public final class WebSocket implements EchoProtocol, ReactiveProtocol {
                 .handshakeTimeoutMillis(SETUP_TIMEOUT.toMillis())
                 .build();
         CompletableFuture<Void> upgraded = new CompletableFuture<>();
-        TcpClient client = Tcp.client(loops, server);
-        if (tls != null) {
-            client = tls.secure(client);
-        }
+        TcpClient client = Tls.secure(tls, Tcp.client(loops, server));
         long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
         Connection c = client
                 .doOnChannelInit((observer, channel, remote) -> Tcp.addBeforeBridge(channel.pipeline(),
@@ -146,10 +140,7 @@ public final class WebSocket implements EchoProtocol, ReactiveProtocol {
                                           Function<? super Connection, ? extends Publisher<Void>> handler) {
         WebsocketServerSpec spec = WebsocketServerSpec.builder().maxFramePayloadLength(maxFrameBytes(payloadBytes))
                 .build();
-        HttpServer server = Tcp.server(HttpServer.create(), loops, address, accepted);
-        if (tls != null) {
-            server = tls.secure(server);
-        }
+        HttpServer server = Tls.secure(tls, Tcp.server(HttpServer.create(), loops, address, accepted));
         // Any other path, or a request that asks for no upgrade, gets Reactor Netty's 404.
         return server
                 .route(routes -> routes.ws(PATH, (in, out) -> handler.apply(connection(in)), spec))
@@ -160,10 +151,7 @@ public final class WebSocket implements EchoProtocol, ReactiveProtocol {
     public Connection connectReactive(EventLoopGroup loops, InetSocketAddress server, int payloadBytes,
                                       Function<? super Connection, ? extends Publisher<Void>> handler) {
         long deadline = System.nanoTime() + SETUP_TIMEOUT.toNanos();
-        HttpClient client = Tcp.client(HttpClient.newConnection(), loops);
-        if (tls != null) {
-            client = tls.secure(client);
-        }
+        HttpClient client = Tls.secure(tls, Tcp.client(HttpClient.newConnection(), loops));
         CompletableFuture<Connection> upgraded = new CompletableFuture<>();
         // Reactor Netty calls the handler on the loop once the upgrade's response is in, and ends the exchange
         // (closing the WebSocket) when what it returned ends.
