@@ -244,7 +244,7 @@ public record MatrixSpec(
                                                 if ((e != Execution.VIRTUAL_THREADS || io.model() != IoModel.SHARDED)
                                                         && p.runsOn(e)
                                                         && (profile.window() == 1 || p.pipelinesOn(e))) {
-                                                    out.addAll(offloadCases(variant.toBuilder().execution(e)));
+                                                    out.addAll(offloadCases(variant.toBuilder().execution(e), e));
                                                 }
                                             }
                                         }
@@ -278,9 +278,9 @@ public record MatrixSpec(
      * A case's offloads, innermost: each offload, executor at each pool size; virtual-threads execution on the loop
      * only (its connections' work already runs on their own virtual threads).
      */
-    private List<RunSpec> offloadCases(RunSpec.Builder c) {
+    private List<RunSpec> offloadCases(RunSpec.Builder c, Execution execution) {
         List<RunSpec> out = new ArrayList<>();
-        boolean virtualThreads = c.build().execution() == Execution.VIRTUAL_THREADS;
+        boolean virtualThreads = execution == Execution.VIRTUAL_THREADS;
         for (Offload o : offloads) {
             if (virtualThreads && o != Offload.LOOP) {
                 continue;

@@ -77,7 +77,7 @@ public final class OffloadPool implements AutoCloseable {
 
     /** The netty execution's executor group, null unless it offloads to one. */
     public EventExecutorGroup group() {
-        return scheduler == null ? group : null;
+        return group; // made for the netty execution only
     }
 
     /** The netty execution's virtual-thread-per-task executor, null unless it offloads to one. */
