@@ -58,13 +58,22 @@ public final class EchoClient {
     /** Set by the repetition (from its own thread) before it closes the channel on purpose. */
     private volatile boolean closing;
 
-    /** @param stream whether the protocol is a byte stream rather than datagrams (see EchoProtocol) */
+    /**
+     * A client whose echoes come back in the order sent (a byte stream) or each above every one seen (datagrams).
+     *
+     * @param stream whether the protocol is a byte stream rather than datagrams (see EchoProtocol)
+     */
     public EchoClient(int id, RunSpec spec, boolean stream) {
+        this(id, spec, stream ? EchoOrder.SENT : EchoOrder.RISING);
+    }
+
+    /** @param order what order its echoes must come in; any but {@link EchoOrder#RISING} is a stream's, none lost */
+    public EchoClient(int id, RunSpec spec, EchoOrder order) {
         this.id = id;
         this.payloadBytes = spec.payloadBytes();
-        this.stream = stream;
+        this.stream = order != EchoOrder.RISING;
         boolean open = spec.load() == LoadModel.OPEN;
-        this.window = new Window(spec.window(), stream, open);
+        this.window = new Window(spec.window(), order, open);
         this.check = new EchoCheck(this, window, id, payloadBytes);
         this.losses = stream ? null
                 : new LossTimer(this, window, TimeUnit.MILLISECONDS.toNanos(spec.lossTimeoutMillis()));

@@ -7,14 +7,15 @@ import java.util.Arrays;
  * intended to be sent) when; and what the order check remembers of the echoes seen. Message {@code seq} lives in slot
  * {@code seq mod size}, so an echo finds its slot in O(1). A freed slot takes the smallest sequence above every one
  * sent so far that maps to it: where echoes return in order, that is always the next sequence; with datagrams, whose
- * lost ones free their slots only after the loss timeout, sequences keep increasing and gaps are allowed. Confined to
+ * lost ones free their slots only after the loss timeout, or streams that complete in any order, sequences keep
+ * increasing and gaps are allowed. Confined to
  * its client's thread.
  */
 final class Window {
 
     private final int size;
-    /** Echoes return in order (a byte stream), so each must be the next sequence; else each above all seen. */
-    private final boolean ordered;
+    /** What order echoes must return in. */
+    private final EchoOrder order;
     private final long[] sequence;
     private final long[] sentAt;
     /** Open load: each message's intended send time; null under closed load. */
@@ -25,9 +26,9 @@ final class Window {
     private long nextExpected;
     private long lastSeen = -1;
 
-    Window(int size, boolean ordered, boolean open) {
+    Window(int size, EchoOrder order, boolean open) {
         this.size = size;
-        this.ordered = ordered;
+        this.order = order;
         this.sequence = new long[size];
         this.sentAt = new long[size];
         this.intendedAt = open ? new long[size] : null;
@@ -101,11 +102,16 @@ final class Window {
 
     /**
      * The echo of the message in {@code slot} has come back: frees the slot and says whether the echo came in order —
-     * the next sequence, where echoes return in order; with datagrams, one above every sequence seen.
+     * the next sequence, where echoes return in order; with datagrams, one above every sequence seen; any, where the
+     * order is not promised.
      */
     boolean returned(int slot) {
         long seq = sequence[slot];
-        boolean inOrder = ordered ? seq == nextExpected : seq > lastSeen;
+        boolean inOrder = switch (order) {
+            case SENT -> seq == nextExpected;
+            case RISING -> seq > lastSeen;
+            case ANY -> true;
+        };
         lastSeen = Math.max(lastSeen, seq);
         nextExpected = seq + 1;
         free(slot);

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The window's slots and its order rule, for a byte stream and for datagrams. */
+/** The window's slots and its order rule, for a byte stream, for datagrams and for independent streams. */
 class WindowTest {
 
     /** Fills every slot from the one the next sequence maps to, as a client fills its window. */
@@ -17,7 +17,7 @@ class WindowTest {
 
     @Test
     void sequencesAreContiguousAndEachIsFoundInItsSlot() {
-        Window w = new Window(4, true, false);
+        Window w = new Window(4, EchoOrder.SENT, false);
         fill(w);
 
         assertThat(w.inFlight()).isEqualTo(4);
@@ -31,7 +31,7 @@ class WindowTest {
 
     @Test
     void aStreamsEchoMustBeTheNextSequenceAndItsFreedSlotTakesTheNextOne() {
-        Window w = new Window(4, true, false);
+        Window w = new Window(4, EchoOrder.SENT, false);
         fill(w);
 
         assertThat(w.returned(w.slotOf(0))).isTrue();
@@ -43,7 +43,7 @@ class WindowTest {
 
     @Test
     void datagramsMayComeWithGapsButNotBackwardsAndALostOnesSlotTakesALaterSequence() {
-        Window w = new Window(4, false, false);
+        Window w = new Window(4, EchoOrder.RISING, false);
         fill(w);
 
         assertThat(w.returned(w.slotOf(2))).isTrue();
@@ -54,8 +54,23 @@ class WindowTest {
     }
 
     @Test
+    void independentStreamsMayComeInAnyOrderEachMatchedByItsSequence() {
+        Window w = new Window(4, EchoOrder.ANY, false);
+        fill(w);
+
+        assertThat(w.returned(w.slotOf(2))).isTrue();
+        assertThat(w.returned(w.slotOf(0))).as("below the last seen, yet in order for independent streams").isTrue();
+        assertThat(w.freeSlot()).as("the slot sequence 4 maps to").isEqualTo(0);
+        assertThat(w.take(0, 10)).isEqualTo(4);
+        assertThat(w.take(w.freeSlot(), 11)).as("slot 2: the smallest above every sequence sent").isEqualTo(6);
+        assertThat(w.slotOf(5)).as("never sent").isEqualTo(-1);
+        assertThat(w.returned(w.slotOf(6))).isTrue();
+        assertThat(w.returned(w.slotOf(1))).isTrue();
+    }
+
+    @Test
     void clearingCountsWhatWasInFlightAndTheNextEchoExpectedIsTheNextSent() {
-        Window w = new Window(4, true, true);
+        Window w = new Window(4, EchoOrder.SENT, true);
         fill(w);
         w.intended(3, 7);
         assertThat(w.intendedAt(3)).isEqualTo(7);
