@@ -26,7 +26,7 @@ final class LayoutOptions {
     Execution execution;
     @Option(names = "--target", paramLabel = "HOST:PORT", descriptionKey = "target")
     String target;
-    @Option(names = "--offload", paramLabel = "loop|executor|virtual-threads", descriptionKey = "offload")
+    @Option(names = "--offload", paramLabel = "loop|executor|virtual-threads|grpc-default", descriptionKey = "offload")
     Offload offload;
     @Option(names = "--offload-threads", paramLabel = "N", descriptionKey = "offloadThreads")
     Integer offloadThreads;

@@ -1,5 +1,6 @@
 package io.loopbench.cli;
 
+import io.loopbench.engine.spec.GrpcMethod;
 import io.loopbench.engine.spec.AddressFamily;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.Profiling;
@@ -24,7 +25,7 @@ import java.util.stream.Collectors;
 @Command(resourceBundle = "io.loopbench.cli.SpecFieldHelp")
 final class LoadOptions {
 
-    @Option(names = "--protocol", paramLabel = "tcp|udp|tcps|websocket|wss|http|https|h2c|h2", descriptionKey = "protocol")
+    @Option(names = "--protocol", paramLabel = "tcp|udp|tcps|websocket|wss|http|https|h2c|h2|grpc", descriptionKey = "protocol")
     Protocol protocol;
     @Option(names = "--payload", paramLabel = "BYTES", descriptionKey = "payloadBytes")
     Integer payload;
@@ -60,6 +61,8 @@ final class LoadOptions {
     Profiling profiling;
     @Option(names = "--blocking-us", paramLabel = "MICROS", descriptionKey = "blockingMicros")
     Integer blockingMicros;
+    @Option(names = "--grpc-method", paramLabel = "unary|stream", descriptionKey = "grpcMethod")
+    GrpcMethod grpcMethod;
     @Option(names = "--load", paramLabel = "closed|open", descriptionKey = "load")
     LoadModel load;
     @Option(names = "--rate", paramLabel = "MESSAGES_PER_S", descriptionKey = "rate")
@@ -74,7 +77,7 @@ final class LoadOptions {
         return new RunSpec(protocol, payload, clients, window, windowMode, l.ioModel, l.ioThreads, l.transport, work,
                 warmup, seconds, l.repetitions, addressFamily, lossTimeoutMillis, l.target, load, rate,
                 l.execution, warmupMode, warmupMax, datagramsPerRead, certsDirectory, tlsProvider,
-                timelineIntervalMillis, profiling, blockingMicros, l.offload, l.offloadThreads);
+                timelineIntervalMillis, profiling, blockingMicros, l.offload, l.offloadThreads, grpcMethod);
     }
 
     /** The flags that set a violation's field, or each of its fields ({@code clients×window×payloadBytes}). */

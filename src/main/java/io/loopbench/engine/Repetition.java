@@ -2,11 +2,13 @@ package io.loopbench.engine;
 
 import io.loopbench.engine.client.EchoClient;
 import io.loopbench.engine.client.EchoPair;
+import io.loopbench.engine.grpc.GrpcEnds;
 import io.loopbench.engine.netty.HandlerEnds;
 import io.loopbench.engine.netty.NettyEchoPair;
 import io.loopbench.engine.profile.CpuProfiler;
 import io.loopbench.engine.protocol.BlockingProtocol;
 import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.grpc.Grpc;
 import io.loopbench.engine.reactive.ReactiveEnds;
 import io.loopbench.engine.offload.OffloadPool;
 import io.loopbench.engine.server.ServerCheck;
@@ -63,8 +65,9 @@ final class Repetition {
         EchoProtocol protocol = Protocols.of(spec);
         Runnable checkpoint = control::throwIfCancelled;
         EchoPair pair = switch (spec.execution()) {
-            case NETTY -> new NettyEchoPair(spec, transport, protocol,
-                    new HandlerEnds(spec.payloadBytes(), check, fault, protocol, offload), checkpoint);
+            case NETTY -> new NettyEchoPair(spec, transport, protocol, protocol instanceof Grpc grpc
+                    ? new GrpcEnds(grpc, check, offload)
+                    : new HandlerEnds(spec.payloadBytes(), check, fault, protocol, offload), checkpoint);
             case REACTIVE -> new NettyEchoPair(spec, transport, protocol,
                     new ReactiveEnds(spec.payloadBytes(), protocol.stream(), check, offload), checkpoint);
             // the spec's rules let only a protocol with blocking ends run on virtual threads (Protocol.runsOn)

@@ -244,7 +244,7 @@ public record MatrixSpec(
                                                 if ((e != Execution.VIRTUAL_THREADS || io.model() != IoModel.SHARDED)
                                                         && p.runsOn(e)
                                                         && (profile.window() == 1 || p.pipelinesOn(e))) {
-                                                    out.addAll(offloadCases(variant.toBuilder().execution(e), e));
+                                                    out.addAll(offloadCases(variant.toBuilder().execution(e), e, p));
                                                 }
                                             }
                                         }
@@ -276,13 +276,13 @@ public record MatrixSpec(
 
     /**
      * A case's offloads, innermost: each offload, executor at each pool size; virtual-threads execution on the loop
-     * only (its connections' work already runs on their own virtual threads).
+     * only (its connections' work already runs on their own virtual threads); grpc-default for grpc only.
      */
-    private List<RunSpec> offloadCases(RunSpec.Builder c, Execution execution) {
+    private List<RunSpec> offloadCases(RunSpec.Builder c, Execution execution, Protocol protocol) {
         List<RunSpec> out = new ArrayList<>();
         boolean virtualThreads = execution == Execution.VIRTUAL_THREADS;
         for (Offload o : offloads) {
-            if (virtualThreads && o != Offload.LOOP) {
+            if (virtualThreads && o != Offload.LOOP || o == Offload.GRPC_DEFAULT && protocol != Protocol.GRPC) {
                 continue;
             }
             for (int threads : o == Offload.EXECUTOR ? offloadThreads : List.of(RunSpec.DEFAULT_OFFLOAD_THREADS)) {
@@ -298,7 +298,7 @@ public record MatrixSpec(
             case UDP -> datagramsPerRead.stream().map(n -> c.datagramsPerRead(n).build()).toList();
             case TCPS, WSS, HTTPS, H2 -> tlsProviders.stream()
                     .map(provider -> c.tlsProvider(provider).certsDirectory(certsDirectory).build()).toList();
-            case TCP, WEBSOCKET, HTTP, H2C -> List.of(c.build());
+            case TCP, WEBSOCKET, HTTP, H2C, GRPC -> List.of(c.build());
         };
     }
 

@@ -36,6 +36,7 @@ public record Candidate(IoModel ioModel, int ioThreads, Transport transport, Exe
             case LOOP -> layout;
             case EXECUTOR -> layout + " · executor of " + offloadThreads + " threads";
             case VIRTUAL_THREADS -> layout + " · virtual-threads offload";
+            case GRPC_DEFAULT -> layout + " · grpc-java's default executor";
         };
     }
 

@@ -4,6 +4,7 @@ import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.Offload;
+import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
 import io.loopbench.engine.spec.Validatable;
@@ -11,6 +12,7 @@ import io.loopbench.engine.spec.Violation;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
@@ -198,12 +200,17 @@ public record RecommendationSpec(
         return out;
     }
 
-    /** The offloads raced: those given, else the loop, and with work in the load every offload. */
+    /**
+     * The offloads raced: those given, else the loop, and with work in the load every offload the protocol has
+     * (grpc-default is grpc's own).
+     */
     List<Offload> racedOffloads() {
         if (offloads != null) {
             return offloads;
         }
-        return load.serverWork() ? List.of(Offload.values()) : List.of(Offload.LOOP);
+        return load.serverWork() ? Arrays.stream(Offload.values())
+                .filter(o -> o != Offload.GRPC_DEFAULT || load.protocol() == Protocol.GRPC).toList()
+                : List.of(Offload.LOOP);
     }
 
     /**

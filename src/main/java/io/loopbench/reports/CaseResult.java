@@ -124,6 +124,7 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
             case LOOP -> "";
             case EXECUTOR -> " · executor " + spec.offloadThreads();
             case VIRTUAL_THREADS -> " · virtual threads";
+            case GRPC_DEFAULT -> " · grpc default executor";
         };
     }
 
@@ -137,6 +138,7 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
             case LOOP -> 0;
             case EXECUTOR -> spec.offloadThreads();
             case VIRTUAL_THREADS -> RunSpec.MAX_OFFLOAD_THREADS + 1;
+            case GRPC_DEFAULT -> RunSpec.MAX_OFFLOAD_THREADS + 2;
         };
         return layout * 10_000 + offload;
     }

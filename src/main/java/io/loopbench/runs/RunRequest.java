@@ -2,6 +2,7 @@ package io.loopbench.runs;
 
 import io.loopbench.cluster.Placement;
 import io.loopbench.engine.spec.AddressFamily;
+import io.loopbench.engine.spec.GrpcMethod;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.LoadModel;
@@ -59,6 +60,7 @@ public record RunRequest(
         Integer blockingMicros,
         Offload offload,
         Integer offloadThreads,
+        GrpcMethod grpcMethod,
         @Schema(description = "forked: each repetition in a fresh JVM (the service stays out of the figures); "
                 + "in-process: in the service's JVM, for quick runs.", defaultValue = "forked",
                 allowableValues = {"forked", "in-process"})
@@ -83,7 +85,7 @@ public record RunRequest(
         return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport, work,
                 warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
                 execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider,
-                timelineIntervalMillis, profiling, blockingMicros, offload, offloadThreads);
+                timelineIntervalMillis, profiling, blockingMicros, offload, offloadThreads, grpcMethod);
     }
 
     public Isolation isolationOrDefault() {

@@ -34,7 +34,9 @@ public final class NoiseFloor {
             // not calibrated yet: HTTP/1.1's
             Protocol.H2C, new double[] {0.045, 0.17, 0.06, 0.17},
             // not calibrated yet: HTTPS's
-            Protocol.H2, new double[] {0.035, 0.17, 0.06, 0.17}));
+            Protocol.H2, new double[] {0.035, 0.17, 0.06, 0.17},
+            // not calibrated yet: HTTP/1.1's
+            Protocol.GRPC, new double[] {0.045, 0.17, 0.06, 0.17}));
 
     /** The rounds a race's comparisons are made narrowest at: the targets are decisions by round 3 to 6. */
     public static final double RACE_ROUNDS = 2;

@@ -39,6 +39,9 @@ class BadServerTest {
     static List<Arguments> cases() {
         List<Arguments> cases = new ArrayList<>();
         for (Protocol p : Protocol.values()) {
+            if (p == Protocol.GRPC) {
+                continue; // grpc-java owns its pipeline: GrpcEchoTest damages its echoes in its service
+            }
             for (Damage d : Damage.values()) {
                 if (!(p == Protocol.UDP && d == Damage.CLOSE)) { // a datagram socket has no connection to lose
                     cases.add(Arguments.of(p, d));

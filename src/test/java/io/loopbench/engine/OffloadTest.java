@@ -120,6 +120,7 @@ class OffloadTest {
         for (Offload offload : Offload.values()) {
             // 1 s per call, 16 queued on the loop: waiting for them all would take 16 s per repetition
             RunSpec spec = EngineTestSupport.quick().blockingMicros(1_000_000).offload(offload).offloadThreads(2)
+                    .protocol(offload == Offload.GRPC_DEFAULT ? Protocol.GRPC : Protocol.TCP)
                     .warmupSeconds(0.0).seconds(0.3).build();
 
             RepetitionResult r = EngineTestSupport.measure(spec.validated()).run().repetitions().getFirst();

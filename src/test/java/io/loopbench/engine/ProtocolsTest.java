@@ -3,6 +3,7 @@ package io.loopbench.engine;
 import io.loopbench.engine.protocol.BlockingProtocol;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.GrpcMethod;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.TlsProvider;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,7 +20,7 @@ class ProtocolsTest {
     @ParameterizedTest
     @EnumSource(Protocol.class)
     void aProtocolHasBlockingEndsExactlyWhereItsSpecLetsItRunOnVirtualThreads(Protocol protocol) {
-        EchoProtocol ends = Protocols.of(protocol, 1, null, TlsProvider.JDK);
+        EchoProtocol ends = Protocols.of(protocol, 1, null, TlsProvider.JDK, GrpcMethod.UNARY);
 
         assertThat(ends instanceof BlockingProtocol).as(protocol.label())
                 .isEqualTo(protocol.runsOn(Execution.VIRTUAL_THREADS));

@@ -235,6 +235,16 @@ public final class EchoClient {
         c.noteError("client " + id + ": " + what + " instead of an echo");
     }
 
+    /**
+     * A call that ended without its echo (a gRPC status other than OK): a content error, as {@link #notAnEcho} — unless
+     * the repetition is closing the connection, which cancels the calls still in flight on purpose.
+     */
+    public void callFailed(String what) {
+        if (!closing) {
+            notAnEcho(what);
+        }
+    }
+
     /** The echo of the message in {@code slot} came back at {@code now} and freed it; {@code valid} if it passed. */
     void returned(int slot, boolean valid, long now) {
         if (valid) {

@@ -3,12 +3,22 @@ package io.loopbench.engine.loop;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,6 +83,45 @@ public final class Transports {
             case IO_URING -> IoUringIoHandler.newFactory();
             case AUTO -> throw new IllegalArgumentException("resolve 'auto' first");
             case JDK -> throw new IllegalArgumentException("jdk is not a Netty transport");
+        };
+    }
+
+    /** The Netty transport whose loops these are (they say which IO handler they run). */
+    public static Transport of(EventLoopGroup loops) {
+        if (loops instanceof IoEventLoopGroup io) {
+            if (io.isIoType(EpollIoHandler.class)) {
+                return Transport.EPOLL;
+            }
+            if (io.isIoType(IoUringIoHandler.class)) {
+                return Transport.IO_URING;
+            }
+            if (io.isIoType(NioIoHandler.class)) {
+                return Transport.NIO;
+            }
+        }
+        throw new IllegalArgumentException("loops of an unknown transport: " + loops.getClass().getName());
+    }
+
+    /**
+     * A Netty transport's TCP channel class, for a library that is handed loops and must be told the channel type to
+     * match them (grpc-java's builders); Reactor Netty infers it from the loops.
+     */
+    public static Class<? extends SocketChannel> socketChannel(Transport t) {
+        return switch (t) {
+            case NIO -> NioSocketChannel.class;
+            case EPOLL -> EpollSocketChannel.class;
+            case IO_URING -> IoUringSocketChannel.class;
+            case AUTO, JDK -> throw new IllegalArgumentException(t.label() + " has no Netty channel class");
+        };
+    }
+
+    /** A Netty transport's TCP listening channel class; see {@link #socketChannel}. */
+    public static Class<? extends ServerChannel> serverSocketChannel(Transport t) {
+        return switch (t) {
+            case NIO -> NioServerSocketChannel.class;
+            case EPOLL -> EpollServerSocketChannel.class;
+            case IO_URING -> IoUringServerSocketChannel.class;
+            case AUTO, JDK -> throw new IllegalArgumentException(t.label() + " has no Netty channel class");
         };
     }
 }

@@ -1,6 +1,7 @@
 package io.loopbench.engine.netty;
 
 import io.loopbench.engine.client.EchoClient;
+import io.loopbench.engine.client.EchoOrder;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
@@ -34,6 +35,14 @@ public interface NettyEnds {
             server(end);
             served.accept(end);
         });
+    }
+
+    /**
+     * The order a client's echoes must come back in: the order sent on a byte stream, rising for datagrams; an
+     * execution whose ends complete a connection's messages independently says so.
+     */
+    default EchoOrder order(EchoProtocol protocol) {
+        return protocol.stream() ? EchoOrder.SENT : EchoOrder.RISING;
     }
 
     /** Connects one client, attached by {@link #client} once connected. */

@@ -1,5 +1,7 @@
 package io.loopbench.engine.offload;
 
+import io.grpc.internal.GrpcUtil;
+import io.grpc.internal.SharedResourceHolder;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.spec.Offload;
 import io.loopbench.engine.spec.RunSpec;
@@ -9,6 +11,7 @@ import io.netty.util.concurrent.EventExecutorGroup;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +25,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>netty, virtual-threads: a virtual-thread-per-task executor;</li>
  *   <li>reactive: a Reactor scheduler — {@code boundedElastic} of at most {@code offloadThreads} threads, or one over a
  *       virtual-thread-per-task executor;</li>
+ *   <li>grpc-default: grpc-java's shared default executor, taken from its holder and given back;</li>
  *   <li>loop: nothing.</li>
  * </ul>
  * Made and closed by the repetition's thread; its pools are thread-safe.
@@ -35,6 +39,7 @@ public final class OffloadPool implements AutoCloseable {
     private final EventExecutorGroup group;
     private final ExecutorService virtualThreads;
     private final Scheduler scheduler;
+    private final Executor grpcDefault;
     private final OffloadGauge gauge;
 
     private OffloadPool(Offload offload, EventExecutorGroup group, ExecutorService virtualThreads,
@@ -43,6 +48,8 @@ public final class OffloadPool implements AutoCloseable {
         this.group = group;
         this.virtualThreads = virtualThreads;
         this.scheduler = scheduler;
+        this.grpcDefault = offload == Offload.GRPC_DEFAULT ? SharedResourceHolder.get(GrpcUtil.SHARED_CHANNEL_EXECUTOR)
+                : null;
         this.gauge = gauge;
     }
 
@@ -52,6 +59,7 @@ public final class OffloadPool implements AutoCloseable {
         boolean reactive = spec.execution() == Execution.REACTIVE;
         return switch (spec.offload()) {
             case LOOP -> new OffloadPool(Offload.LOOP, null, null, null, gauge);
+            case GRPC_DEFAULT -> new OffloadPool(Offload.GRPC_DEFAULT, null, null, null, gauge);
             case EXECUTOR -> reactive
                     ? new OffloadPool(Offload.EXECUTOR, null, null, Schedulers.newBoundedElastic(
                             spec.offloadThreads(), Integer.MAX_VALUE, THREAD_PREFIX, 60, true), gauge)
@@ -90,6 +98,11 @@ public final class OffloadPool implements AutoCloseable {
         return scheduler;
     }
 
+    /** grpc-java's shared default executor, held until {@link #close()}; null unless the offload is grpc-default. */
+    public Executor grpcDefault() {
+        return grpcDefault;
+    }
+
     /** Counts what the work does; null where the server has neither work nor an offload. */
     public OffloadGauge gauge() {
         return gauge;
@@ -101,6 +114,9 @@ public final class OffloadPool implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (grpcDefault != null) {
+            SharedResourceHolder.release(GrpcUtil.SHARED_CHANNEL_EXECUTOR, grpcDefault); // grpc-java ends it 1 s later
+        }
         if (scheduler != null) {
             scheduler.dispose();
         }

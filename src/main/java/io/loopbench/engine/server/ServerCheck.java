@@ -75,8 +75,8 @@ public record ServerCheck(int work, long blockingNanos, ServerStats stats, Offlo
         }
     }
 
-    /** Whether a whole buffer (one message) may be echoed. */
-    boolean accept(ByteBuf m) {
+    /** Whether a whole buffer (one message) may be echoed; public for a protocol's own server (gRPC's service). */
+    public boolean accept(ByteBuf m) {
         return accept(m, m.readerIndex(), m.readableBytes());
     }
 

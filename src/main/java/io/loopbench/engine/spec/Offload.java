@@ -9,10 +9,14 @@ import java.util.Locale;
  * to one of its threads, so ordered per connection as Netty's is), with reactive a Reactor {@code boundedElastic}
  * scheduler of at most that many threads behind {@code publishOn}; {@code virtual-threads} one virtual thread per
  * message (netty), or a {@code publishOn} scheduler over a virtual-thread-per-task executor (reactive), replies written
- * back on the connection's loop in the order the messages came.
+ * back on the connection's loop in the order the messages came. With {@code grpc}, each is where grpc-java runs its calls:
+ * {@code loop} is its {@code directExecutor()}, {@code executor} and {@code virtual-threads} the executor it is given,
+ * and {@code grpc-default} its own default.
  */
 public enum Offload implements Labeled {
-    LOOP, EXECUTOR, VIRTUAL_THREADS;
+    LOOP, EXECUTOR, VIRTUAL_THREADS,
+    /** grpc-java's own default executor (its shared cached pool of {@code grpc-default-executor} threads): grpc only. */
+    GRPC_DEFAULT;
 
     @Override
     public String label() {

@@ -9,10 +9,12 @@ package io.loopbench.engine.spec;
  * the netty execution; Reactor Netty's {@code HttpServer} and {@code HttpClient} on the reactive one, whose client
  * sends one request at a time per connection (window 1). {@code h2c} is HTTP/2 over cleartext TCP (prior knowledge):
  * each message one {@code POST /echo} stream, up to {@code window} concurrent streams on one connection per client,
- * on the netty execution only for now; {@code h2} the same over TLS, agreed by ALPN.
+ * on the netty execution only for now; {@code h2} the same over TLS, agreed by ALPN. {@code grpc} is gRPC on
+ * grpc-java's Netty transport (plaintext HTTP/2): each message one {@code loopbench.Echo} message, a unary call each or
+ * all on one bidirectional stream per client ({@code grpcMethod}), on the netty execution's loops.
  */
 public enum Protocol implements Labeled {
-    TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS, H2C, H2;
+    TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS, H2C, H2, GRPC;
 
     /** arknet's seven, which a matrix sweeps by default (the others are loopbench's own, asked for by name). */
     public static final java.util.List<Protocol> ARKNET = java.util.List.of(TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS);
@@ -38,7 +40,7 @@ public enum Protocol implements Labeled {
         return switch (this) {
             case TCP, UDP, TCPS -> true;
             case WEBSOCKET, WSS, HTTP, HTTPS -> execution != Execution.VIRTUAL_THREADS;
-            case H2C, H2 -> execution == Execution.NETTY;
+            case H2C, H2, GRPC -> execution == Execution.NETTY;
         };
     }
 

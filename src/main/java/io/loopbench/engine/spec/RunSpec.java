@@ -40,7 +40,8 @@ public record RunSpec(
         Profiling profiling,
         Integer blockingMicros,
         Offload offload,
-        Integer offloadThreads) {
+        Integer offloadThreads,
+        GrpcMethod grpcMethod) {
 
     public static final int MIN_PAYLOAD = MessageFormat.HEADER_BYTES;
     public static final int MAX_PAYLOAD = MessageFormat.MAX_BYTES;
@@ -107,6 +108,7 @@ public record RunSpec(
         blockingMicros = orDefault(blockingMicros, 0);
         offload = orDefault(offload, Offload.LOOP);
         offloadThreads = orDefault(offloadThreads, DEFAULT_OFFLOAD_THREADS);
+        grpcMethod = orDefault(grpcMethod, GrpcMethod.UNARY);
     }
 
     /** Whether the server does anything per message beyond checking it: CPU work or a blocking call. */
@@ -204,6 +206,7 @@ public record RunSpec(
         private Integer blockingMicros;
         private Offload offload;
         private Integer offloadThreads;
+        private GrpcMethod grpcMethod;
 
         private Builder() {
         }
@@ -237,6 +240,7 @@ public record RunSpec(
             blockingMicros = s.blockingMicros;
             offload = s.offload;
             offloadThreads = s.offloadThreads;
+            grpcMethod = s.grpcMethod;
         }
 
         public Builder protocol(Protocol v) { protocol = v; return this; }
@@ -267,12 +271,13 @@ public record RunSpec(
         public Builder blockingMicros(Integer v) { blockingMicros = v; return this; }
         public Builder offload(Offload v) { offload = v; return this; }
         public Builder offloadThreads(Integer v) { offloadThreads = v; return this; }
+        public Builder grpcMethod(GrpcMethod v) { grpcMethod = v; return this; }
 
         public RunSpec build() {
             return new RunSpec(protocol, payloadBytes, clients, window, windowMode, ioModel, ioThreads, transport,
                     work, warmupSeconds, seconds, repetitions, addressFamily, lossTimeoutMillis, target, load, rate,
                     execution, warmupMode, warmupMaxSeconds, datagramsPerRead, certsDirectory, tlsProvider,
-                    timelineIntervalMillis, profiling, blockingMicros, offload, offloadThreads);
+                    timelineIntervalMillis, profiling, blockingMicros, offload, offloadThreads, grpcMethod);
         }
     }
 }

@@ -88,10 +88,15 @@ public enum SpecField {
             + "the connection's event loop (arknet's); executor: a pool of offloadThreads threads — netty: a "
             + "DefaultEventExecutorGroup in the pipeline, each connection pinned to one of its threads; reactive: "
             + "publishOn a boundedElastic scheduler of at most offloadThreads threads; virtual-threads: one virtual "
-            + "thread per message (netty) or publishOn a virtual-thread-per-task scheduler (reactive). Every echo "
-            + "stays in order per connection. Not with the virtual-threads execution or a target."),
+            + "thread per message (netty) or publishOn a virtual-thread-per-task scheduler (reactive); grpc-default: "
+            + "grpc-java's own default executor (grpc only; with grpc, loop is directExecutor() and executor and "
+            + "virtual-threads are the executor grpc-java is given). Every echo stays in order per connection. Not "
+            + "with the virtual-threads execution or a target."),
     OFFLOAD_THREADS("--offload-threads", Range.of(1, RunSpec.MAX_OFFLOAD_THREADS), null, "executor offload",
             "Threads of the executor offload's pool."),
+    GRPC_METHOD("--grpc-method", null, null, "grpc", "The loopbench.Echo method a grpc client calls. unary: one call "
+            + "per message, up to window calls at once on the client's connection, completing in any order; stream: one "
+            + "bidirectional stream per client carrying its window of messages, echoed in order."),
     ;
 
     private final String flag;

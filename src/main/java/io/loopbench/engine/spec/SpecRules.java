@@ -176,13 +176,26 @@ final class SpecRules {
     private static void executionRules(RunSpec s, List<Violation> v) {
         boolean http = s.protocol() == Protocol.HTTP || s.protocol() == Protocol.HTTPS;
         boolean http2 = s.protocol() == Protocol.H2C || s.protocol() == Protocol.H2;
-        if (http2 && !s.protocol().runsOn(s.execution())) {
+        if (s.protocol() == Protocol.GRPC && !s.protocol().runsOn(s.execution())) {
+            v.add(new Violation("execution", s.execution().label(), "netty with protocol grpc: grpc-java runs on "
+                    + "Netty's loops in a pipeline of its own; Reactor Netty has no gRPC, nor is there a blocking one"));
+        } else if (http2 && !s.protocol().runsOn(s.execution())) {
             v.add(new Violation("execution", s.execution().label(), "netty with protocol " + s.protocol().label()
                     + ": its reactive and virtual-threads ends are not built yet"));
         } else if (!s.protocol().runsOn(s.execution())) {
             v.add(new Violation("execution", s.execution().label(), "netty or reactive with protocol "
                     + s.protocol().label() + ": the JDK has no blocking " + (http ? "HTTP/1.1 server with pipelining"
                     : "WebSocket server or client") + " for virtual threads to run"));
+        }
+        if (s.protocol() != Protocol.GRPC) {
+            if (s.grpcMethod() != GrpcMethod.UNARY) {
+                v.add(new Violation("grpcMethod", s.grpcMethod().label(), "unary with protocol "
+                        + s.protocol().label() + ": the method is grpc's"));
+            }
+            if (s.offload() == Offload.GRPC_DEFAULT) {
+                v.add(new Violation("offload", s.offload().label(), "loop, executor or virtual-threads with protocol "
+                        + s.protocol().label() + ": grpc-default is grpc-java's own executor"));
+            }
         }
         if (s.window() > 1 && !s.protocol().pipelinesOn(s.execution())) {
             v.add(new Violation("window", String.valueOf(s.window()), "1 with protocol " + s.protocol().label()

@@ -10,7 +10,7 @@ class RunSpecTest {
     @Test
     void omittedFieldsTakeTheIssuesDefaults() {
         RunSpec s = new RunSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
         assertThat(s).isEqualTo(RunSpec.defaults());
         assertThat(s.datagramsPerRead()).isEqualTo(1);
         assertThat(s.warmupMode()).isEqualTo(WarmupMode.AUTO);
@@ -108,7 +108,7 @@ class RunSpecTest {
         assertThat(Labeled.parse(Transport.class, "io_uring")).isEqualTo(Transport.IO_URING);
         assertThat(IoModel.SHARDED.label()).isEqualTo("sharded");
         assertThatThrownBy(() -> Labeled.parse(Protocol.class, "sctp"))
-                .hasMessage("'sctp' is not one of tcp, udp, tcps, websocket, wss, http, https, h2c, h2");
+                .hasMessage("'sctp' is not one of tcp, udp, tcps, websocket, wss, http, https, h2c, h2, grpc");
     }
 
     @Test
