@@ -28,6 +28,7 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,6 +68,39 @@ class GrpcEchoTest {
         } else {
             assertThat(use.queuePeak()).as("calls handed to the executor were counted").isPositive();
         }
+    }
+
+    /**
+     * Nothing a gRPC repetition creates outlives it: its loops, sockets, offload threads at once; grpc-java's shared
+     * default executor and its timer once grpc-java's holder ends them, a second after their last user let go.
+     */
+    @Test
+    void repetitionsLeaveNoThreadOrSocketBehind() throws Exception {
+        EngineTestSupport.measure(EngineTestSupport.quick().protocol(Protocol.GRPC).build()).run();
+        long sockets = EngineTestSupport.openSockets();
+        for (Offload offload : Offload.values()) {
+            for (GrpcMethod method : GrpcMethod.values()) {
+                RunSpec spec = EngineTestSupport.quick().protocol(Protocol.GRPC).grpcMethod(method).offload(offload)
+                        .offloadThreads(2).warmupSeconds(0.0).seconds(0.1).build();
+
+                RepetitionResult r = EngineTestSupport.measure(spec.validated()).run().repetitions().getFirst();
+
+                assertThat(r.checks().errors().total()).as(r.error()).isZero();
+                assertThat(EngineTestSupport.loopThreads()).as("threads after %s %s", method, offload).isZero();
+                assertThat(EngineTestSupport.openSockets()).as("sockets after %s %s", method, offload)
+                        .isEqualTo(sockets);
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!grpcThreads().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(grpcThreads()).as("grpc-java's threads 30 s after the last repetition").isEmpty();
+    }
+
+    private static List<String> grpcThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .filter(n -> n.startsWith("grpc-")).toList();
     }
 
     /** How the test's server damages the {@value #NTH}th unary call's answer. */
