@@ -3,7 +3,10 @@ package io.loopbench.engine;
 import io.loopbench.engine.loop.LoopLayout;
 import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.netty.HandlerEnds;
+import io.grpc.netty.NettyServerBuilder;
 import io.loopbench.engine.protocol.EchoProtocol;
+import io.loopbench.engine.protocol.grpc.EchoService;
+import io.loopbench.engine.protocol.grpc.Grpc;
 import io.loopbench.engine.server.RawEchoHandler;
 import io.loopbench.engine.server.ServerCheck;
 import io.loopbench.engine.server.ServerStats;
@@ -65,7 +68,7 @@ public final class StandingEchoServer implements AutoCloseable {
 
     /**
      * @param connections TCP connections accepted
-     * @param bytes       bytes echoed (raw mode)
+     * @param bytes       bytes echoed (raw mode; gRPC: its messages' bytes)
      * @param datagrams   datagrams echoed (UDP, raw mode)
      * @param errors      failed writes, exceptions and malformed messages
      */
@@ -87,7 +90,7 @@ public final class StandingEchoServer implements AutoCloseable {
         this.layout = new LoopLayout(IoModel.SHARED, config.ioThreads(), transport);
         try {
             EchoProtocol protocol = Protocols.standing(config);
-            this.server = protocol.bind(layout.group(0), new InetSocketAddress(config.bindAddress(), config.port()),
+            this.server = protocol instanceof Grpc grpc ? grpc(grpc, config) : protocol.bind(layout.group(0), new InetSocketAddress(config.bindAddress(), config.port()),
                     config.payloadBytes() != null ? config.payloadBytes() : RunSpec.MAX_PAYLOAD, accepted, end -> {
                         // Raw bytes back, or — told the message size — a repetition's netty server end.
                         if (config.payloadBytes() == null) {
@@ -104,6 +107,19 @@ public final class StandingEchoServer implements AutoCloseable {
             layout.close();
             throw e;
         }
+    }
+
+    /**
+     * gRPC's server: grpc-java's pipeline is its own, so the echo is its service's — each message back as it came, or,
+     * told the message size, checked and worked on as a repetition's server does — its calls run on the loop.
+     */
+    private DisposableChannel grpc(Grpc grpc, Config config) {
+        ServerCheck check = new ServerCheck(config.work(), stats);
+        return grpc.bind(layout.group(0), new InetSocketAddress(config.bindAddress(), config.port()), accepted,
+                end -> connections.increment(), EchoService.of(config.payloadBytes() == null ? m -> {
+                    counts.echoed(m.readableBytes());
+                    return true;
+                } : check::accept), NettyServerBuilder::directExecutor);
     }
 
     /** Binds and starts a server; throws when the address cannot be bound (the loops are released then). */

@@ -44,10 +44,12 @@ class StandingEchoServerTest {
         assertThat(loopThreads()).isEqualTo(loopsBefore);
     }
 
-    @Test
-    void tlsEchoesRawBytesWithoutAMessageSize() {
-        try (StandingEchoServer server = StandingEchoServer.start(config(Protocol.TCPS, null))) {
-            RepetitionResult r = EngineTestSupport.measure(quick().protocol(Protocol.TCPS)
+    /** Without a message size: TLS's bytes as they come; gRPC's messages, each whole. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Protocol.class, names = {"TCPS", "GRPC"})
+    void echoesRawBytesWithoutAMessageSize(Protocol protocol) {
+        try (StandingEchoServer server = StandingEchoServer.start(config(protocol, null))) {
+            RepetitionResult r = EngineTestSupport.measure(quick().protocol(protocol)
                     .target("127.0.0.1:" + server.port()).build()).run().repetitions().getFirst();
 
             assertThat(r.checks().errors().total()).as(r.error()).isZero();

@@ -24,6 +24,11 @@ public final class RawEchoHandler extends ChannelInboundHandlerAdapter {
             return bytes.sum();
         }
 
+        /** Bytes echoed by a raw echo that is not this handler (gRPC's service: its messages' bytes). */
+        public void echoed(int n) {
+            bytes.add(n);
+        }
+
         public long datagrams() {
             return datagrams.sum();
         }
