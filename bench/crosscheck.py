@@ -15,12 +15,17 @@ against the same server, pinned apart (server on CPU 0, client on CPU 1), altern
   h2load    h2load (nghttp2-client; h2c, prior knowledge) and loopbench's h2c client against one standing h2c echo
             server of the service, 1024 B POST /echo bodies that pass the header check, at 16 connections x 16
             concurrent streams and at 1 x 1: requests/s and mean request time (h2load gives no percentiles)
+  grpc      h2load driving gRPC unary calls (POST /loopbench.Echo/Unary, content-type application/grpc, te trailers,
+            a body file holding one length-prefixed EchoMessage of a 1024 B message) and loopbench's grpc client
+            (unary, window = concurrent calls) against one standing grpc echo server of the service, at 16 x 16 and
+            1 x 1, as for h2load. h2load counts a 200 as done without reading grpc-status; the server's error
+            counter, read at the end, says whether any call failed
 
 Each figure is median [min, max] over the repetitions, and loopbench ÷ the tool per repetition. Raw output, the
 summary and a one-line README go to bench/results/crosscheck-<UTC>/. Needs gcc, taskset, sockperf, wrk and, for wrk,
 the service's jar (./mvnw -q -o -DskipTests package). Run nothing else on the machine meanwhile.
 
-  bench/crosscheck.py [--modes sockperf,wrk,h2load] [--repetitions 5] [--seconds 3] [--warmup 1]
+  bench/crosscheck.py [--modes sockperf,wrk,h2load,grpc] [--repetitions 5] [--seconds 3] [--warmup 1]
 """
 import argparse, glob, json, os, re, shutil, socket, subprocess, sys, tempfile, time
 import urllib.request
@@ -50,11 +55,12 @@ def loopbench(out, name, target, protocol, payload, clients, a, window=1, mean=F
     return r["roundTripsPerSecond"], r["latency"]["p50Us"], r["latency"]["p99Us"]
 
 
-def h2load(out, name, url, body, connections, streams, a):
-    """h2load on CPU 1 (h2c, prior knowledge): connections × concurrent streams, POST of the body file, a warm-up of
-    a.warmup s then a.seconds: (requests/s, mean request time µs); h2load gives no percentiles."""
-    cmd = ["taskset", "-c", "1", "h2load", "-c", str(connections), "-m", str(streams), "-d", body,
-           "-H", "content-type: application/octet-stream", f"--warm-up-time={max(1, round(a.warmup))}",
+def h2load(out, name, url, body, connections, streams, a, headers=("content-type: application/octet-stream",)):
+    """h2load on CPU 1 (h2c, prior knowledge): connections × concurrent streams, POST of the body file with these
+    headers, a warm-up of a.warmup s then a.seconds: (requests/s, mean request time µs); h2load gives no
+    percentiles."""
+    cmd = ["taskset", "-c", "1", "h2load", "-c", str(connections), "-m", str(streams), "-d", body] \
+        + [x for h in headers for x in ("-H", h)] + [f"--warm-up-time={max(1, round(a.warmup))}",
            "-D", str(max(1, round(a.seconds))), url]
     text = subprocess.run(cmd, capture_output=True, text=True).stdout
     open(f"{out}/{name}.txt", "w").write(text)
@@ -179,7 +185,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=3)
     ap.add_argument("--warmup", type=float, default=1)
     a = ap.parse_args()
-    for tool in ["taskset"] + a.modes.split(","):
+    for tool in ["taskset"] + [m if m != "grpc" else "h2load" for m in a.modes.split(",")]:
         if shutil.which(tool) is None:
             sys.exit(f"bench/crosscheck.py needs {tool}")
     out, commit = results.new_folder(BASE, "crosscheck")
@@ -215,23 +221,31 @@ def main():
             svc.kill()
             svc.wait()
             shutil.rmtree(data, ignore_errors=True)
-    if "h2load" in a.modes:
+    for mode in [m for m in ("h2load", "grpc") if m in a.modes.split(",")]:
         svc, port, data = service(out)
         try:
-            echo = call(port, "/api/echo-servers", {"protocol": "h2c", "payloadBytes": 1024, "transport": "epoll"})
-            body = f"{out}/body.bin"
-            open(body, "wb").write(b"ANB\1" + b"x" * 1020)
+            protocol = "h2c" if mode == "h2load" else "grpc"
+            echo = call(port, "/api/echo-servers", {"protocol": protocol, "payloadBytes": 1024, "transport": "epoll"})
+            message = b"ANB\1" + b"x" * 1020
+            body = f"{out}/body-{protocol}.bin"
+            # gRPC: one uncompressed length-prefixed message, an EchoMessage whose field 1 (0x0A, length 1024 as a
+            # varint: 0x80 0x08) holds the loopbench message
+            open(body, "wb").write(message if mode == "h2load" else
+                                   b"\0" + (3 + len(message)).to_bytes(4, "big") + b"\x0a\x80\x08" + message)
+            headers = ("content-type: application/octet-stream",) if mode == "h2load" else \
+                ("content-type: application/grpc", "te: trailers")
             target = f"127.0.0.1:{echo['port']}"
-            url = f"http://{target}/echo"
+            url = f"http://{target}/echo" if mode == "h2load" else f"http://{target}/loopbench.Echo/Unary"
             for connections, streams in [(16, 16), (1, 1)]:
-                mode = f"h2load-{connections}x{streams}"
-                summary += compare(out, mode, a,
-                                   lambda n, c=connections, m=streams: h2load(out, n, url, body, c, m, a),
-                                   lambda n, c=connections, m=streams: loopbench(out, n, target, "h2c", 1024, c, a,
-                                                                                 window=m, mean=True),
+                name = f"{mode}-{connections}x{streams}"
+                summary += compare(out, name, a,
+                                   lambda n, c=connections, m=streams: h2load(out, n, url, body, c, m, a, headers),
+                                   lambda n, c=connections, m=streams: loopbench(out, n, target, protocol, 1024, c,
+                                                                                 a, window=m, mean=True),
                                    labels=("requests/s", "mean µs"))
-            json.dump(call(port, f"/api/echo-servers/{echo['id']}")["counts"],
-                      open(f"{out}/echo-server-counts.json", "w"), indent=1)
+            counts = call(port, f"/api/echo-servers/{echo['id']}")["counts"]
+            json.dump(counts, open(f"{out}/echo-server-counts-{protocol}.json", "w"), indent=1)
+            summary.append(f"  the {protocol} echo server's errors over every run: {counts['errors']}")
         finally:
             svc.kill()
             svc.wait()

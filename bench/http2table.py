@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""HTTP/2 beside HTTP/1.1 (issue 42; never run by the tests): h2c, h2, http and https at 1024 B / 16 × 16 and
-64 B / 1 × 1, shared 1 and sharded 2, epoll, netty execution; every case once per round, each a fresh process
+"""HTTP/2 and gRPC beside HTTP/1.1 (issue 42; never run by the tests): h2c, h2, grpc (unary; grpc:stream its
+bidirectional stream), http and https at 1024 B / 16 × 16 and 64 B / 1 × 1, shared 1 and sharded 2, epoll, netty
+execution, grpc's calls on the loop (offload loop: directExecutor); every case once per round, each a fresh process
 (./loopbench measure --repetitions 1, auto warm-up), the cases rotated from round to round.
 
 Prints round trips/s median [min, max] and p99 median per case, and how many runs warned. Raw output, the table and
 a one-line README go to bench/results/http2table-<UTC>/. Run nothing else on the machine meanwhile.
 
-  bench/http2table.py [--rounds 3] [--protocols h2c,h2,http,https]
+  bench/http2table.py [--rounds 3] [--protocols h2c,h2,grpc,grpc:stream,http,https]
 """
 import argparse, os, statistics, sys
 
@@ -20,7 +21,7 @@ LAYOUTS = [("shared", 1), ("sharded", 2)]
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--protocols", default="h2c,h2,http,https")
+    ap.add_argument("--protocols", default="h2c,h2,grpc,grpc:stream,http,https")
     a = ap.parse_args()
     out, commit = results.new_folder(BASE, "http2table")
     protocols = a.protocols.split(",")
@@ -30,8 +31,10 @@ def main():
     for rnd in range(a.rounds):
         shift = rnd * len(cases) // a.rounds
         for p, (payload, clients, window), (model, threads) in cases[shift:] + cases[:shift]:
-            name = f"{p}-{payload}-{clients}x{window}-{model}{threads}-r{rnd + 1}"
-            cmd = ["./loopbench", "measure", "--protocol", p, "--payload", str(payload), "--clients", str(clients),
+            name = f"{p.replace(':', '-')}-{payload}-{clients}x{window}-{model}{threads}-r{rnd + 1}"
+            protocol, _, method = p.partition(":")
+            cmd = ["./loopbench", "measure", "--protocol", protocol] + (["--grpc-method", method] if method else []) \
+                + ["--payload", str(payload), "--clients", str(clients),
                    "--window", str(window), "--io-model", model, "--io-threads", str(threads), "--transport", "epoll",
                    "--repetitions", "1"]
             r = results.measure_once(BASE, out, name, cmd)

@@ -649,7 +649,7 @@ class WebPageBrowserTest {
         assertThat(layerRows.stream().map(List::getFirst).toList()).containsExactlyElementsOf(layers.valueStream()
                 .filter(l -> l.get("samples").asLong() > 0).map(l -> l.get("words").asString()).toList());
         assertThat(browser.findElement(By.cssSelector("#run-profile-layers caption")).getText())
-                .endsWith("No samples in Netty pipeline, codec, HTTP/2 frames, TLS, work per echo, GC, JIT, other.");
+                .endsWith("No samples in Netty pipeline, codec, HTTP/2 frames, gRPC calls, TLS, work per echo, GC, JIT, other.");
         assertThat(layerRows.getFirst()).containsExactly("kernel send", "42 %", "21 µs", "84");
         // by thread: the imbalance, and each thread's own top layers
         List<List<String>> threads = cells(browser, "#run-profile-threads");

@@ -18,6 +18,8 @@ public enum Layer implements Labeled {
     CODEC("codec", "HTTP and WebSocket encoding and decoding"),
     HTTP2("HTTP/2 frames", "HTTP/2's frame codec, HPACK, streams and flow control, and loopbench's gathering of a "
             + "stream's frames into a message (h2c, h2)"),
+    GRPC("gRPC calls", "grpc-java above its HTTP/2 frames: its transport's handlers, calls, message framing and "
+            + "executors, and loopbench's echo service and calls on it (grpc)"),
     TLS("TLS", "encryption, decryption and the TLS engine (the JDK's or OpenSSL's)"),
     ECHO_CHECK("echo check", "loopbench's own code: writing each message, validating each echo, timing round trips"),
     WORK("work per echo", "the configured CPU iterations per echo"),
@@ -74,6 +76,8 @@ public enum Layer implements Labeled {
                     "com/sun/crypto/", "javax/crypto/", "javax/net/ssl/", "Java_io_netty_internal_tcnative_"),
                     List.of()),
             new Rule(HTTP2, List.of("io/netty/handler/codec/http2/", "io/loopbench/engine/protocol/http2/"),
+                    List.of()),
+            new Rule(GRPC, List.of("io/grpc/", "io/loopbench/engine/protocol/grpc/", "io/loopbench/engine/grpc/"),
                     List.of()),
             new Rule(CODEC, List.of("io/netty/handler/codec/http/", "reactor/netty/http/"), List.of()),
             new Rule(ECHO_CHECK, List.of("io/loopbench/", "org/HdrHistogram/"), List.of()),

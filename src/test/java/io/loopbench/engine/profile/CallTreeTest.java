@@ -83,6 +83,25 @@ class CallTreeTest {
     }
 
     @Test
+    void grpcCallsAreTheirOwnLayerAboveHttp2sFramesAndBelowTheEchoCheck() {
+        CallTree tree = new CallTree();
+        tree.addCollapsed(String.join("\n",
+                LOOP + ";" + READ + ";io/netty/handler/codec/http2/DefaultHttp2FrameReader.readFrame;"
+                        + "io/grpc/netty/NettyServerHandler.onDataRead;io/grpc/internal/MessageDeframer.deliver 5",
+                LOOP + ";" + READ + ";io/netty/handler/codec/http2/DefaultHttp2FrameReader.readFrame;"
+                        + "io/grpc/internal/ClientCallImpl$ClientStreamListenerImpl.messagesAvailable;"
+                        + "io/loopbench/engine/grpc/GrpcClientIo$Echoes.onMessage;"
+                        + "io/loopbench/engine/client/EchoClient.echoed 3",
+                LOOP + ";" + READ + ";io/netty/handler/codec/http2/HpackDecoder.decode 2"));
+
+        CpuProfile p = tree.toProfile("test", "cpu", null, 5000);
+
+        assertThat(p.share(Layer.GRPC)).isEqualTo(0.5);
+        assertThat(p.share(Layer.ECHO_CHECK)).isEqualTo(0.3);
+        assertThat(p.share(Layer.HTTP2)).isEqualTo(0.2);
+    }
+
+    @Test
     void threadsAreNamedWithoutTheirIdAndSmallOnesGoTogether() {
         CallTree tree = new CallTree();
         tree.addCollapsed(collapsed());
