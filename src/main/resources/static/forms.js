@@ -237,8 +237,8 @@ export function newMatrixView(root) {
 
 // The load's fields a recommendation form offers: the rest of a run's spec is either raced (ioModel, ioThreads,
 // transport, execution, offload, offloadThreads), set by the race (repetitions) or left at its default.
-const RECOMMENDATION_LOAD = ['protocol', 'payloadBytes', 'clients', 'window', 'load', 'rate', 'work', 'blockingMicros',
-  'tlsProvider', 'seconds', 'warmupSeconds'];
+const RECOMMENDATION_LOAD = ['protocol', 'grpcMethod', 'payloadBytes', 'clients', 'window', 'load', 'rate', 'work',
+  'blockingMicros', 'tlsProvider', 'seconds', 'warmupSeconds'];
 
 /**
  * A recommendation request as the form holds it: the load's fields beside the race's, the race's winning a name both
