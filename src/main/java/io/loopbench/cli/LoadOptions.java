@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
 @Command(resourceBundle = "io.loopbench.cli.SpecFieldHelp")
 final class LoadOptions {
 
-    @Option(names = "--protocol", paramLabel = "tcp|udp|tcps|websocket|wss|http|https|h2c|h2|grpc", descriptionKey = "protocol")
+    @Option(names = "--protocol", paramLabel = "tcp|udp|tcps|websocket|wss|http|https|h2c|h2|grpc|grpcs", descriptionKey = "protocol")
     Protocol protocol;
     @Option(names = "--payload", paramLabel = "BYTES", descriptionKey = "payloadBytes")
     Integer payload;

@@ -49,7 +49,8 @@ final class Protocols {
             case HTTPS -> new Http(tls(certsDirectory, provider));
             case H2C -> new Http2(null);
             case H2 -> new Http2(new Tls(certsDirectory, Tls.provider(provider), Http2.ALPN));
-            case GRPC -> new Grpc(method);
+            case GRPC -> new Grpc(method, null);
+            case GRPCS -> new Grpc(method, new Tls(certsDirectory, Tls.provider(provider), Http2.ALPN));
         };
     }
 

@@ -282,7 +282,7 @@ public record MatrixSpec(
         List<RunSpec> out = new ArrayList<>();
         boolean virtualThreads = execution == Execution.VIRTUAL_THREADS;
         for (Offload o : offloads) {
-            if (virtualThreads && o != Offload.LOOP || o == Offload.GRPC_DEFAULT && protocol != Protocol.GRPC) {
+            if (virtualThreads && o != Offload.LOOP || o == Offload.GRPC_DEFAULT && !protocol.grpc()) {
                 continue;
             }
             for (int threads : o == Offload.EXECUTOR ? offloadThreads : List.of(RunSpec.DEFAULT_OFFLOAD_THREADS)) {
@@ -296,7 +296,7 @@ public record MatrixSpec(
     private List<RunSpec> protocolCases(Protocol p, RunSpec.Builder c) {
         return switch (p) {
             case UDP -> datagramsPerRead.stream().map(n -> c.datagramsPerRead(n).build()).toList();
-            case TCPS, WSS, HTTPS, H2 -> tlsProviders.stream()
+            case TCPS, WSS, HTTPS, H2, GRPCS -> tlsProviders.stream()
                     .map(provider -> c.tlsProvider(provider).certsDirectory(certsDirectory).build()).toList();
             case TCP, WEBSOCKET, HTTP, H2C, GRPC -> List.of(c.build());
         };

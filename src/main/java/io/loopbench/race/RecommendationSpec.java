@@ -209,7 +209,7 @@ public record RecommendationSpec(
             return offloads;
         }
         return load.serverWork() ? Arrays.stream(Offload.values())
-                .filter(o -> o != Offload.GRPC_DEFAULT || load.protocol() == Protocol.GRPC).toList()
+                .filter(o -> o != Offload.GRPC_DEFAULT || load.protocol().grpc()).toList()
                 : List.of(Offload.LOOP);
     }
 

@@ -23,20 +23,20 @@ public final class NoiseFloor {
      * Round log-ratio scales per protocol: one loop thread's throughput and p99, then more threads' throughput and p99
      * (bench/noise.sh, 2026-12-04, a 2-vCPU Xeon VM).
      */
-    private static final Map<Protocol, double[]> SCALES = new EnumMap<>(Map.of(
-            Protocol.TCP, new double[] {0.025, 0.05, 0.06, 0.12},
-            Protocol.UDP, new double[] {0.05, 0.05, 0.06, 0.12},
-            Protocol.TCPS, new double[] {0.035, 0.05, 0.06, 0.12},
-            Protocol.WEBSOCKET, new double[] {0.07, 0.13, 0.07, 0.13},
-            Protocol.WSS, new double[] {0.05, 0.13, 0.06, 0.13},
-            Protocol.HTTP, new double[] {0.045, 0.17, 0.06, 0.17},
-            Protocol.HTTPS, new double[] {0.035, 0.17, 0.06, 0.17},
-            // not calibrated yet: HTTP/1.1's
-            Protocol.H2C, new double[] {0.045, 0.17, 0.06, 0.17},
-            // not calibrated yet: HTTPS's
-            Protocol.H2, new double[] {0.035, 0.17, 0.06, 0.17},
-            // not calibrated yet: HTTP/1.1's
-            Protocol.GRPC, new double[] {0.045, 0.17, 0.06, 0.17}));
+    private static final Map<Protocol, double[]> SCALES = new EnumMap<>(Map.ofEntries(
+            Map.entry(Protocol.TCP, new double[] {0.025, 0.05, 0.06, 0.12}),
+            Map.entry(Protocol.UDP, new double[] {0.05, 0.05, 0.06, 0.12}),
+            Map.entry(Protocol.TCPS, new double[] {0.035, 0.05, 0.06, 0.12}),
+            Map.entry(Protocol.WEBSOCKET, new double[] {0.07, 0.13, 0.07, 0.13}),
+            Map.entry(Protocol.WSS, new double[] {0.05, 0.13, 0.06, 0.13}),
+            Map.entry(Protocol.HTTP, new double[] {0.045, 0.17, 0.06, 0.17}),
+            Map.entry(Protocol.HTTPS, new double[] {0.035, 0.17, 0.06, 0.17}),
+            // not calibrated yet (h2c, grpc): HTTP/1.1's
+            Map.entry(Protocol.H2C, new double[] {0.045, 0.17, 0.06, 0.17}),
+            Map.entry(Protocol.GRPC, new double[] {0.045, 0.17, 0.06, 0.17}),
+            // not calibrated yet (h2, grpcs): HTTPS's
+            Map.entry(Protocol.H2, new double[] {0.035, 0.17, 0.06, 0.17}),
+            Map.entry(Protocol.GRPCS, new double[] {0.035, 0.17, 0.06, 0.17})));
 
     /** The rounds a race's comparisons are made narrowest at: the targets are decisions by round 3 to 6. */
     public static final double RACE_ROUNDS = 2;

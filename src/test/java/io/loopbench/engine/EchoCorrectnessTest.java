@@ -121,13 +121,13 @@ class EchoCorrectnessTest {
                 case TCP -> "Socket";
                 case UDP -> "DatagramSocket";
                 case TCPS -> "SSLSocketImpl";
-                case WEBSOCKET, WSS, HTTP, HTTPS, H2C, H2, GRPC -> throw new AssertionError("refused with virtual threads");
+                case WEBSOCKET, WSS, HTTP, HTTPS, H2C, H2, GRPC, GRPCS -> throw new AssertionError("refused with virtual threads");
             });
             assertThat(r.setup().serverChannel()).isEqualTo(switch (protocol) {
                 case TCP -> "ServerSocket";
                 case UDP -> "DatagramSocket";
                 case TCPS -> "SSLServerSocketImpl";
-                case WEBSOCKET, WSS, HTTP, HTTPS, H2C, H2, GRPC -> throw new AssertionError("refused with virtual threads");
+                case WEBSOCKET, WSS, HTTP, HTTPS, H2C, H2, GRPC, GRPCS -> throw new AssertionError("refused with virtual threads");
             });
             assertThat(r.setup().connectionsOnOneThread()).isNull();
         } else {

@@ -7,6 +7,7 @@ import io.loopbench.engine.spec.Labeled;
 import io.loopbench.engine.spec.Offload;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.RunSpec;
+import io.loopbench.engine.spec.TlsProvider;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
@@ -70,6 +71,21 @@ class GrpcEchoTest {
         }
     }
 
+    @ParameterizedTest(name = "grpcs, {0}, {1}")
+    @CsvSource({"jdk, unary", "auto, stream"})
+    void grpcsAgreesOnH2ByAlpnOverTlsAndEchoes(String provider, String method) {
+        RunSpec spec = EngineTestSupport.quick().protocol(Protocol.GRPCS).payloadBytes(40_000).clients(2).window(16)
+                .grpcMethod(Labeled.parse(GrpcMethod.class, method))
+                .tlsProvider(Labeled.parse(TlsProvider.class, provider)).build();
+
+        RepetitionResult r = EngineTestSupport.validated(spec.validated());
+
+        assertThat(r.setup().tls()).as("the client's handshake, recorded").isNotNull();
+        assertThat(r.setup().tls().protocol()).startsWith("TLSv1.");
+        assertThat(r.setup().tls().provider()).isEqualTo(provider.equals("jdk") ? "jdk"
+                : io.loopbench.engine.protocol.tls.Tls.openSslUnavailable() == null ? "openssl" : "jdk");
+    }
+
     /**
      * Nothing a gRPC repetition creates outlives it: its loops, sockets, offload threads at once; grpc-java's shared
      * default executor and its timer once grpc-java's holder ends them, a second after their last user let go.
@@ -113,7 +129,7 @@ class GrpcEchoTest {
     void aDamagedAnswerIsAContentErrorNotAnEcho(Damage damage) {
         MultiThreadIoEventLoopGroup loops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         ChannelGroup accepted = new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE);
-        DisposableChannel server = new Grpc(GrpcMethod.UNARY).bind(loops, new InetSocketAddress("127.0.0.1", 0),
+        DisposableChannel server = new Grpc(GrpcMethod.UNARY, null).bind(loops, new InetSocketAddress("127.0.0.1", 0),
                 accepted, c -> { }, damaging(damage), NettyServerBuilder::directExecutor);
         try {
             RunSpec spec = EngineTestSupport.quick().protocol(Protocol.GRPC).clients(1).window(4)

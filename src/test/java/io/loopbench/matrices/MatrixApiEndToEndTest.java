@@ -143,7 +143,7 @@ class MatrixApiEndToEndTest extends ServiceHttpTest {
                 .isEqualTo(RunSpec.MAX_CLIENTS);
         assertThat(api.at("/components/schemas/RecommendationSpec/properties/ioThreads/items/maximum").asInt())
                 .isEqualTo(RunSpec.MAX_IO_THREADS);
-        String protocols = "[\"tcp\",\"udp\",\"tcps\",\"websocket\",\"wss\",\"http\",\"https\",\"h2c\",\"h2\",\"grpc\"]";
+        String protocols = "[\"tcp\",\"udp\",\"tcps\",\"websocket\",\"wss\",\"http\",\"https\",\"h2c\",\"h2\",\"grpc\",\"grpcs\"]";
         assertThat(api.at("/components/schemas/RunRequest/properties/protocol/enum").toString()).isEqualTo(protocols);
         assertThat(api.at("/components/schemas/MatrixSpec/properties/protocols/items/enum").toString())
                 .isEqualTo(protocols);

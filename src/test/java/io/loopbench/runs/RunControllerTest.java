@@ -140,7 +140,7 @@ class RunControllerTest {
         // an unknown enum value is a violation like any other, named with the rest of the body's
         problem(postRun("{\"protocol\": \"sctp\"}"), 400)
                 .andExpect(jsonPath("$.violations[0].field").value("protocol"))
-                .andExpect(jsonPath("$.violations[0].allowed").value("one of tcp, udp, tcps, websocket, wss, http, https, h2c, h2, grpc"));
+                .andExpect(jsonPath("$.violations[0].allowed").value("one of tcp, udp, tcps, websocket, wss, http, https, h2c, h2, grpc, grpcs"));
         problem(postRun("[1,2]"), 400).andExpect(jsonPath("$.detail", startsWith("body: expected")));
         problem(postRun("{\"clients\": 1.5}"), 400).andExpect(jsonPath("$.detail", startsWith("field 'clients'")));
         verifyNoInteractions(runs);

@@ -193,7 +193,7 @@ class RequestGuardTest extends ServiceHttpTest {
         JsonNode problem = json.readTree(all.body());
         assertThat(problem.get("violations").findValuesAsString("field"))
                 .containsExactly("protocol", "payloadBytes", "clients");
-        assertThat(problem.get("violations").get(0).get("allowed").asString()).isEqualTo("one of tcp, udp, tcps, websocket, wss, http, https, h2c, h2, grpc");
+        assertThat(problem.get("violations").get(0).get("allowed").asString()).isEqualTo("one of tcp, udp, tcps, websocket, wss, http, https, h2c, h2, grpc, grpcs");
         HttpResponse<String> listed = post("/api/matrices", "{\"protocols\":[\"tcp\",\"sctp\"],\"payloads\":[]}");
         assertThat(json.readTree(listed.body()).get("violations").findValuesAsString("field"))
                 .containsExactly("protocols[1]", "payloads");

@@ -11,17 +11,22 @@ package io.loopbench.engine.spec;
  * each message one {@code POST /echo} stream, up to {@code window} concurrent streams on one connection per client,
  * on the netty execution only for now; {@code h2} the same over TLS, agreed by ALPN. {@code grpc} is gRPC on
  * grpc-java's Netty transport (plaintext HTTP/2): each message one {@code loopbench.Echo} message, a unary call each or
- * all on one bidirectional stream per client ({@code grpcMethod}), on the netty execution's loops.
+ * all on one bidirectional stream per client ({@code grpcMethod}), on the netty execution's loops; {@code grpcs} the same over TLS.
  */
 public enum Protocol implements Labeled {
-    TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS, H2C, H2, GRPC;
+    TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS, H2C, H2, GRPC, GRPCS;
 
     /** arknet's seven, which a matrix sweeps by default (the others are loopbench's own, asked for by name). */
     public static final java.util.List<Protocol> ARKNET = java.util.List.of(TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS);
 
     /** Whether it runs over TLS (tcps, wss, https): it then takes certsDirectory and tlsProvider. */
     public boolean secure() {
-        return this == TCPS || this == WSS || this == HTTPS || this == H2;
+        return this == TCPS || this == WSS || this == HTTPS || this == H2 || this == GRPCS;
+    }
+
+    /** Whether it is gRPC, plaintext or over TLS: grpc-java's ends, its method and its executors. */
+    public boolean grpc() {
+        return this == GRPC || this == GRPCS;
     }
 
     /**
@@ -40,7 +45,7 @@ public enum Protocol implements Labeled {
         return switch (this) {
             case TCP, UDP, TCPS -> true;
             case WEBSOCKET, WSS, HTTP, HTTPS -> execution != Execution.VIRTUAL_THREADS;
-            case H2C, H2, GRPC -> execution == Execution.NETTY;
+            case H2C, H2, GRPC, GRPCS -> execution == Execution.NETTY;
         };
     }
 

@@ -20,7 +20,9 @@ public enum SpecField {
             + "one POST /echo per message, pipelined up to window on one keep-alive connection (netty execution; one "
             + "at a time on reactive), https the same over TLS; h2c one POST /echo stream per message over HTTP/2 "
             + "without TLS (prior knowledge), up to window concurrent streams on one connection per client (netty "
-            + "execution only); h2 the same over TLS, agreed by ALPN."),
+            + "execution only); h2 the same over TLS, agreed by ALPN; grpc one loopbench.Echo message per message on "
+            + "grpc-java's Netty transport, a unary call each or one bidirectional stream per client (grpcMethod), "
+            + "netty execution only; grpcs the same over TLS."),
     PAYLOAD_BYTES("--payload", Range.of(RunSpec.MIN_PAYLOAD, RunSpec.MAX_PAYLOAD), null, null,
             "Bytes per message, 16-byte header included."),
     CLIENTS("--clients", Range.of(1, RunSpec.MAX_CLIENTS), null, null, "Client connections (UDP: client sockets)."),
@@ -65,9 +67,9 @@ public enum SpecField {
             "Datagrams one socket read may take. 1 reads one datagram per system call, as arknet does; more reads "
             + "batches with recvmmsg (epoll transport, netty or reactive execution)."),
     CERTS_DIRECTORY("--certs", null, "a throw-away CA and a certificate for 127.0.0.1 and ::1, made once per JVM",
-            "tcps, wss, https, h2", "A directory with server.pem (certificate chain), server-key.pem (its PKCS#8 key) "
+            "tcps, wss, https, h2, grpcs", "A directory with server.pem (certificate chain), server-key.pem (its PKCS#8 key) "
             + "and ca.pem (the CA the client trusts); the client verifies the chain and the server's IP."),
-    TLS_PROVIDER("--tls-provider", null, null, "tcps, wss, https, h2", "The TLS implementation of Netty's ends. auto: "
+    TLS_PROVIDER("--tls-provider", null, null, "tcps, wss, https, h2, grpcs", "The TLS implementation of Netty's ends. auto: "
             + "Netty's own rule (SslContext's default provider): openssl where it loads here, else jdk; jdk: the "
             + "JDK's; openssl: Netty's BoringSSL-based native provider (refused where it does not load, and with "
             + "virtual-threads execution, whose sockets are the JDK's)."),

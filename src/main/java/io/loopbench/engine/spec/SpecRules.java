@@ -131,7 +131,7 @@ final class SpecRules {
     }
 
     /**
-     * TLS settings go with tcps, wss, https and h2 only; a certificates directory must load (read here, so that a run with
+     * TLS settings go with tcps, wss, https, h2 and grpcs only; a certificates directory must load (read here, so that a run with
      * a missing or mismatched file is refused before any load starts); the OpenSSL provider must load, on Netty's
      * ends.
      */
@@ -141,7 +141,7 @@ final class SpecRules {
         if (certsDirectory != null) {
             if (!protocol.secure()) {
                 v.add(new Violation("certsDirectory", certsDirectory, "none with protocol " + protocol.label()
-                        + ": certificates are for tcps, wss, https and h2"));
+                        + ": certificates are for tcps, wss, https, h2 and grpcs"));
             } else {
                 try {
                     TlsMaterial.load(Path.of(certsDirectory));
@@ -156,7 +156,7 @@ final class SpecRules {
             String value = provider.label();
             if (!protocol.secure()) {
                 v.add(new Violation("tlsProvider", value, "jdk with protocol " + protocol.label()
-                        + ": a TLS provider is for tcps, wss, https and h2"));
+                        + ": a TLS provider is for tcps, wss, https, h2 and grpcs"));
             } else if (execution == Execution.VIRTUAL_THREADS) {
                 v.add(new Violation("tlsProvider", value, "jdk with virtual-threads execution: its blocking sockets "
                         + "are the JDK's own TLS sockets"));
@@ -176,8 +176,9 @@ final class SpecRules {
     private static void executionRules(RunSpec s, List<Violation> v) {
         boolean http = s.protocol() == Protocol.HTTP || s.protocol() == Protocol.HTTPS;
         boolean http2 = s.protocol() == Protocol.H2C || s.protocol() == Protocol.H2;
-        if (s.protocol() == Protocol.GRPC && !s.protocol().runsOn(s.execution())) {
-            v.add(new Violation("execution", s.execution().label(), "netty with protocol grpc: grpc-java runs on "
+        if (s.protocol().grpc() && !s.protocol().runsOn(s.execution())) {
+            v.add(new Violation("execution", s.execution().label(), "netty with protocol " + s.protocol().label()
+                    + ": grpc-java runs on "
                     + "Netty's loops in a pipeline of its own; Reactor Netty has no gRPC, nor is there a blocking one"));
         } else if (http2 && !s.protocol().runsOn(s.execution())) {
             v.add(new Violation("execution", s.execution().label(), "netty with protocol " + s.protocol().label()
@@ -187,7 +188,7 @@ final class SpecRules {
                     + s.protocol().label() + ": the JDK has no blocking " + (http ? "HTTP/1.1 server with pipelining"
                     : "WebSocket server or client") + " for virtual threads to run"));
         }
-        if (s.protocol() != Protocol.GRPC) {
+        if (!s.protocol().grpc()) {
             if (s.grpcMethod() != GrpcMethod.UNARY) {
                 v.add(new Violation("grpcMethod", s.grpcMethod().label(), "unary with protocol "
                         + s.protocol().label() + ": the method is grpc's"));

@@ -108,7 +108,7 @@ class RunSpecTest {
         assertThat(Labeled.parse(Transport.class, "io_uring")).isEqualTo(Transport.IO_URING);
         assertThat(IoModel.SHARDED.label()).isEqualTo("sharded");
         assertThatThrownBy(() -> Labeled.parse(Protocol.class, "sctp"))
-                .hasMessage("'sctp' is not one of tcp, udp, tcps, websocket, wss, http, https, h2c, h2, grpc");
+                .hasMessage("'sctp' is not one of tcp, udp, tcps, websocket, wss, http, https, h2c, h2, grpc, grpcs");
     }
 
     @Test

@@ -10,6 +10,8 @@ import io.grpc.netty.NettyServerBuilder;
 import io.loopbench.engine.loop.Transports;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.Http2Setup;
+import io.loopbench.engine.protocol.TlsSession;
+import io.loopbench.engine.protocol.tls.Tls;
 import io.loopbench.engine.spec.GrpcMethod;
 import io.loopbench.engine.spec.Transport;
 import io.netty.channel.Channel;
@@ -20,6 +22,7 @@ import io.netty.channel.ReflectiveChannelFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.NetUtil;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
@@ -39,7 +42,9 @@ import java.util.function.Consumer;
 /**
  * gRPC ({@code grpc}) on grpc-java's Netty transport, run as its users run it when they hand it their own loops: a
  * {@code NettyServerBuilder} whose boss and worker groups are the given loops and whose channel type is theirs, and a
- * {@code NettyChannelBuilder} per client, on one loop of the given ones, plaintext (HTTP/2 with prior knowledge), with
+ * {@code NettyChannelBuilder} per client, on one loop of the given ones, plaintext (HTTP/2 with prior knowledge) or,
+ * for {@code grpcs}, over {@link Tls} (its material and provider, {@code h2} by ALPN, the client verifying the
+ * server's IP; grpc-java's own TLS negotiators built on its contexts), with
  * grpc-java's own HTTP/2 settings ({@link #http2Setup}). Each message is one {@code loopbench.Echo} call's message
  * ({@link GrpcMethods}): unary, or on one bidirectional stream per client. TCP_NODELAY is on at both ends, as grpc-java
  * sets it; retries are off, lest a message be sent twice. A client's channel is connected before it is handed over
@@ -53,10 +58,21 @@ import java.util.function.Consumer;
 public final class Grpc implements EchoProtocol {
 
     private final GrpcMethod method;
+    private final Tls tls;
 
-    /** @param method the method its clients call */
-    public Grpc(GrpcMethod method) {
+    /**
+     * @param method the method its clients call
+     * @param tls    the TLS under HTTP/2 ({@code grpcs}), offering {@code h2} by ALPN; null for plaintext
+     *               ({@code grpc})
+     */
+    public Grpc(GrpcMethod method, Tls tls) {
         this.method = method;
+        this.tls = tls;
+    }
+
+    @Override
+    public TlsSession tlsSession() {
+        return tls == null ? null : tls.tlsSession();
     }
 
     public GrpcMethod method() {
@@ -108,7 +124,8 @@ public final class Grpc implements EchoProtocol {
                 .bossEventLoopGroup(loops)
                 .workerEventLoopGroup(loops)
                 .withChildOption(ChannelOption.TCP_NODELAY, true)
-                .protocolNegotiator(new RecordingNegotiator(InternalProtocolNegotiators.serverPlaintext(), c -> {
+                .protocolNegotiator(new RecordingNegotiator(tls == null ? InternalProtocolNegotiators.serverPlaintext()
+                        : InternalProtocolNegotiators.serverTls(tls.serverContext()), c -> {
                     accepted.add(c);
                     served.accept(() -> c);
                 }))
@@ -143,7 +160,7 @@ public final class Grpc implements EchoProtocol {
         ReflectiveChannelFactory<? extends Channel> channels =
                 new ReflectiveChannelFactory<>(Transports.socketChannel(Transports.of(loops)));
         AtomicReference<Channel> made = new AtomicReference<>();
-        ManagedChannel managed = NettyChannelBuilder.forAddress(server)
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(server)
                 .eventLoopGroup(loop)
                 .channelFactory(() -> {
                     Channel c = channels.newChannel();
@@ -151,9 +168,9 @@ public final class Grpc implements EchoProtocol {
                     return c;
                 })
                 .withOption(ChannelOption.TCP_NODELAY, true)
-                .usePlaintext()
                 .directExecutor()
-                .disableRetry()
+                .disableRetry();
+        ManagedChannel managed = (tls == null ? builder.usePlaintext() : builder.sslContext(tls.clientContext()))
                 .build();
         try {
             awaitReady(managed);
@@ -163,6 +180,9 @@ public final class Grpc implements EchoProtocol {
                     e);
         }
         Channel channel = made.get();
+        if (tls != null) {
+            tls.recordHandshake(channel.pipeline().get(SslHandler.class));
+        }
         // A lost connection ends the client's: grpc-java would open another behind its back.
         channel.closeFuture().addListener(f -> managed.shutdownNow());
         return new GrpcConnection(managed, channel);

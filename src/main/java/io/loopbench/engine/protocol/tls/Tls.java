@@ -179,6 +179,28 @@ public final class Tls implements BlockingProtocol {
     }
 
     /**
+     * Netty's server and client contexts, for a library that builds its own TLS handlers from them (grpc-java's
+     * negotiators), with {@link #recordHandshake} to record its clients' sessions.
+     */
+    public SslContext serverContext() {
+        return contexts().server;
+    }
+
+    public SslContext clientContext() {
+        return contexts().client;
+    }
+
+    /** Records the session of a client's handshake once it completes, if it is the first to. */
+    public void recordHandshake(SslHandler tls) {
+        tls.handshakeFuture().addListener(f -> {
+            if (f.isSuccess()) {
+                record((tls.engine() instanceof ReferenceCountedOpenSslEngine ? TlsProvider.OPENSSL
+                        : TlsProvider.JDK).label(), tls.engine().getSession());
+            }
+        });
+    }
+
+    /**
      * A client with this protocol's TLS, recording the first handshake's session: for a protocol layered on TLS
      * (wss). Its SslHandler comes first in the pipeline; what a caller adds at channel init comes after it.
      */
@@ -198,15 +220,7 @@ public final class Tls implements BlockingProtocol {
      * that did it, so that the record shows what ran rather than what was asked.
      */
     private <C extends ClientTransport<C, ?>> C recording(C client) {
-        return client.doOnConnected(c -> {
-            SslHandler tls = c.channel().pipeline().get(SslHandler.class);
-            tls.handshakeFuture().addListener(f -> {
-                if (f.isSuccess()) {
-                    record((tls.engine() instanceof ReferenceCountedOpenSslEngine ? TlsProvider.OPENSSL
-                            : TlsProvider.JDK).label(), tls.engine().getSession());
-                }
-            });
-        });
+        return client.doOnConnected(c -> recordHandshake(c.channel().pipeline().get(SslHandler.class)));
     }
 
     @Override
