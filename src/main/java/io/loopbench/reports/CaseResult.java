@@ -3,6 +3,7 @@ package io.loopbench.reports;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.Summary;
 import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.GrpcMethod;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.TlsProvider;
@@ -174,7 +175,7 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
     private String conditionsKey() {
         RunSpec s = spec;
         return String.join("/", s.protocol().label(), shapeKey(), String.valueOf(s.datagramsPerRead()),
-                s.tlsProvider().label(), String.valueOf(s.certsDirectory()));
+                s.tlsProvider().label(), String.valueOf(s.certsDirectory()), s.grpcMethod().label());
     }
 
     /** What every protocol of a case shares: message size, load shape, work, transport, phases and target. */
@@ -256,6 +257,9 @@ public record CaseResult(RunSpec spec, Transport transport, Summary summary, Lis
         }
         if (spec.datagramsPerRead() > 1) {
             b.append(" / recvmmsg ≤ ").append(spec.datagramsPerRead()).append(" datagrams per read");
+        }
+        if (spec.protocol().grpc()) {
+            b.append(" / ").append(spec.grpcMethod() == GrpcMethod.STREAM ? "bidirectional stream" : "unary calls");
         }
         return b.toString();
     }

@@ -1,5 +1,6 @@
 package io.loopbench.reports;
 
+import io.loopbench.engine.spec.GrpcMethod;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.verdicts.VerdictRule;
 
@@ -21,7 +22,8 @@ public final class ProtocolCosts {
 
     /** Each TLS protocol and the protocol it secures. */
     private static final Map<Protocol, Protocol> WITHOUT_TLS = Map.of(
-            Protocol.TCPS, Protocol.TCP, Protocol.WSS, Protocol.WEBSOCKET, Protocol.HTTPS, Protocol.HTTP);
+            Protocol.TCPS, Protocol.TCP, Protocol.WSS, Protocol.WEBSOCKET, Protocol.HTTPS, Protocol.HTTP,
+            Protocol.H2, Protocol.H2C, Protocol.GRPCS, Protocol.GRPC);
 
     private ProtocolCosts() {
     }
@@ -49,7 +51,7 @@ public final class ProtocolCosts {
         List<ProtocolCost> out = new ArrayList<>();
         for (List<CaseResult> profile : byProfile.values()) {
             List<Pending> costs = new ArrayList<>();
-            Optional<CaseResult> tcp = only(profile, Protocol.TCP);
+            Optional<CaseResult> tcp = only(profile, Protocol.TCP, GrpcMethod.UNARY);
             for (CaseResult c : profile) {
                 Protocol p = c.spec().protocol();
                 if (p != Protocol.TCP) {
@@ -57,7 +59,7 @@ public final class ProtocolCosts {
                 }
                 Protocol plain = WITHOUT_TLS.get(p);
                 if (plain != null && plain != Protocol.TCP) {
-                    only(profile, plain).ifPresent(b -> costs.add(new Pending(b, c, true)));
+                    only(profile, plain, c.spec().grpcMethod()).ifPresent(b -> costs.add(new Pending(b, c, true)));
                 }
             }
             out.addAll(decided(costs, rule));
@@ -65,9 +67,13 @@ public final class ProtocolCosts {
         return out;
     }
 
-    /** The profile's case of a protocol without options of its own (tcp, websocket, http): there is one or none. */
-    private static Optional<CaseResult> only(List<CaseResult> profile, Protocol protocol) {
-        return profile.stream().filter(c -> c.spec().protocol() == protocol).findFirst();
+    /**
+     * The profile's case of a protocol without options of its own (tcp, websocket, http, h2c; grpc by its method):
+     * there is one or none.
+     */
+    private static Optional<CaseResult> only(List<CaseResult> profile, Protocol protocol, GrpcMethod method) {
+        return profile.stream().filter(c -> c.spec().protocol() == protocol && c.spec().grpcMethod() == method)
+                .findFirst();
     }
 
     /** A protocol against its baseline protocol, before the profile's family decides it. */

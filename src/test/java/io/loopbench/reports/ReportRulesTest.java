@@ -6,6 +6,7 @@ import io.loopbench.engine.Failure;
 import io.loopbench.engine.spec.Execution;
 import io.loopbench.engine.ClientPopulations;
 import io.loopbench.engine.Fairness;
+import io.loopbench.engine.spec.GrpcMethod;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.process.JitActivity;
 import io.loopbench.engine.spec.Protocol;
@@ -629,6 +630,27 @@ class ReportRulesTest {
                         + "0.72–1.39), not established |",
                 "| wss | websocket (TLS cost) | | | (candidate failed: boom) |");
         assertThat(ReportRenderer.markdown(source("t", List.of(tcp)), "charts/", VerdictRule.DEFAULT)).doesNotContain("Protocol cost");
+    }
+
+    @Test
+    void http2AndGrpcOverTlsAreComparedWithTheirPlaintextOfTheSameMethod() {
+        RunSpec.Builder shared1 = RunSpec.builder().ioModel(IoModel.SHARED).ioThreads(1);
+        Stat p99 = new Stat(100, 95, 105);
+        CaseResult h2c = ok(shared1.protocol(Protocol.H2C).build(), new Stat(800, 790, 810), p99);
+        CaseResult h2 = ok(shared1.protocol(Protocol.H2).build(), new Stat(400, 390, 410), p99);
+        CaseResult unary = ok(shared1.protocol(Protocol.GRPC).build(), new Stat(300, 290, 310), p99);
+        CaseResult stream = ok(shared1.protocol(Protocol.GRPC).grpcMethod(GrpcMethod.STREAM).build(),
+                new Stat(900, 890, 910), p99);
+        CaseResult streamTls = ok(shared1.protocol(Protocol.GRPCS).grpcMethod(GrpcMethod.STREAM).build(),
+                new Stat(450, 440, 460), p99);
+
+        List<ProtocolCosts.ProtocolCost> costs = ProtocolCosts.of(List.of(h2c, h2, unary, stream, streamTls),
+                VerdictRule.DEFAULT);
+
+        assertThat(costs).extracting(c -> c.protocol() + " ÷ " + c.baseline() + (c.tlsCost() ? " TLS" : ""))
+                .containsExactly("h2 ÷ h2c TLS", "grpcs / bidirectional stream ÷ grpc TLS");
+        assertThat(costs.getLast().comparison().throughput().ratio()).as("against the stream, not the unary calls")
+                .isCloseTo(0.5, within(0.01));
     }
 
     @Test
