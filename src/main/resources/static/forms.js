@@ -215,9 +215,9 @@ export function newMatrixView(root) {
         // pool sizes multiply the executor offload alone (below)
         if (f.name === 'offloads' || f.name === 'offloadThreads') continue;
         if (Array.isArray(body[f.name])) n *= body[f.name].length;
-        // an omitted rate list means closed load, an omitted datagramsPerRead, tlsProviders or blockingMicros list a
-        // single value: one case each
-        else if (!['rates', 'datagramsPerRead', 'tlsProviders', 'blockingMicros'].includes(f.name)) {
+        // an omitted rate list means closed load, an omitted datagramsPerRead, tlsProviders, blockingMicros or
+        // grpcMethods list a single value: one case each
+        else if (!['rates', 'datagramsPerRead', 'tlsProviders', 'blockingMicros', 'grpcMethods'].includes(f.name)) {
           defaulted.push(f.name);
         }
       }

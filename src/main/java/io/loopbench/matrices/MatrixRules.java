@@ -48,6 +48,7 @@ final class MatrixRules {
         lists.put("blockingMicros", m.blockingMicros());
         lists.put("offloads", m.offloads());
         lists.put("offloadThreads", m.offloadThreads());
+        lists.put("grpcMethods", m.grpcMethods());
         if (m.leastRepetitions() < 1 || m.leastRepetitions() > Math.max(1, m.repetitions())) {
             v.add(new Violation("leastRepetitions", String.valueOf(m.leastRepetitions()), "1 … repetitions ("
                     + m.repetitions() + ")"));

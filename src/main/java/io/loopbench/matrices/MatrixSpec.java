@@ -2,6 +2,7 @@ package io.loopbench.matrices;
 
 import io.loopbench.cluster.AgentGroup;
 import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.GrpcMethod;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.LoadModel;
 import io.loopbench.engine.spec.Offload;
@@ -81,6 +82,7 @@ import java.util.List;
  *                      execution runs with loop only (its cases with another are dropped)
  * @param offloadThreads executor offload's pool sizes (default [16]): every executor case runs with each; the other
  *                      offloads ignore it
+ * @param grpcMethods   grpc and grpcs cases: the loopbench.Echo methods, unary and/or stream (default [unary])
  */
 @Schema(description = "A matrix of cases; omitted lists take arknet's baseline.")
 public record MatrixSpec(
@@ -113,7 +115,8 @@ public record MatrixSpec(
                 + "established worse than another, or the group is decided.") Integer leastRepetitions,
         @Schema(example = "[0, 1000]") List<Integer> blockingMicros,
         @Schema(example = "[\"loop\", \"executor\", \"virtual-threads\"]") List<Offload> offloads,
-        @Schema(example = "[4, 16, 64]") List<Integer> offloadThreads)
+        @Schema(example = "[4, 16, 64]") List<Integer> offloadThreads,
+        @Schema(example = "[\"unary\", \"stream\"]", defaultValue = "[\"unary\"]") List<GrpcMethod> grpcMethods)
         implements Validatable {
 
     /**
@@ -172,7 +175,8 @@ public record MatrixSpec(
                         : Math.min(DEFAULT_LEAST_REPETITIONS, repetitions != null ? repetitions : DEFAULT_REPETITIONS),
                 or(blockingMicros, List.of(0)),
                 or(offloads, List.of(Offload.LOOP)),
-                or(offloadThreads, List.of(RunSpec.DEFAULT_OFFLOAD_THREADS)));
+                or(offloadThreads, List.of(RunSpec.DEFAULT_OFFLOAD_THREADS)),
+                or(grpcMethods, List.of(GrpcMethod.UNARY)));
     }
 
     /** Whether a case may stop before its most repetitions (after the least), its group being decided. */
@@ -292,13 +296,19 @@ public record MatrixSpec(
         return out;
     }
 
-    /** A case's own protocol's dimensions: UDP's datagramsPerRead, the TLS protocols' providers; one case otherwise. */
+    /**
+     * A case's own protocol's dimensions: UDP's datagramsPerRead, the TLS protocols' providers, gRPC's methods (each
+     * provider with each method); one case otherwise.
+     */
     private List<RunSpec> protocolCases(Protocol p, RunSpec.Builder c) {
         return switch (p) {
             case UDP -> datagramsPerRead.stream().map(n -> c.datagramsPerRead(n).build()).toList();
-            case TCPS, WSS, HTTPS, H2, GRPCS -> tlsProviders.stream()
+            case TCPS, WSS, HTTPS, H2 -> tlsProviders.stream()
                     .map(provider -> c.tlsProvider(provider).certsDirectory(certsDirectory).build()).toList();
-            case TCP, WEBSOCKET, HTTP, H2C, GRPC -> List.of(c.build());
+            case GRPCS -> tlsProviders.stream().flatMap(provider -> grpcMethods.stream().map(m -> c
+                    .tlsProvider(provider).certsDirectory(certsDirectory).grpcMethod(m).build())).toList();
+            case GRPC -> grpcMethods.stream().map(m -> c.grpcMethod(m).build()).toList();
+            case TCP, WEBSOCKET, HTTP, H2C -> List.of(c.build());
         };
     }
 

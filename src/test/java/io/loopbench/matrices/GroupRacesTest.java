@@ -56,7 +56,7 @@ class GroupRacesTest {
         MatrixSpec s = MatrixServiceTest.small(3, 0.5);
         MatrixSpec tooMany = new MatrixSpec(s.protocols(), s.payloads(), s.profiles(), s.ioModels(), s.ioThreads(),
                 null, null, null, null, 0.5, 0.1, 3, false, s.isolation(), null, null, s.warmupMode(), null, null,
-                null, null, null, null, 4, null, null, null);
+                null, null, null, null, 4, null, null, null, null);
         assertThat(tooMany.effective().listViolations()).anySatisfy(v -> {
             assertThat(v.field()).isEqualTo("leastRepetitions");
             assertThat(v.allowed()).isEqualTo("1 … repetitions (3)");
@@ -72,7 +72,7 @@ class GroupRacesTest {
     @Test
     void theDefaultMatrixFitsTheDefaultLimitAtItsMost() {
         MatrixSpec spec = new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null).effective();
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null).effective();
         List<io.loopbench.engine.spec.RunSpec> cases = spec.cases();
         assertThat(cases).hasSize(210);
         double most = MatrixService.estimate(spec, cases, List.of());

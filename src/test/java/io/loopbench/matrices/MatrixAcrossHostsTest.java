@@ -67,7 +67,7 @@ class MatrixAcrossHostsTest {
     private static MatrixSpec acrossHosts(List<AgentGroup> groups) {
         return new MatrixSpec(List.of(Protocol.TCP), List.of(128), List.of(new MatrixSpec.Profile(3, 2)),
                 List.of(IoModel.SHARED), List.of(1, 2), null, null, null, List.of(Execution.NETTY, Execution.REACTIVE),
-                1.5, 0.3, 1, true, null, null, null, WarmupMode.FIXED, null, null, null, null, groups, null, null, null, null, null);
+                1.5, 0.3, 1, true, null, null, null, WarmupMode.FIXED, null, null, null, null, groups, null, null, null, null, null, null);
     }
 
     private static final AgentGroup AB = new AgentGroup("agent-a", List.of("agent-a", "agent-b"));
@@ -174,7 +174,7 @@ class MatrixAcrossHostsTest {
                 MatrixRecord running = matrices.submit(new MatrixSpec(longer.protocols(), longer.payloads(),
                         longer.profiles(), longer.ioModels(), longer.ioThreads(), null, null, null,
                         longer.executions(), 20.0, 0.3, 1, true, null, null, null, WarmupMode.FIXED, null, null, null,
-                        null, longer.agentGroups(), null, null, null, null, null));
+                        null, longer.agentGroups(), null, null, null, null, null, null));
                 ClusterTestSupport.await(Duration.ofSeconds(60), "both groups busy", () -> coordinator.agents()
                         .stream().filter(k -> k.state() == AgentState.BUSY).count() == 4);
                 assertThat(matrices.cancel(running.id()).status()).isIn(RunStatus.RUNNING, RunStatus.CANCELLED);

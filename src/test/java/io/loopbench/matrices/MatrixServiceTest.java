@@ -67,7 +67,7 @@ class MatrixServiceTest {
     static MatrixSpec small(int repetitions, double seconds) {
         return new MatrixSpec(List.of(Protocol.TCP), List.of(128), List.of(new MatrixSpec.Profile(2, 2)),
                 List.of(IoModel.SHARED, IoModel.SHARDED), List.of(1, 2), null, null, null, null, seconds, 0.1, repetitions,
-                false, Isolation.IN_PROCESS, null, null, WarmupMode.FIXED, null, null, null, null, null, null, null, null, null, null);
+                false, Isolation.IN_PROCESS, null, null, WarmupMode.FIXED, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     MatrixRecord await(String id, Predicate<MatrixRecord> condition) throws InterruptedException {
@@ -111,7 +111,7 @@ class MatrixServiceTest {
         MatrixSpec s = small(1, 0.5);
         MatrixSpec placed = new MatrixSpec(s.protocols(), s.payloads(), s.profiles(), s.ioModels(), s.ioThreads(),
                 null, null, null, null, s.seconds(), s.warmupSeconds(), 1, false, null, null, null, s.warmupMode(),
-                null, null, null, null, List.of(new io.loopbench.cluster.AgentGroup("agent-a", List.of("agent-b"))), null, null, null, null, null);
+                null, null, null, null, List.of(new io.loopbench.cluster.AgentGroup("agent-a", List.of("agent-b"))), null, null, null, null, null, null);
 
         assertThatThrownBy(() -> matrices.submit(placed)).isInstanceOfSatisfying(InvalidSpecException.class,
                 e -> assertThat(e.violations()).extracting(Violation::field, Violation::allowed).containsExactly(
@@ -134,7 +134,7 @@ class MatrixServiceTest {
         assertThatThrownBy(() -> matrices.submit(tooLong)).isInstanceOfSatisfying(InvalidSpecException.class,
                 e -> assertThat(e.violations()).extracting(Violation::field).contains("estimatedSeconds"));
         MatrixSpec badCase = new MatrixSpec(List.of(Protocol.TCP), List.of(8, 100_000), null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
         assertThatThrownBy(() -> matrices.submit(badCase)).isInstanceOfSatisfying(InvalidSpecException.class,
                 e -> assertThat(e.violations()).extracting(Violation::value).contains("8", "100000"));
         assertThat(matrices.store().all()).hasSize(1);
@@ -145,7 +145,7 @@ class MatrixServiceTest {
         MatrixSpec sharedAndSharded = new MatrixSpec(List.of(Protocol.TCP), List.of(1024),
                 List.of(new MatrixSpec.Profile(16, 16)), List.of(IoModel.SHARED, IoModel.SHARDED), List.of(2), null,
                 null, null, List.of(Execution.NETTY, Execution.VIRTUAL_THREADS), 0.2, 0.1, 1, false,
-                Isolation.IN_PROCESS, null, null, null, null, null, null, null, null, null, null, null, null, null);
+                Isolation.IN_PROCESS, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
         MatrixRecord queued = matrices.submit(sharedAndSharded);
         assertThat(queued.cases()).extracting(c -> c.spec().ioModel() + " " + c.spec().execution())
                 .containsExactly("SHARED NETTY", "SHARED VIRTUAL_THREADS", "SHARDED NETTY");
@@ -154,7 +154,7 @@ class MatrixServiceTest {
         MatrixSpec tooMuchInFlight = new MatrixSpec(List.of(Protocol.TCP), List.of(16384),
                 List.of(new MatrixSpec.Profile(16, 32)), List.of(IoModel.SHARED), List.of(1), null, null, null,
                 List.of(Execution.NETTY, Execution.VIRTUAL_THREADS), null, null, 1, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null);
         assertThatThrownBy(() -> matrices.submit(tooMuchInFlight)).isInstanceOfSatisfying(
                 InvalidSpecException.class, e -> assertThat(e.violations()).extracting(Violation::field)
                         .containsExactly("window×payloadBytes"));

@@ -2,6 +2,7 @@ package io.loopbench.matrices;
 
 import io.loopbench.runs.StepRunner;
 import io.loopbench.engine.spec.Execution;
+import io.loopbench.engine.spec.GrpcMethod;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.Offload;
 import io.loopbench.engine.spec.Profiling;
@@ -21,7 +22,7 @@ class MatrixSpecTest {
 
     private static MatrixSpec empty() {
         return new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     private static String label(RunSpec s) {
@@ -53,7 +54,7 @@ class MatrixSpecTest {
     @Test
     void profilingReachesEveryCase() {
         MatrixSpec cpu = new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, Profiling.CPU, null, null, null, null).effective();
+                null, null, null, null, null, null, null, null, null, Profiling.CPU, null, null, null, null, null).effective();
         assertThat(cpu.cases()).isNotEmpty().allMatch(s -> s.profiling() == Profiling.CPU);
     }
 
@@ -78,7 +79,7 @@ class MatrixSpecTest {
         MatrixSpec spec = new MatrixSpec(List.of(Protocol.TCP, Protocol.UDP, Protocol.TCPS), List.of(1024),
                 List.of(new MatrixSpec.Profile(16, 16)), List.of(IoModel.SHARED), List.of(1), null, null, null,
                 List.of(Execution.NETTY, Execution.REACTIVE), null, null, null, null, null, null, null, null, null,
-                List.of(1, 16), List.of(TlsProvider.JDK, TlsProvider.OPENSSL), null, null, null, null, null, null, null).effective();
+                List.of(1, 16), List.of(TlsProvider.JDK, TlsProvider.OPENSSL), null, null, null, null, null, null, null, null).effective();
 
         List<String> cases = spec.cases().stream().map(c -> c.protocol().label() + " " + c.datagramsPerRead() + " "
                 + c.tlsProvider().label() + " " + c.execution().label()).toList();
@@ -93,38 +94,61 @@ class MatrixSpecTest {
         MatrixSpec ws = new MatrixSpec(List.of(Protocol.TCP, Protocol.WSS), List.of(64),
                 List.of(new MatrixSpec.Profile(1, 1)), List.of(IoModel.SHARED), List.of(1), null, null, null, List.of(Execution.NETTY, Execution.REACTIVE),
                 null, null, null, null, null, null, null, null, null, null,
-                List.of(TlsProvider.JDK, TlsProvider.OPENSSL), null, null, null, null, null, null, null).effective();
+                List.of(TlsProvider.JDK, TlsProvider.OPENSSL), null, null, null, null, null, null, null, null).effective();
         assertThat(ws.cases()).extracting(c -> c.protocol().label() + " " + c.tlsProvider().label() + " "
                 + c.execution().label()).containsExactly("tcp auto netty", "tcp auto reactive", "wss jdk netty",
                 "wss jdk reactive", "wss openssl netty", "wss openssl reactive");
         assertThat(new MatrixSpec(List.of(Protocol.WEBSOCKET), null, null, null, null, null, null, null,
-                List.of(Execution.VIRTUAL_THREADS), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null)
+                List.of(Execution.VIRTUAL_THREADS), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null)
                 .effective().listViolations()).extracting(Violation::field).containsExactly("executions×protocols");
         // HTTP runs on netty and reactive, but reactive only with window 1: its pipelined profiles' reactive cases are
         // dropped, and a matrix of nothing else is refused, saying so
         MatrixSpec http = new MatrixSpec(List.of(Protocol.HTTP, Protocol.HTTPS), List.of(64),
                 List.of(new MatrixSpec.Profile(1, 1), new MatrixSpec.Profile(16, 16)), List.of(IoModel.SHARED),
                 List.of(1), null, null, null, List.of(Execution.NETTY, Execution.REACTIVE, Execution.VIRTUAL_THREADS),
-                null, null, null, null, null, null, null, null, null, null, List.of(TlsProvider.JDK), null, null, null, null, null, null, null).effective();
+                null, null, null, null, null, null, null, null, null, null, List.of(TlsProvider.JDK), null, null, null, null, null, null, null, null).effective();
         assertThat(http.cases()).extracting(c -> c.protocol().label() + " " + c.window() + " "
                 + c.execution().label()).containsExactly("http 1 netty", "http 1 reactive", "http 16 netty",
                 "https 1 netty", "https 1 reactive", "https 16 netty");
         assertThat(http.cases()).allSatisfy(c -> assertThat(c.violations()).isEmpty());
         assertThat(new MatrixSpec(List.of(Protocol.HTTP), null, List.of(new MatrixSpec.Profile(16, 16)), null, null,
                 null, null, null, List.of(Execution.REACTIVE), null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null).effective().listViolations()).singleElement().satisfies(v -> {
+                null, null, null, null, null, null, null, null, null, null).effective().listViolations()).singleElement().satisfies(v -> {
                     assertThat(v.field()).isEqualTo("executions×protocols");
                     assertThat(v.message()).contains("http: netty, reactive with window 1");
                 });
         assertThat(new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, List.of(1, 1), List.of(), null, null, null, null, null, null, null).effective().listViolations())
+                null, null, null, null, List.of(1, 1), List.of(), null, null, null, null, null, null, null, null).effective().listViolations())
                 .extracting(Violation::field).containsExactly("datagramsPerRead", "tlsProviders");
+    }
+
+    @Test
+    void grpcsMethodsAreItsOwnDimensionAndGrpcDefaultGoesWithGrpcOnly() {
+        MatrixSpec spec = new MatrixSpec(List.of(Protocol.TCP, Protocol.GRPC, Protocol.GRPCS), List.of(1024),
+                List.of(new MatrixSpec.Profile(16, 16)), List.of(IoModel.SHARED), List.of(1), List.of(1000), null,
+                null, null, null, null, null, null, null, null, null, null, null, null,
+                List.of(TlsProvider.JDK, TlsProvider.OPENSSL), null, null, null, null, null,
+                List.of(Offload.LOOP, Offload.GRPC_DEFAULT), null, List.of(GrpcMethod.UNARY, GrpcMethod.STREAM))
+                .effective();
+
+        List<String> cases = spec.cases().stream().map(c -> c.protocol().label() + " " + c.tlsProvider().label() + " "
+                + c.grpcMethod().label() + " " + c.offload().label()).toList();
+
+        assertThat(cases).containsExactly("tcp auto unary loop",
+                "grpc auto unary loop", "grpc auto unary grpc-default",
+                "grpc auto stream loop", "grpc auto stream grpc-default",
+                "grpcs jdk unary loop", "grpcs jdk unary grpc-default",
+                "grpcs jdk stream loop", "grpcs jdk stream grpc-default",
+                "grpcs openssl unary loop", "grpcs openssl unary grpc-default",
+                "grpcs openssl stream loop", "grpcs openssl stream grpc-default");
+        assertThat(spec.listViolations()).isEmpty();
+        assertThat(spec.cases()).allSatisfy(c -> assertThat(c.violations()).isEmpty());
     }
 
     @Test
     void shardedWithOneThreadIsDroppedOnlyWhenSharedIsThere() {
         MatrixSpec onlySharded = new MatrixSpec(List.of(Protocol.TCP), List.of(64), null, List.of(IoModel.SHARDED),
-                List.of(1, 2), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null).effective();
+                List.of(1, 2), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null).effective();
         assertThat(onlySharded.cases()).extracting(RunSpec::ioThreads).containsOnly(1, 2);
     }
 
@@ -147,7 +171,7 @@ class MatrixSpecTest {
 
     private static MatrixSpec executions(List<Execution> executions, List<IoModel> ioModels) {
         return new MatrixSpec(List.of(Protocol.TCP), List.of(1024), List.of(new MatrixSpec.Profile(1, 1)), ioModels,
-                List.of(2), null, null, null, executions, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null).effective();
+                List.of(2), null, null, null, executions, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null).effective();
     }
 
     @Test
@@ -199,7 +223,7 @@ class MatrixSpecTest {
     @Test
     void aRateSweepRunsEveryCaseAtEveryRateWithOpenLoad() {
         MatrixSpec sweep = new MatrixSpec(List.of(Protocol.TCP), List.of(64), null, List.of(IoModel.SHARED),
-                List.of(1), null, null, null, null, null, null, null, null, null, List.of(1000.0, 2000.0), 500.0, null, null, null, null, null, null, null, null, null, null, null)
+                List.of(1), null, null, null, null, null, null, null, null, null, List.of(1000.0, 2000.0), 500.0, null, null, null, null, null, null, null, null, null, null, null, null)
                 .effective();
 
         List<RunSpec> cases = sweep.cases();
@@ -215,7 +239,7 @@ class MatrixSpecTest {
     @Test
     void emptyOrRepeatedListsAreViolations() {
         MatrixSpec bad = new MatrixSpec(List.of(), List.of(64, 64), null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null).effective();
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null).effective();
 
         assertThat(bad.listViolations()).extracting(Violation::field, Violation::allowed).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("protocols", "at least one value"),
@@ -228,7 +252,7 @@ class MatrixSpecTest {
                 List.of(IoModel.SHARED), List.of(1), null, null, null,
                 List.of(Execution.NETTY, Execution.VIRTUAL_THREADS), null, null, null, null, null, null, null, null,
                 null, null, null, null, null, null, null, List.of(0, 1000),
-                List.of(Offload.LOOP, Offload.EXECUTOR, Offload.VIRTUAL_THREADS), List.of(4, 64)).effective();
+                List.of(Offload.LOOP, Offload.EXECUTOR, Offload.VIRTUAL_THREADS), List.of(4, 64), null).effective();
 
         assertThat(spec.cases()).extracting(c -> c.blockingMicros() + " " + c.execution().label() + " "
                 + c.offload().label() + (c.offload() == Offload.EXECUTOR ? " " + c.offloadThreads() : ""))

@@ -71,7 +71,7 @@ class AcrossHostsReportTest {
                 null);
         MatrixRecord m = new MatrixRecord(MatrixRecord.SCHEMA_VERSION, "m1", RunStatus.FAILED,
                 new MatrixSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                        null, null, null, null, null, null, null, null, null, null, null, null, null).effective(), 1, Instant.EPOCH, Instant.EPOCH,
+                        null, null, null, null, null, null, null, null, null, null, null, null, null, null).effective(), 1, Instant.EPOCH, Instant.EPOCH,
                 Instant.EPOCH, null, List.of(onThisHost, ran), false, "failed", SystemInfo.current(), null, null);
 
         String md = ReportRenderer.markdown(ReportSources.of(m), "", VerdictRule.DEFAULT);
