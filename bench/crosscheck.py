@@ -20,12 +20,18 @@ against the same server, pinned apart (server on CPU 0, client on CPU 1), altern
             (unary, window = concurrent calls) against one standing grpc echo server of the service, at 16 x 16 and
             1 x 1, as for h2load. h2load counts a 200 as done without reading grpc-status; the server's error
             counter, read at the end, says whether any call failed
+  grpcjava  grpc-java's own benchmark (AsyncServer on CPU 0, AsyncClient on CPU 1: channels x outstanding RPCs, 1024 B
+            each way, netty_epoll, directExecutor at both ends) beside loopbench's grpc client (CPU 1) against a
+            standing grpc echo server of the service (CPU 0, calls on the loop), unary and streaming, at 16 x 16 and
+            1 x 1: calls/s and latency p50/p99 of each. At 1 x 1 both do the same; at 16 x 16 grpc-java's streaming
+            runs 16 streams per channel, one message each in flight, loopbench's one stream of 16. Needs
+            bench/grpc-benchmarks/lib (see the pom there)
 
 Each figure is median [min, max] over the repetitions, and loopbench ÷ the tool per repetition. Raw output, the
 summary and a one-line README go to bench/results/crosscheck-<UTC>/. Needs gcc, taskset, sockperf, wrk and, for wrk,
 the service's jar (./mvnw -q -o -DskipTests package). Run nothing else on the machine meanwhile.
 
-  bench/crosscheck.py [--modes sockperf,wrk,h2load,grpc] [--repetitions 5] [--seconds 3] [--warmup 1]
+  bench/crosscheck.py [--modes sockperf,wrk,h2load,grpc,grpcjava] [--repetitions 5] [--seconds 3] [--warmup 1]
 """
 import argparse, glob, json, os, re, shutil, socket, subprocess, sys, tempfile, time
 import urllib.request
@@ -38,7 +44,7 @@ WRK_SCRIPT = 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/oc
              'wrk.body = "ANB\\1" .. string.rep("x", 1020)\n'
 
 
-def loopbench(out, name, target, protocol, payload, clients, a, window=1, mean=False):
+def loopbench(out, name, target, protocol, payload, clients, a, window=1, mean=False, extra=()):
     """One fresh loopbench client on CPU 1 against target, or with none loopbench's own pair on CPUs 0 and 1
     (two loop threads): (round trips/s, p50 µs, p99 µs), or with mean (round trips/s, mean µs), or None with
     loopbench's failure."""
@@ -46,7 +52,7 @@ def loopbench(out, name, target, protocol, payload, clients, a, window=1, mean=F
         else ["taskset", "-c", "0,1", "./loopbench", "measure", "--io-threads", "2"]
     cmd = where + ["--protocol", protocol, "--payload", str(payload), "--clients", str(clients), "--window", str(window),
                    "--io-model", "shared", "--transport", "epoll", "--seconds", str(a.seconds),
-                   "--warmup", str(a.warmup), "--warmup-mode", "fixed", "--repetitions", "1"]
+                   "--warmup", str(a.warmup), "--warmup-mode", "fixed", "--repetitions", "1"] + list(extra)
     r = results.measure_once(BASE, out, name, cmd)
     if r is None:
         return None
@@ -71,6 +77,43 @@ def h2load(out, name, url, body, connections, streams, a, headers=("content-type
         print(f"  {name}: no figures or failed requests (see {name}.txt)", file=sys.stderr)
         return None
     return float(rate.group(1)), micros(*mean.groups())
+
+
+GRPC_JAVA = f"{BASE}/bench/grpc-benchmarks/lib/*"
+
+
+def grpc_java_server(out):
+    """grpc-java's AsyncServer on CPU 0 (netty_epoll, directExecutor); (process, port)."""
+    port = free_port()
+    p = subprocess.Popen(["taskset", "-c", "0", JAVA, "--enable-native-access=ALL-UNNAMED", "-cp", GRPC_JAVA,
+                          "io.grpc.benchmarks.qps.AsyncServer", f"--address=127.0.0.1:{port}",
+                          "--transport=netty_epoll", "--directexecutor"],
+                         stdout=open(f"{out}/grpc-java-server.log", "w"), stderr=subprocess.STDOUT)
+    deadline = time.time() + 60
+    while "Server started" not in open(f"{out}/grpc-java-server.log").read():
+        if time.time() > deadline or p.poll() is not None:
+            p.kill()
+            sys.exit(f"grpc-java's AsyncServer did not start (see {out}/grpc-java-server.log)")
+        time.sleep(0.2)
+    return p, port
+
+
+def grpc_java(out, name, port, channels, outstanding, streaming, a):
+    """grpc-java's AsyncClient on CPU 1, a fresh process: (calls/s, p50, p99 µs)."""
+    cmd = ["taskset", "-c", "1", JAVA, "--enable-native-access=ALL-UNNAMED", "-cp", GRPC_JAVA,
+           "io.grpc.benchmarks.qps.AsyncClient", f"--address=127.0.0.1:{port}", f"--channels={channels}",
+           f"--outstanding_rpcs={outstanding}", "--client_payload=1024", "--server_payload=1024",
+           "--transport=netty_epoll", "--directexecutor", f"--duration={max(1, round(a.seconds))}",
+           f"--warmup_duration={max(1, round(a.warmup))}"] + (["--streaming_rpcs"] if streaming else [])
+    text = subprocess.run(cmd, capture_output=True, text=True).stdout
+    open(f"{out}/{name}.txt", "w").write(text)
+    qps = re.search(r"QPS:\s+([\d.]+)", text)
+    p50 = re.search(r"50%ile Latency \(in micros\):\s+(\d+)", text)
+    p99 = re.search(r"99%ile Latency \(in micros\):\s+(\d+)", text)
+    if not (qps and p50 and p99):
+        print(f"  {name}: no figures (see {name}.txt)", file=sys.stderr)
+        return None
+    return float(qps.group(1)), float(p50.group(1)), float(p99.group(1))
 
 
 def free_port():
@@ -185,8 +228,9 @@ def main():
     ap.add_argument("--seconds", type=float, default=3)
     ap.add_argument("--warmup", type=float, default=1)
     a = ap.parse_args()
-    for tool in ["taskset"] + [m if m != "grpc" else "h2load" for m in a.modes.split(",")]:
-        if shutil.which(tool) is None:
+    tools = {"grpc": "h2load", "grpcjava": "java"}
+    for tool in ["taskset"] + [tools.get(m, m) for m in a.modes.split(",")]:
+        if shutil.which(tool if tool != "java" else JAVA) is None:
             sys.exit(f"bench/crosscheck.py needs {tool}")
     out, commit = results.new_folder(BASE, "crosscheck")
     summary = []
@@ -249,6 +293,31 @@ def main():
         finally:
             svc.kill()
             svc.wait()
+            shutil.rmtree(data, ignore_errors=True)
+    if "grpcjava" in a.modes.split(","):
+        if not glob.glob(GRPC_JAVA):
+            sys.exit("no grpc-java benchmark: see bench/grpc-benchmarks/pom.xml")
+        svc, port, data = service(out)
+        theirs, their_port = grpc_java_server(out)
+        try:
+            echo = call(port, "/api/echo-servers", {"protocol": "grpc", "payloadBytes": 1024, "transport": "epoll"})
+            target = f"127.0.0.1:{echo['port']}"
+            for method in ("unary", "stream"):
+                for connections, window in [(16, 16), (1, 1)]:
+                    name = f"grpcjava-{method}-{connections}x{window}"
+                    summary += compare(out, name, a,
+                                       lambda n, c=connections, w=window, m=method: grpc_java(
+                                           out, n, their_port, c, w, m == "stream", a),
+                                       lambda n, c=connections, w=window, m=method: loopbench(
+                                           out, n, target, "grpc", 1024, c, a, window=w,
+                                           extra=("--grpc-method", m)),
+                                       labels=("calls/s", "p50 µs", "p99 µs"))
+            counts = call(port, f"/api/echo-servers/{echo['id']}")["counts"]
+            summary.append(f"  the grpc echo server's errors over every run: {counts['errors']}")
+        finally:
+            for p in (svc, theirs):
+                p.kill()
+                p.wait()
             shutil.rmtree(data, ignore_errors=True)
     open(f"{out}/summary.txt", "w").write("\n".join(summary) + "\n")
     print("\n".join(summary))
