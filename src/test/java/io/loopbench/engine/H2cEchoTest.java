@@ -30,7 +30,7 @@ class H2cEchoTest {
         assertThat(r.checks().errors().orderErrors()).isZero();
         assertThat(r.throughput().messages()).isPositive();
         // the settings that decide how much a connection carries at once are in the result
-        assertThat(r.setup().http2()).isEqualTo(new Http2Setup(1024, 16 << 20, 16 << 20, 16_384));
+        assertThat(r.setup().http2()).isEqualTo(new Http2Setup(1024, 16 << 20, 33_488_897, 16_384));
         assertThat(EngineTestSupport.validated(RunSpec.builder().clients(1).window(1).seconds(0.2)
                 .warmupSeconds(0.0).build()).setup().http2()).isNull();
     }

@@ -50,12 +50,20 @@ public final class Http2 implements EchoProtocol {
     }
 
     /**
-     * Both ends' settings: as many concurrent streams as a window may have, each stream's flow-control window 16 MiB
-     * (the connection's is widened to the same), HTTP/2's default 16 KiB frames.
+     * Both ends' settings: as many concurrent streams as a window may have, each stream's flow-control window 16 MiB,
+     * HTTP/2's default 16 KiB frames.
      */
     public static final Http2Settings SETTINGS = Http2Settings.defaultSettings()
             .maxConcurrentStreams(RunSpec.MAX_WINDOW)
             .initialWindowSize(Http2Messages.WINDOW_BYTES);
+
+    /**
+     * Each end's connection window, about 32 MiB: SETTINGS cannot widen it from HTTP/2's 65,535 bytes, but Netty's
+     * frame codec, given a larger stream window, widens it at the start by twice the difference (its first
+     * WINDOW_UPDATE, after its SETTINGS) and refills it to that.
+     */
+    static final int CONNECTION_WINDOW_BYTES = Http2CodecUtil.DEFAULT_WINDOW_SIZE
+            + 2 * (Http2Messages.WINDOW_BYTES - Http2CodecUtil.DEFAULT_WINDOW_SIZE);
 
     /**
      * Both ends' write-buffer marks, as wide as the flow-control windows: the frame codec's flow controller writes no
@@ -67,8 +75,8 @@ public final class Http2 implements EchoProtocol {
 
     @Override
     public Http2Setup http2Setup() {
-        return new Http2Setup(SETTINGS.maxConcurrentStreams(), SETTINGS.initialWindowSize(),
-                Http2Messages.WINDOW_BYTES, Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE);
+        return new Http2Setup(SETTINGS.maxConcurrentStreams(), SETTINGS.initialWindowSize(), CONNECTION_WINDOW_BYTES,
+                Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE);
     }
 
     @Override
