@@ -76,7 +76,7 @@ public final class NettyEchoPair implements EchoPair {
         }
         for (int i = 0; i < spec.clients(); i++) {
             checkpoint.run();
-            EchoClient client = new EchoClient(i, spec, protocol.stream());
+            EchoClient client = new EchoClient(i, spec, ends.order(protocol));
             InetSocketAddress server = target != null ? target : new InetSocketAddress(host,
                     ((InetSocketAddress) servers.get(i % servers.size()).address()).getPort());
             connections.add(ends.connect(protocol, layout.groupForClient(i), server, spec.payloadBytes(), client));

@@ -1,6 +1,7 @@
 package io.loopbench.engine.netty;
 
 import io.loopbench.engine.client.EchoClient;
+import io.loopbench.engine.client.EchoOrder;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
@@ -23,6 +24,14 @@ public interface NettyEnds {
 
     /** A client's connection, once connected: attaches the client to it. */
     void client(EchoClient client, Connection connection);
+
+    /**
+     * The order a client's echoes come back in on these ends: a stream's in the order sent (Netty's HTTP/2 ends keep
+     * their streams in order too), datagrams rising.
+     */
+    default EchoOrder order(EchoProtocol protocol) {
+        return protocol.stream() ? EchoOrder.SENT : EchoOrder.RISING;
+    }
 
     /**
      * Binds one echo server whose every end is programmed by {@link #server} and then handed to {@code served}, on its
