@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.NetUtil;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
@@ -104,6 +105,11 @@ public final class Http implements EchoProtocol, ReactiveRequests {
     }
 
     @Override
+    public boolean multiplexed() {
+        return false;
+    }
+
+    @Override
     public DisposableChannel bindRequests(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
                                           ChannelGroup accepted, Consumer<Connection> served,
                                           BiFunction<? super HttpServerRequest, ? super HttpServerResponse,
@@ -175,8 +181,9 @@ public final class Http implements EchoProtocol, ReactiveRequests {
 
     /**
      * A reactive client's ends, its protocol and TLS configured by the caller (HTTP/1.1's, HTTP/2's): a first echo
-     * request carrying {@code first} opens the pool's one connection, which is returned once the echo is in; the pool
-     * is disposed when that fails, and once the connection closes.
+     * request carrying {@code first} opens the pool's one connection, which is returned once the echo is in (the TCP
+     * connection, not the HTTP/2 stream the request took); the pool is disposed when that fails, and once the
+     * connection closes.
      */
     public static Requests openRequests(ConnectionProvider pool, HttpClient client, InetSocketAddress server,
                                         ByteBuf first) {
@@ -199,10 +206,12 @@ public final class Http implements EchoProtocol, ReactiveRequests {
             throw new IllegalStateException("the first request to " + NetUtil.toSocketAddressString(server) + PATH
                     + " got no echo");
         }
+        // HTTP/2's exchange ran on a stream of the connection: the client's connection is the TCP one under it.
+        Channel tcp = channel instanceof Http2StreamChannel stream ? stream.parent() : channel;
         // The pool's connection closes only when disposed (or lost); its pool goes with it, so that nothing opens
         // another behind the client's back.
-        channel.closeFuture().addListener(f -> pool.dispose());
-        Connection connection = () -> channel;
+        tcp.closeFuture().addListener(f -> pool.dispose());
+        Connection connection = () -> tcp;
         return new Requests(connection, echo);
     }
 
