@@ -24,7 +24,7 @@ import io.loopbench.engine.spec.Transport;
  * @param udpBuffers            UDP: requested and applied socket buffers; null for TCP
  * @param tls                   tcps: the TLS provider, protocol version and cipher suite the first client's handshake
  *                              negotiated; null for tcp and udp
- * @param http2                 h2c: the HTTP/2 settings both ends announced, and the connection window they widened
+ * @param http2                 h2c, h2: the HTTP/2 settings both ends announced, and the connection window they widened
  *                              to; absent for the other protocols
  */
 public record EchoPairSetup(

@@ -93,7 +93,7 @@ class EchoCorrectnessTest {
     static List<Arguments> executions() {
         List<Arguments> cases = new ArrayList<>();
         for (Execution e : List.of(Execution.REACTIVE, Execution.VIRTUAL_THREADS)) {
-            // a protocol's refused executions are tested where it is (WebSocketEchoTest, HttpEchoTest)
+            // a protocol's refused executions are tested where it is (WebSocketEchoTest, HttpEchoTest, H2cEchoTest)
             for (Protocol p : Arrays.stream(Protocol.values()).filter(p -> p.runsOn(e)).toList()) {
                 for (WindowMode w : WindowMode.values()) {
                     cases.add(Arguments.of(e, p, w));

@@ -26,6 +26,14 @@ public interface NettyEnds {
     void client(EchoClient client, Connection connection);
 
     /**
+     * The order a client's echoes come back in on these ends: a stream's in the order sent (Netty's HTTP/2 ends keep
+     * their streams in order too), datagrams rising.
+     */
+    default EchoOrder order(EchoProtocol protocol) {
+        return protocol.stream() ? EchoOrder.SENT : EchoOrder.RISING;
+    }
+
+    /**
      * Binds one echo server whose every end is programmed by {@link #server} and then handed to {@code served}, on its
      * loop, for the pair's records.
      */
@@ -35,14 +43,6 @@ public interface NettyEnds {
             server(end);
             served.accept(end);
         });
-    }
-
-    /**
-     * The order a client's echoes must come back in: the order sent on a byte stream, rising for datagrams; an
-     * execution whose ends complete a connection's messages independently says so.
-     */
-    default EchoOrder order(EchoProtocol protocol) {
-        return protocol.stream() ? EchoOrder.SENT : EchoOrder.RISING;
     }
 
     /** Connects one client, attached by {@link #client} once connected. */

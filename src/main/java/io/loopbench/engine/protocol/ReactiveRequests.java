@@ -16,11 +16,12 @@ import java.util.function.Consumer;
 
 /**
  * What a protocol implements, besides {@link EchoProtocol}, when its {@code reactive} ends are Reactor Netty's own HTTP
- * server and client and each message is one request of theirs (HTTP: {@code POST /echo}), as an application would use
+ * server and client and each message is one request of theirs ({@code POST /echo}), as an application would use
  * them: the server's handler gets each echo request, the client sends each message as a request of its own and gets
  * its response. Unlike {@link ReactiveProtocol}'s, whose exchange is a whole connection, an exchange here is one
- * request; Reactor Netty's {@code HttpClient} sends one at a time per connection, so such a client has one message in
- * flight (window 1: see {@code spec.Protocol#pipelinesOn}).
+ * request. Over HTTP/1.1 Reactor Netty's {@code HttpClient} sends one at a time per connection, so such a client has
+ * one message in flight (window 1: see {@code spec.Protocol#pipelinesOn}); over HTTP/2 each request is a stream of
+ * its own, sent at once, up to a window of them concurrent on the connection ({@link #multiplexed}).
  *
  * <p>The ends keep {@link EchoProtocol}'s rules: the given loops (never Reactor Netty's global resources), its socket
  * options, every accepted connection in {@code accepted}, and a client handed over only once its connection is open.
@@ -35,7 +36,8 @@ public interface ReactiveRequests {
      * Binds an echo server on Netty loops whose every echo request is served by {@code echo}; another request is
      * answered by the protocol (another path 404, another method 405) and reported to {@code refused} in words.
      *
-     * @param served gets each accepted connection on its loop once configured, before it reads
+     * @param served gets each accepted connection (its TCP connection, not an HTTP/2 stream) on its loop once
+     *               configured, before it reads
      */
     DisposableChannel bindRequests(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
                                    ChannelGroup accepted, Consumer<Connection> served,
@@ -50,16 +52,23 @@ public interface ReactiveRequests {
      *
      * @param first    a message the server echoes, taken over
      * @param released called on the connection's loop each time a request's exchange is over and its connection back in
-     *                 the pool, free for the next request
+     *                 the pool, free for the next request; never where requests are concurrent streams
+     *                 ({@link #multiplexed}), which need not wait for it
      * @throws IllegalStateException when the first request is not echoed within {@link EchoProtocol#SETUP_TIMEOUT}
      */
     Requests connectRequests(EventLoopGroup loops, InetSocketAddress server, int payloadBytes, ByteBuf first,
                              Runnable released);
 
     /**
-     * One client's ends: its connection (disposing it closes the connection and disposes its pool) and the echo
-     * request, which sends a message as its body on that connection, with {@code Content-Length}, each time what its
-     * {@code send} and response handlers make of it is subscribed to.
+     * Whether each request is a stream of its own on the connection (HTTP/2), sent at once and concurrent with the
+     * others, rather than one request at a time (HTTP/1.1). Such streams may complete in any order.
+     */
+    boolean multiplexed();
+
+    /**
+     * One client's ends: its connection — the TCP connection, not an HTTP/2 stream; disposing it closes the
+     * connection and disposes its pool — and the echo request, which sends a message as its body on that connection,
+     * with {@code Content-Length}, each time what its {@code send} and response handlers make of it is subscribed to.
      */
     record Requests(Connection connection, HttpClient.RequestSender echo) {
     }

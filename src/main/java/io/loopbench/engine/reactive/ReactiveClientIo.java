@@ -26,9 +26,9 @@ import java.util.concurrent.Executor;
  * cut by a {@link FixedLengthFrameDecoder}, one element per message), to the datagrams, or to an upgraded WebSocket's
  * frames. Messages leave through one long-lived {@code send} per connection, fed by a unicast sink: Reactor Netty
  * writes each message as it comes and flushes what the read batch wrote once the loop is free (its
- * {@code MonoSendMany}), so writes coalesce as they do for its users. HTTP's messages are each a request and its
- * response, of Reactor Netty's {@code HttpClient} ({@link HttpExchanges}). Thread ownership: every callback, and every
- * emission into the sink, runs on the connection's event loop.
+ * {@code MonoSendMany}), so writes coalesce as they do for its users. HTTP's messages (HTTP/1.1's and HTTP/2's) are
+ * each a request and its response, of Reactor Netty's {@code HttpClient} ({@link HttpExchanges}). Thread ownership:
+ * every callback, and every emission into the sink, runs on the connection's event loop.
  */
 public final class ReactiveClientIo implements ClientIo {
 
@@ -77,13 +77,13 @@ public final class ReactiveClientIo implements ClientIo {
     /**
      * Connects an HTTP client through its protocol's Reactor Netty ends: its connection is opened by a first echo
      * request (a well-formed warm-up message the client never sees), then the client is attached on its loop, each
-     * message sent as a request of its own. Returns the connection.
+     * message sent as a request of its own (HTTP/2: a stream of its own). Returns the connection, the TCP one.
      */
     public static Connection http(EchoClient client, ReactiveRequests protocol, EventLoopGroup loops,
                                   InetSocketAddress server, int payloadBytes) {
         ByteBuf first = Unpooled.buffer(payloadBytes);
         MessageFormat.write(first, MessageFormat.WARMUP_TAG, client.id(), 0, payloadBytes);
-        HttpExchanges exchanges = new HttpExchanges(client);
+        HttpExchanges exchanges = new HttpExchanges(client, protocol.multiplexed());
         ReactiveRequests.Requests requests = protocol.connectRequests(loops, server, payloadBytes, first,
                 exchanges::released);
         Connection connection = requests.connection();

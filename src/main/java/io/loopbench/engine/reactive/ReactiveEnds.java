@@ -1,6 +1,7 @@
 package io.loopbench.engine.reactive;
 
 import io.loopbench.engine.client.EchoClient;
+import io.loopbench.engine.client.EchoOrder;
 import io.loopbench.engine.netty.NettyEnds;
 import io.loopbench.engine.offload.OffloadPool;
 import io.loopbench.engine.protocol.EchoProtocol;
@@ -21,8 +22,8 @@ import java.util.function.Consumer;
  * {@link ReactiveClientIo} on the client — on the same loops as the {@code netty} execution. A protocol that has
  * Reactor Netty ends of its own is bound and connected through them, each end served by their handlers: per
  * connection ({@link ReactiveProtocol}: WebSocket's HttpServer and HttpClient) or per request
- * ({@link ReactiveRequests}: HTTP's); any other is bound and connected as the netty execution binds it, each end
- * programmed once configured. Immutable.
+ * ({@link ReactiveRequests}: HTTP's and HTTP/2's, whose clients take their echoes in any order); any other is bound
+ * and connected as the netty execution binds it, each end programmed once configured. Immutable.
  *
  * @param stream whether the protocol is a byte stream, whose messages are cut into frames (see EchoProtocol)
  * @param offload where the server's work runs
@@ -43,6 +44,13 @@ public record ReactiveEnds(int payloadBytes, boolean stream, ServerCheck check, 
     @Override
     public void client(EchoClient client, Connection connection) {
         ReactiveClientIo.attach(client, connection, stream);
+    }
+
+    /** Reactor Netty's HTTP/2 client promises no order among a connection's streams (RFC 9113 none either). */
+    @Override
+    public EchoOrder order(EchoProtocol protocol) {
+        return protocol instanceof ReactiveRequests http && http.multiplexed() ? EchoOrder.ANY
+                : NettyEnds.super.order(protocol);
     }
 
     @Override

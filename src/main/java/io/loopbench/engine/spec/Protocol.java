@@ -8,10 +8,11 @@ package io.loopbench.engine.spec;
  * behind the responses before it, as in arknet), {@code https} the same over TLS. Netty's codec handlers carry HTTP on
  * the netty execution; Reactor Netty's {@code HttpServer} and {@code HttpClient} on the reactive one, whose client
  * sends one request at a time per connection (window 1). {@code h2c} is HTTP/2 over cleartext TCP (prior knowledge):
- * each message one {@code POST /echo} stream, up to {@code window} concurrent streams on one connection per client,
- * on the netty execution only for now; {@code h2} the same over TLS, agreed by ALPN. {@code grpc} is gRPC on
- * grpc-java's Netty transport (plaintext HTTP/2): each message one {@code loopbench.Echo} message, a unary call each or
- * all on one bidirectional stream per client ({@code grpcMethod}), on the netty execution's loops; {@code grpcs} the same over TLS.
+ * each message one {@code POST /echo} stream, up to {@code window} concurrent streams on one connection per client;
+ * Netty's frame codec carries it on the netty execution, Reactor Netty's {@code HttpServer} and {@code HttpClient} on
+ * the reactive one; {@code h2} the same over TLS, agreed by ALPN. {@code grpc} is gRPC on grpc-java's Netty transport
+ * (plaintext HTTP/2): each message one {@code loopbench.Echo} message, a unary call each or all on one bidirectional
+ * stream per client ({@code grpcMethod}), on the netty execution's loops; {@code grpcs} the same over TLS.
  */
 public enum Protocol implements Labeled {
     TCP, UDP, TCPS, WEBSOCKET, WSS, HTTP, HTTPS, H2C, H2, GRPC, GRPCS;
@@ -38,14 +39,14 @@ public enum Protocol implements Labeled {
     }
 
     /**
-     * Whether this protocol's ends are built for the execution: WebSocket's and HTTP's on Netty loops (netty and
-     * reactive), not virtual threads.
+     * Whether this protocol's ends are built for the execution: WebSocket's, HTTP's and HTTP/2's on Netty loops (netty
+     * and reactive), not virtual threads.
      */
     public boolean runsOn(Execution execution) {
         return switch (this) {
             case TCP, UDP, TCPS -> true;
-            case WEBSOCKET, WSS, HTTP, HTTPS -> execution != Execution.VIRTUAL_THREADS;
-            case H2C, H2, GRPC, GRPCS -> execution == Execution.NETTY;
+            case WEBSOCKET, WSS, HTTP, HTTPS, H2C, H2 -> execution != Execution.VIRTUAL_THREADS;
+            case GRPC, GRPCS -> execution == Execution.NETTY;
         };
     }
 

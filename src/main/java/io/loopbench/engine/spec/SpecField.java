@@ -20,9 +20,9 @@ public enum SpecField {
             + "one POST /echo per message, pipelined up to window on one keep-alive connection (netty execution; one "
             + "at a time on reactive), https the same over TLS; h2c one POST /echo stream per message over HTTP/2 "
             + "without TLS (prior knowledge), up to window concurrent streams on one connection per client (netty "
-            + "execution only); h2 the same over TLS, agreed by ALPN; grpc one loopbench.Echo message per message on "
-            + "grpc-java's Netty transport, a unary call each or one bidirectional stream per client (grpcMethod), "
-            + "netty execution only; grpcs the same over TLS."),
+            + "and reactive executions); h2 the same over TLS, agreed by ALPN; grpc one loopbench.Echo message per "
+            + "message on grpc-java's Netty transport, a unary call each or one bidirectional stream per client "
+            + "(grpcMethod), netty execution only; grpcs the same over TLS."),
     PAYLOAD_BYTES("--payload", Range.of(RunSpec.MIN_PAYLOAD, RunSpec.MAX_PAYLOAD), null, null,
             "Bytes per message, 16-byte header included."),
     CLIENTS("--clients", Range.of(1, RunSpec.MAX_CLIENTS), null, null, "Client connections (UDP: client sockets)."),

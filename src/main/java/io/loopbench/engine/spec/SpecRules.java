@@ -169,24 +169,24 @@ final class SpecRules {
     }
 
     /**
-     * WebSocket and HTTP run on Netty loops only (netty and reactive): the JDK has no blocking WebSocket server, nor an
-     * HTTP/1.1 server with pipelining, for virtual threads; HTTP/2 (h2c, h2) on the netty execution only, for now.
-     * HTTP's reactive client is Reactor Netty's HttpClient, which sends one request at a time per connection: window 1.
+     * WebSocket, HTTP and HTTP/2 run on Netty loops only (netty and reactive): the JDK has no blocking WebSocket
+     * server, nor an HTTP/1.1 server with pipelining, nor an HTTP/2 server, for virtual threads. HTTP's reactive client
+     * is Reactor Netty's HttpClient, which sends one request at a time per HTTP/1.1 connection: window 1. gRPC runs on
+     * the netty execution only, its method and grpc-java's default executor going with it alone.
      */
     private static void executionRules(RunSpec s, List<Violation> v) {
-        boolean http = s.protocol() == Protocol.HTTP || s.protocol() == Protocol.HTTPS;
-        boolean http2 = s.protocol() == Protocol.H2C || s.protocol() == Protocol.H2;
         if (s.protocol().grpc() && !s.protocol().runsOn(s.execution())) {
             v.add(new Violation("execution", s.execution().label(), "netty with protocol " + s.protocol().label()
-                    + ": grpc-java runs on "
-                    + "Netty's loops in a pipeline of its own; Reactor Netty has no gRPC, nor is there a blocking one"));
-        } else if (http2 && !s.protocol().runsOn(s.execution())) {
-            v.add(new Violation("execution", s.execution().label(), "netty with protocol " + s.protocol().label()
-                    + ": its reactive and virtual-threads ends are not built yet"));
+                    + ": grpc-java runs on Netty's loops in a pipeline of its own; Reactor Netty has no gRPC, nor is "
+                    + "there a blocking one"));
         } else if (!s.protocol().runsOn(s.execution())) {
+            String server = switch (s.protocol()) {
+                case HTTP, HTTPS -> "HTTP/1.1 server with pipelining";
+                case H2C, H2 -> "HTTP/2 server";
+                default -> "WebSocket server or client";
+            };
             v.add(new Violation("execution", s.execution().label(), "netty or reactive with protocol "
-                    + s.protocol().label() + ": the JDK has no blocking " + (http ? "HTTP/1.1 server with pipelining"
-                    : "WebSocket server or client") + " for virtual threads to run"));
+                    + s.protocol().label() + ": the JDK has no blocking " + server + " for virtual threads to run"));
         }
         if (!s.protocol().grpc()) {
             if (s.grpcMethod() != GrpcMethod.UNARY) {

@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.NetUtil;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
@@ -104,20 +105,36 @@ public final class Http implements EchoProtocol, ReactiveRequests {
     }
 
     @Override
+    public boolean multiplexed() {
+        return false;
+    }
+
+    @Override
     public DisposableChannel bindRequests(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
                                           ChannelGroup accepted, Consumer<Connection> served,
                                           BiFunction<? super HttpServerRequest, ? super HttpServerResponse,
                                                   ? extends Publisher<Void>> echo,
                                           Consumer<String> refused) {
         HttpServer server = Tls.secure(tls, Tcp.server(HttpServer.create(), loops, address, accepted));
-        // The same request target as the netty ends accept (HttpFraming): exactly PATH, no query. Each connection is
-        // served once, when accepted (doOnConnection would call it again for each request of a keep-alive connection).
+        // Each connection is served once, when accepted (doOnConnection would call it again for each request of a
+        // keep-alive connection).
+        return bindEcho(server.childObserve((connection, state) -> {
+            if (state == ConnectionObserver.State.CONNECTED) {
+                served.accept(connection);
+            }
+        }), echo, refused);
+    }
+
+    /**
+     * Binds a reactive echo server whose protocol, TLS and records of its connections the caller has configured
+     * (HTTP/1.1's, HTTP/2's): the same request target as the netty ends accept (HttpFraming), exactly {@code POST}
+     * {@value #PATH} with no query, goes to {@code echo}; anything else is refused as they refuse it.
+     */
+    public static DisposableChannel bindEcho(HttpServer server,
+                                             BiFunction<? super HttpServerRequest, ? super HttpServerResponse,
+                                                     ? extends Publisher<Void>> echo,
+                                             Consumer<String> refused) {
         return server
-                .childObserve((connection, state) -> {
-                    if (state == ConnectionObserver.State.CONNECTED) {
-                        served.accept(connection);
-                    }
-                })
                 .route(routes -> routes
                         .route(r -> HttpMethod.POST.equals(r.method()) && PATH.equals(r.uri()), echo)
                         .route(r -> true, (request, response) -> refuse(request, response, refused)))
@@ -145,15 +162,31 @@ public final class Http implements EchoProtocol, ReactiveRequests {
                                     Runnable released) {
         // One connection, kept alive across the client's requests; nothing evicts it (the defaults).
         ConnectionProvider pool = ConnectionProvider.builder("loopbench-http").maxConnections(1).build();
-        HttpClient client = Tls.secure(tls, Tcp.client(HttpClient.create(pool), loops)
-                .remoteAddress(() -> server)
-                // A request sent twice would be a message sent twice.
-                .disableRetry(true)
+        HttpClient client = Tls.secure(tls, client(pool, loops, server)
                 .observe((connection, state) -> {
                     if (state == ConnectionObserver.State.RELEASED) {
                         released.run();
                     }
                 }));
+        return openRequests(pool, client, server, first);
+    }
+
+    /** A reactive client whose connections come from {@code pool}: on the loops, with TCP's options, to the server. */
+    public static HttpClient client(ConnectionProvider pool, EventLoopGroup loops, InetSocketAddress server) {
+        return Tcp.client(HttpClient.create(pool), loops)
+                .remoteAddress(() -> server)
+                // A request sent twice would be a message sent twice.
+                .disableRetry(true);
+    }
+
+    /**
+     * A reactive client's ends, its protocol and TLS configured by the caller (HTTP/1.1's, HTTP/2's): a first echo
+     * request carrying {@code first} opens the pool's one connection, which is returned once the echo is in (the TCP
+     * connection, not the HTTP/2 stream the request took); the pool is disposed when that fails, and once the
+     * connection closes.
+     */
+    public static Requests openRequests(ConnectionProvider pool, HttpClient client, InetSocketAddress server,
+                                        ByteBuf first) {
         HttpClient.RequestSender echo = client.post().uri(PATH);
         Channel channel;
         try {
@@ -173,10 +206,12 @@ public final class Http implements EchoProtocol, ReactiveRequests {
             throw new IllegalStateException("the first request to " + NetUtil.toSocketAddressString(server) + PATH
                     + " got no echo");
         }
+        // HTTP/2's exchange ran on a stream of the connection: the client's connection is the TCP one under it.
+        Channel tcp = channel instanceof Http2StreamChannel stream ? stream.parent() : channel;
         // The pool's connection closes only when disposed (or lost); its pool goes with it, so that nothing opens
         // another behind the client's back.
-        channel.closeFuture().addListener(f -> pool.dispose());
-        Connection connection = () -> channel;
+        tcp.closeFuture().addListener(f -> pool.dispose());
+        Connection connection = () -> tcp;
         return new Requests(connection, echo);
     }
 

@@ -3,10 +3,13 @@ package io.loopbench.engine.protocol.http2;
 import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.Http2Setup;
 import io.loopbench.engine.protocol.MessageFraming;
+import io.loopbench.engine.protocol.ReactiveRequests;
 import io.loopbench.engine.protocol.TlsSession;
+import io.loopbench.engine.protocol.http.Http;
 import io.loopbench.engine.protocol.tcp.Tcp;
 import io.loopbench.engine.protocol.tls.Tls;
 import io.loopbench.engine.spec.RunSpec;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -16,23 +19,41 @@ import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.util.NetUtil;
+import org.reactivestreams.Publisher;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
+import reactor.netty.http.Http2SettingsSpec;
+import reactor.netty.http.HttpProtocol;
+import reactor.netty.http.client.Http2AllocationStrategy;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.tcp.TcpClient;
 import reactor.netty.tcp.TcpServer;
 
 import java.net.InetSocketAddress;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 /**
  * HTTP/2 over cleartext TCP ({@code h2c}, prior knowledge: no upgrade), or over TLS ({@code h2}, {@link Tls}'s material,
- * contexts and session record, agreeing on {@code h2} by ALPN): TCP's options, Netty's {@code Http2FrameCodec}
- * on both ends with {@link #SETTINGS}, writing each stream whole ({@link InOrderCodec}), and each message one {@code POST /echo} stream ({@link Http2Framing}), its
- * frames gathered and written by {@link Http2Messages}. A client's {@code window} is its concurrent streams on its one
- * connection; {@code clients} its connections. The netty execution only, for now: the echo ends are the same handlers
- * as every framed protocol's. Stateless.
+ * contexts and session record, agreeing on {@code h2} by ALPN): TCP's options, both ends announcing {@link #SETTINGS},
+ * and each message one {@code POST /echo} stream. A client's {@code window} is its concurrent streams on its one
+ * connection; {@code clients} its connections. The netty execution's ends ({@link EchoProtocol}): Netty's
+ * {@code Http2FrameCodec} writing each stream whole ({@link InOrderCodec}), each stream's frames gathered and written
+ * by {@link Http2Messages} ({@link Http2Framing}), so that the echo ends are the same handlers as every framed
+ * protocol's and a connection's streams complete in order. The reactive execution's ({@link ReactiveRequests}):
+ * Reactor Netty's {@code HttpServer} routing {@code POST /echo} to the echo handler, and its {@code HttpClient}
+ * sending each message at once as a stream of its own on the one connection of its own pool; those streams may
+ * complete in any order. No blocking counterpart: the JDK has no HTTP/2 server, so the virtual-threads execution is
+ * refused before it gets here.
+ *
+ * <p>Threads: stateless but for the wrapped {@link Tls} (see there); a client's set-up (its first PING, or its first
+ * request) is awaited by the thread that connects, answered on the connection's event loop.
  */
-public final class Http2 implements EchoProtocol {
+public final class Http2 implements EchoProtocol, ReactiveRequests {
 
     /** The application protocol h2's TLS agrees on by ALPN. */
     public static final String ALPN = ApplicationProtocolNames.HTTP_2;
@@ -50,12 +71,20 @@ public final class Http2 implements EchoProtocol {
     }
 
     /**
-     * Both ends' settings: as many concurrent streams as a window may have, each stream's flow-control window 16 MiB
-     * (the connection's is widened to the same), HTTP/2's default 16 KiB frames.
+     * Both ends' settings: as many concurrent streams as a window may have, each stream's flow-control window 16 MiB,
+     * HTTP/2's default 16 KiB frames.
      */
     public static final Http2Settings SETTINGS = Http2Settings.defaultSettings()
             .maxConcurrentStreams(RunSpec.MAX_WINDOW)
             .initialWindowSize(Http2Messages.WINDOW_BYTES);
+
+    /**
+     * Each end's connection window, about 32 MiB: SETTINGS cannot widen it from HTTP/2's 65,535 bytes, but Netty's
+     * frame codec, given a larger stream window, widens it at the start by twice the difference (its first
+     * WINDOW_UPDATE, after its SETTINGS) and refills it to that.
+     */
+    static final int CONNECTION_WINDOW_BYTES = Http2CodecUtil.DEFAULT_WINDOW_SIZE
+            + 2 * (Http2Messages.WINDOW_BYTES - Http2CodecUtil.DEFAULT_WINDOW_SIZE);
 
     /**
      * Both ends' write-buffer marks, as wide as the flow-control windows: the frame codec's flow controller writes no
@@ -67,8 +96,8 @@ public final class Http2 implements EchoProtocol {
 
     @Override
     public Http2Setup http2Setup() {
-        return new Http2Setup(SETTINGS.maxConcurrentStreams(), SETTINGS.initialWindowSize(),
-                Http2Messages.WINDOW_BYTES, Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE);
+        return new Http2Setup(SETTINGS.maxConcurrentStreams(), SETTINGS.initialWindowSize(), CONNECTION_WINDOW_BYTES,
+                Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE);
     }
 
     @Override
@@ -108,6 +137,53 @@ public final class Http2 implements EchoProtocol {
                     + " did not answer the connection's first PING within " + SETUP_TIMEOUT.toSeconds() + " s");
         }
         return connection;
+    }
+
+    @Override
+    public DisposableChannel bindRequests(EventLoopGroup loops, InetSocketAddress address, int payloadBytes,
+                                          ChannelGroup accepted, Consumer<Connection> served,
+                                          BiFunction<? super HttpServerRequest, ? super HttpServerResponse,
+                                                  ? extends Publisher<Void>> echo,
+                                          Consumer<String> refused) {
+        HttpServer server = Tls.secure(tls, Tcp.server(HttpServer.create(), loops, address, accepted))
+                .protocol(httpProtocol())
+                .http2Settings(Http2::settings);
+        // Reactor Netty reports each stream as a connection of its own, and adds the TCP connection to the group only
+        // with its first stream: each TCP connection is served, and joins the group, once, when accepted.
+        return Http.bindEcho(server.doOnChannelInit((observer, channel, remote) -> {
+            accepted.add(channel);
+            served.accept(() -> channel);
+        }), echo, refused);
+    }
+
+    @Override
+    public Requests connectRequests(EventLoopGroup loops, InetSocketAddress server, int payloadBytes, ByteBuf first,
+                                    Runnable released) {
+        // One connection, kept alive, with room for a whole window of streams; nothing evicts it (the defaults).
+        ConnectionProvider pool = ConnectionProvider.builder("loopbench-http2")
+                .allocationStrategy(Http2AllocationStrategy.builder()
+                        .maxConnections(1)
+                        .maxConcurrentStreams(SETTINGS.maxConcurrentStreams())
+                        .build())
+                .build();
+        HttpClient client = Tls.secure(tls, Http.client(pool, loops, server)
+                .protocol(httpProtocol())
+                .http2Settings(Http2::settings));
+        return Http.openRequests(pool, client, server, first);
+    }
+
+    @Override
+    public boolean multiplexed() {
+        return true;
+    }
+
+    private HttpProtocol httpProtocol() {
+        return tls == null ? HttpProtocol.H2C : HttpProtocol.H2;
+    }
+
+    /** Reactor Netty's ends announce {@link #SETTINGS} too, their frames left at HTTP/2's default size as there. */
+    private static void settings(Http2SettingsSpec.Builder spec) {
+        spec.maxConcurrentStreams(SETTINGS.maxConcurrentStreams()).initialWindowSize(SETTINGS.initialWindowSize());
     }
 
     /** The frame codec and the handler that gathers its frames into messages, before Reactor Netty's bridge. */

@@ -26,17 +26,15 @@ import io.netty.util.concurrent.Promise;
  * Between Netty's {@code Http2FrameCodec} and an echo end (after the codec, which opens a client's streams for it): gathers each stream's HEADERS and DATA frames into one
  * {@link Http2Message}, handed on when the stream's last frame arrives, and writes each {@link Http2Message} as its
  * HEADERS and DATA frames — on a new stream for a client's request, on the request's stream for a server's reply. It
- * returns each DATA frame's bytes to the flow controller as it reads them (the frame codec leaves that to its user),
- * and widens the connection's window once, at the start, so that a window of messages in flight is never held back
- * by it. Streams then complete in the order they were written, so each connection's echoes stay in order. Thread
- * ownership: confined to its channel's event loop.
+ * returns each DATA frame's bytes to the flow controller as it reads them (the frame codec leaves that to its user;
+ * the codec widens the connection's window itself: {@link Http2#CONNECTION_WINDOW_BYTES}). Streams then complete in
+ * the order they were written, so each connection's echoes stay in order. Thread ownership: confined to its channel's
+ * event loop.
  */
 final class Http2Messages extends Http2ChannelDuplexHandler {
 
-    /** The connection's flow-control window, and each stream's (see Http2.SETTINGS): 16 MiB. */
+    /** Each stream's flow-control window (see Http2.SETTINGS): 16 MiB. */
     static final int WINDOW_BYTES = 16 << 20;
-    /** A connection's window starts at HTTP/2's 65,535 bytes; SETTINGS cannot widen it, a WINDOW_UPDATE can. */
-    private static final int CONNECTION_WINDOW_INCREMENT = WINDOW_BYTES - 65_535;
     /** The payload of a client's first PING: "loopbench" would not fit; "lpbready" does. */
     private static final long READY_PING = 0x6c70627265616479L;
 
@@ -67,13 +65,11 @@ final class Http2Messages extends Http2ChannelDuplexHandler {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         ctx.fireChannelActive();
-        ctx.write(new DefaultHttp2WindowUpdateFrame(CONNECTION_WINDOW_INCREMENT));
         if (client) {
-            ctx.write(new DefaultHttp2PingFrame(READY_PING));
+            ctx.writeAndFlush(new DefaultHttp2PingFrame(READY_PING));
         } else {
             ready.trySuccess(null);
         }
-        ctx.flush();
     }
 
     /**

@@ -6,6 +6,7 @@ import io.loopbench.engine.Measurement;
 import io.loopbench.engine.RepetitionResult;
 import io.loopbench.engine.message.MessageFormat;
 import io.loopbench.engine.protocol.EchoServerFixture;
+import io.loopbench.engine.protocol.Holding;
 import io.loopbench.engine.protocol.MessageFraming;
 import io.loopbench.engine.protocol.RawReads;
 import io.loopbench.engine.server.EchoServerHandler;
@@ -52,7 +53,6 @@ import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -295,56 +295,6 @@ class HttpPipelineTest {
             in.transferTo(OutputStream.nullOutputStream());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /**
-     * Server: holds the requests of its connection until {@code window} wait, then answers them all, in order, with
-     * one flush; requests that stop short of a window (a phase's last) are answered after 50 ms without another.
-     * Confined to its channel's event loop; the counters are the test's.
-     */
-    private static final class Holding extends ChannelInboundHandlerAdapter {
-        private final MessageFraming framing;
-        private final int window;
-        private final AtomicInteger mostHeld;
-        private final AtomicInteger fullBatches;
-        private final List<Object> held = new ArrayList<>();
-        private ScheduledFuture<?> idle;
-
-        Holding(MessageFraming framing, int window, AtomicInteger mostHeld, AtomicInteger fullBatches) {
-            this.framing = framing;
-            this.window = window;
-            this.mostHeld = mostHeld;
-            this.fullBatches = fullBatches;
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            held.add(msg);
-            mostHeld.accumulateAndGet(held.size(), Math::max);
-            if (idle != null) {
-                idle.cancel(false);
-            }
-            if (held.size() == window) {
-                fullBatches.incrementAndGet();
-                answer(ctx);
-            } else {
-                idle = ctx.executor().schedule(() -> answer(ctx), 50, TimeUnit.MILLISECONDS);
-            }
-        }
-
-        private void answer(ChannelHandlerContext ctx) {
-            for (Object request : held) {
-                ctx.write(framing.reply(request));
-            }
-            held.clear();
-            ctx.flush();
-        }
-
-        @Override
-        public void handlerRemoved(ChannelHandlerContext ctx) {
-            held.forEach(ReferenceCountUtil::release);
-            held.clear();
         }
     }
 
