@@ -66,7 +66,7 @@ final class Repetition {
         Runnable checkpoint = control::throwIfCancelled;
         EchoPair pair = switch (spec.execution()) {
             case NETTY -> new NettyEchoPair(spec, transport, protocol, protocol instanceof Grpc grpc
-                    ? new GrpcEnds(grpc, check, offload)
+                    ? new GrpcEnds(grpc, check, fault, offload)
                     : new HandlerEnds(spec.payloadBytes(), check, fault, protocol, offload), checkpoint);
             case REACTIVE -> new NettyEchoPair(spec, transport, protocol,
                     new ReactiveEnds(spec.payloadBytes(), protocol.stream(), check, offload), checkpoint);

@@ -44,6 +44,7 @@ class RepetitionResultJsonTest {
         assertThat(spec.remove("blockingMicros").asInt()).isZero();
         assertThat(spec.remove("offload").asString()).isEqualTo("loop");
         assertThat(spec.remove("offloadThreads").asInt()).isEqualTo(RunSpec.DEFAULT_OFFLOAD_THREADS);
+        assertThat(spec.remove("grpcMethod").asString()).isEqualTo("unary");
 
         assertThat(differences(before, after, "")).isEmpty();
         assertThat(read.repetitions()).isNotEmpty();

@@ -1,5 +1,7 @@
 package io.loopbench.engine.grpc;
 
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.NettyServerBuilder;
 import io.loopbench.engine.client.EchoClient;
 import io.loopbench.engine.client.EchoOrder;
@@ -10,13 +12,18 @@ import io.loopbench.engine.protocol.EchoProtocol;
 import io.loopbench.engine.protocol.grpc.EchoService;
 import io.loopbench.engine.protocol.grpc.Grpc;
 import io.loopbench.engine.server.ServerCheck;
+import io.loopbench.engine.server.ServerFault;
 import io.loopbench.engine.spec.GrpcMethod;
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import reactor.netty.Connection;
 import reactor.netty.DisposableChannel;
 
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -25,9 +32,12 @@ import java.util.function.Consumer;
  * by the server's check (which runs its work) before it is echoed, its calls run where the offload says —
  * {@code directExecutor()} on the loop, the offload pool's executor or virtual threads, or grpc-java's default — and a
  * {@link GrpcClientIo} per client on its channel's loop. An executor is wrapped to count each task handed to it and
- * taken, as the netty execution's hand-off counts a read. Immutable.
+ * taken, as the netty execution's hand-off counts a read. A test's {@link ServerFault} is injected into the replies
+ * ({@link FaultyReplies}). Immutable.
+ *
+ * @param fault injected into every reply; null for none
  */
-public record GrpcEnds(Grpc grpc, ServerCheck check, OffloadPool offload) implements NettyEnds {
+public record GrpcEnds(Grpc grpc, ServerCheck check, ServerFault fault, OffloadPool offload) implements NettyEnds {
 
     /** A gRPC server's connection needs nothing added: grpc-java's pipeline and the service answer every call. */
     @Override
@@ -48,7 +58,15 @@ public record GrpcEnds(Grpc grpc, ServerCheck check, OffloadPool offload) implem
     @Override
     public DisposableChannel bind(EchoProtocol protocol, EventLoopGroup loops, InetSocketAddress address,
                                   int payloadBytes, ChannelGroup accepted, Consumer<Connection> served) {
-        return grpc.bind(loops, address, accepted, served, EchoService.of(check::accept), this::calls);
+        ServerServiceDefinition service = EchoService.of(check::accept);
+        if (fault == null) {
+            return grpc.bind(loops, address, accepted, served, service, this::calls);
+        }
+        Map<SocketAddress, Channel> connections = new ConcurrentHashMap<>();
+        return grpc.bind(loops, address, accepted, end -> {
+            connections.put(end.channel().remoteAddress(), end.channel());
+            served.accept(end);
+        }, ServerInterceptors.intercept(service, new FaultyReplies(fault, connections)), this::calls);
     }
 
     private void calls(NettyServerBuilder builder) {
