@@ -37,6 +37,18 @@ class H2cEchoTest {
 
     private static final int PAYLOAD = 256;
 
+    /** window is a connection's concurrent streams (gRPC: calls, or messages on its stream): 1 … 1,024. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = Protocol.class, names = {"H2C", "H2", "GRPC", "GRPCS"})
+    void outOfRangeStreamCountsAreRefusedNamingTheField(Protocol protocol) {
+        for (int window : new int[] {0, RunSpec.MAX_WINDOW + 1}) {
+            assertThat(RunSpec.builder().protocol(protocol).window(window).build().violations())
+                    .filteredOn(v -> v.field().equals("window")).singleElement()
+                    .satisfies(v -> assertThat(v.allowed()).isEqualTo("1 … 1,024"));
+        }
+        assertThat(RunSpec.builder().protocol(protocol).window(RunSpec.MAX_WINDOW).build().violations()).isEmpty();
+    }
+
     @ParameterizedTest(name = "{0} B, {1} clients × window {2}")
     @CsvSource({"256, 4, 4", "64, 1, 1", "40000, 2, 16"})
     void everyStreamEchoesValidatedAndInOrder(int payload, int clients, int window) {
