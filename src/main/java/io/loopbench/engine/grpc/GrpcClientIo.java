@@ -4,15 +4,13 @@ import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.Metadata;
 import io.grpc.Status;
-import io.loopbench.engine.client.ClientIo;
 import io.loopbench.engine.client.EchoClient;
+import io.loopbench.engine.netty.ChannelClientIo;
 import io.loopbench.engine.protocol.grpc.Grpc;
 import io.loopbench.engine.protocol.grpc.GrpcMethods;
 import io.loopbench.engine.spec.GrpcMethod;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.EventLoop;
 
-import java.util.concurrent.Executor;
 
 /**
  * An {@link EchoClient} on a grpc-java channel, calling {@code loopbench.Echo} on grpc-java's call API as a stub
@@ -22,18 +20,17 @@ import java.util.concurrent.Executor;
  * as no echo (a content error); its message stays in flight. Thread ownership: the channel runs its calls' callbacks
  * on its connection's loop ({@code directExecutor()}), where every other call is made too.
  */
-final class GrpcClientIo implements ClientIo {
+final class GrpcClientIo extends ChannelClientIo {
 
     private final EchoClient client;
     private final Grpc.GrpcConnection connection;
-    private final EventLoop loop;
     /** The stream method's one call; null for unary. */
     private ClientCall<ByteBuf, ByteBuf> stream;
 
     private GrpcClientIo(EchoClient client, Grpc.GrpcConnection connection) {
+        super(connection.channel());
         this.client = client;
         this.connection = connection;
-        this.loop = connection.channel().eventLoop();
     }
 
     /** Wires the client to its connected channel; call on the connection's loop. */
@@ -107,42 +104,12 @@ final class GrpcClientIo implements ClientIo {
     }
 
     @Override
-    public Executor executor() {
-        return loop;
-    }
-
-    @Override
-    public Object histogramOwner() {
-        return loop;
-    }
-
-    @Override
-    public boolean isActive() {
-        return connection.channel().isActive();
-    }
-
-    @Override
     public ByteBuf allocate(int bytes) {
-        return connection.channel().alloc().heapBuffer(bytes); // copied into grpc-java's frame from the heap
-    }
-
-    @Override
-    public boolean gathers() {
-        return false;
+        return channel.alloc().heapBuffer(bytes); // copied into grpc-java's frame from the heap
     }
 
     @Override
     public void flush() {
         // grpc-java flushes each call's writes once its loop is free
-    }
-
-    @Override
-    public Cancellable schedule(Runnable task, long delayNanos) {
-        return ClientIo.schedule(loop, task, delayNanos);
-    }
-
-    @Override
-    public Cancellable every(Runnable task, long periodNanos) {
-        return ClientIo.every(loop, task, periodNanos);
     }
 }

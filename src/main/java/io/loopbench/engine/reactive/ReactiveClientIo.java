@@ -1,12 +1,11 @@
 package io.loopbench.engine.reactive;
 
-import io.loopbench.engine.client.ClientIo;
 import io.loopbench.engine.client.EchoClient;
 import io.loopbench.engine.message.MessageFormat;
+import io.loopbench.engine.netty.ChannelClientIo;
 import io.loopbench.engine.protocol.ReactiveRequests;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.handler.codec.FixedLengthFrameDecoder;
@@ -18,7 +17,6 @@ import reactor.core.publisher.Sinks;
 import reactor.netty.Connection;
 
 import java.net.InetSocketAddress;
-import java.util.concurrent.Executor;
 
 /**
  * {@code reactive} execution: an {@link EchoClient} driven through Reactor Netty's inbound and outbound, as an
@@ -30,15 +28,10 @@ import java.util.concurrent.Executor;
  * each a request and its response, of Reactor Netty's {@code HttpClient} ({@link HttpExchanges}). Thread ownership:
  * every callback, and every emission into the sink, runs on the connection's event loop.
  */
-public final class ReactiveClientIo implements ClientIo {
+public final class ReactiveClientIo extends ChannelClientIo {
 
     private final EchoClient client;
     private final Connection connection;
-    /**
-     * The connection's loop, taken while it is registered: a closed channel forgets it (Netty deregisters it), yet the
-     * client still runs the rest of its phase there.
-     */
-    private final EventLoop loop;
     /** WebSocket: each message leaves as one binary frame (see EchoProtocol#framed). */
     private final boolean framed;
     /** HTTP: each message one request of Reactor Netty's HttpClient; null for the others, which use the sink. */
@@ -96,9 +89,9 @@ public final class ReactiveClientIo implements ClientIo {
     }
 
     private ReactiveClientIo(EchoClient client, Connection connection, boolean framed, HttpExchanges http) {
+        super(connection.channel());
         this.client = client;
         this.connection = connection;
-        this.loop = connection.channel().eventLoop();
         this.framed = framed;
         this.http = http;
     }
@@ -138,28 +131,8 @@ public final class ReactiveClientIo implements ClientIo {
     }
 
     @Override
-    public Executor executor() {
-        return loop;
-    }
-
-    @Override
-    public Object histogramOwner() {
-        return loop;
-    }
-
-    @Override
-    public boolean isActive() {
-        return connection.channel().isActive();
-    }
-
-    @Override
     public ByteBuf allocate(int bytes) {
-        return connection.channel().alloc().ioBuffer(bytes);
-    }
-
-    @Override
-    public boolean gathers() {
-        return false;
+        return channel.alloc().ioBuffer(bytes);
     }
 
     @Override
@@ -178,15 +151,5 @@ public final class ReactiveClientIo implements ClientIo {
     @Override
     public void flush() {
         // Reactor Netty's send flushes what it wrote
-    }
-
-    @Override
-    public Cancellable schedule(Runnable task, long delayNanos) {
-        return ClientIo.schedule(loop, task, delayNanos);
-    }
-
-    @Override
-    public Cancellable every(Runnable task, long periodNanos) {
-        return ClientIo.every(loop, task, periodNanos);
     }
 }

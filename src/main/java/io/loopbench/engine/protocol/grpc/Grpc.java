@@ -214,6 +214,23 @@ public final class Grpc implements EchoProtocol {
         }
     }
 
+    /** grpc-java's awaitTermination, of a server or a channel. */
+    private interface Termination {
+        boolean await(long time, TimeUnit unit) throws InterruptedException;
+    }
+
+    /** Waits, bounded, until what was shut down has ended, or says it has not. */
+    private static void awaitEnd(String what, Duration timeout, Termination termination) {
+        try {
+            if (!termination.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("grpc: " + what + " did not end within " + timeout);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("grpc: interrupted while " + what + " ended", e);
+        }
+    }
+
     /** A gRPC server as the pair holds it: its listening channel; disposing it shuts the server down. */
     private record GrpcServer(Server server, ServerChannel listener) implements DisposableChannel {
 
@@ -235,14 +252,7 @@ public final class Grpc implements EchoProtocol {
         @Override
         public void disposeNow(Duration timeout) {
             server.shutdownNow();
-            try {
-                if (!server.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                    throw new IllegalStateException("grpc: the server did not end within " + timeout);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("grpc: interrupted while the server ended", e);
-            }
+            awaitEnd("the server", timeout, server::awaitTermination);
         }
     }
 
@@ -260,14 +270,7 @@ public final class Grpc implements EchoProtocol {
         @Override
         public void disposeNow(Duration timeout) {
             managed.shutdownNow();
-            try {
-                if (!managed.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                    throw new IllegalStateException("grpc: a client's channel did not end within " + timeout);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("grpc: interrupted while a client's channel ended", e);
-            }
+            awaitEnd("a client's channel", timeout, managed::awaitTermination);
         }
     }
 }
