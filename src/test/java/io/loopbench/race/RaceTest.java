@@ -14,6 +14,7 @@ import io.loopbench.engine.process.CpuUsage;
 import io.loopbench.engine.process.MemoryUsage;
 import io.loopbench.engine.spec.Protocol;
 import io.loopbench.engine.spec.Offload;
+import io.loopbench.engine.spec.GrpcMethod;
 import io.loopbench.engine.spec.IoModel;
 import io.loopbench.engine.spec.RunSpec;
 import io.loopbench.engine.spec.Transport;
@@ -68,6 +69,25 @@ public class RaceTest {
         assertThat(new RecommendationSpec(blocking, 600.0, null, null, null, null, null, null, null, null,
                 List.of(4, 2000)).effective().violations()).extracting(Violation::field)
                 .containsExactly("offloadThreads");
+    }
+
+    @Test
+    void aGrpcLoadWithWorkRacesItsNettyLayoutsAndGrpcJavasDefaultExecutorToo() {
+        RunSpec grpc = LOAD.toBuilder().protocol(Protocol.GRPC).grpcMethod(GrpcMethod.STREAM).work(10_000).build();
+        RecommendationSpec spec = new RecommendationSpec(grpc, 600.0, null, null, null, List.of(IoModel.SHARED),
+                List.of(1), List.of(Transport.EPOLL), null, null, List.of(4)).effective();
+
+        List<Candidate> candidates = spec.candidates(2, t -> true);
+
+        assertThat(candidates).extracting(Candidate::label).containsExactly("shared 1 · epoll · netty",
+                "shared 1 · epoll · netty · executor of 4 threads", "shared 1 · epoll · netty · virtual-threads offload",
+                "shared 1 · epoll · netty · grpc-java's default executor");
+        assertThat(candidates).allSatisfy(c -> assertThat(c.apply(grpc).violations()).isEmpty());
+        assertThat(candidates.getLast().apply(grpc).grpcMethod()).isEqualTo(GrpcMethod.STREAM);
+        // another protocol's work races no gRPC executor
+        assertThat(new RecommendationSpec(grpc.toBuilder().protocol(Protocol.TCP).grpcMethod(null).build(), 600.0,
+                null, null, null, List.of(IoModel.SHARED), List.of(1), List.of(Transport.EPOLL), null, null,
+                List.of(4)).effective().candidates(2, t -> true)).noneMatch(c -> c.offload() == Offload.GRPC_DEFAULT);
     }
 
     /** A passed repetition of one second: this throughput and p99, CPU µs per round trip, no warning. */
