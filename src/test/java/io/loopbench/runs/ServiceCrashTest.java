@@ -75,11 +75,26 @@ class ServiceCrashTest {
         }
     }
 
-    /** Starts the service (or, with {@code dumpArchive}, records its class-data archive) with {@code options}. */
+    /**
+     * Starts the service (or, with {@code dumpArchive}, records its class-data archive) with {@code options}. A free
+     * port is found by binding port 0 and letting it go; an outgoing connection of the runs may take that same
+     * ephemeral port before the service binds it, so a start refused for a port in use is tried again on another.
+     */
     private void start(Path archive, boolean dumpArchive, String... options) throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
+        for (int attempt = 1; ; attempt++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                port = s.getLocalPort();
+            }
+            if (startOn(archive, dumpArchive, options)) {
+                return;
+            }
+            String log = Files.readString(dir.resolve("service.log"));
+            assertThat(log.contains("Port " + port + " was already in use") && attempt < 5).as(log).isTrue();
         }
+    }
+
+    /** Starts the service on {@link #port}; false if it ended before it listened. */
+    private boolean startOn(Path archive, boolean dumpArchive, String... options) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(WorkerLauncher.javaCommand(), "-XX:TieredStopAtLevel=1",
                 "-Xlog:disable", "-Xlog:all=error:stderr"));
         cmd.add(dumpArchive ? "-XX:ArchiveClassesAtExit=" + archive : "-XX:SharedArchiveFile=" + archive);
@@ -96,14 +111,16 @@ class ServiceCrashTest {
             assertThat(service.waitFor(120, TimeUnit.SECONDS)).isTrue();
             assertThat(archive).as("the class-data archive (%s)", Files.readString(dir.resolve("service.log")))
                     .isNotEmptyFile();
-            return;
+            return true;
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
-            assertThat(service.isAlive()).as(Files.readString(dir.resolve("service.log"))).isTrue();
+            if (!service.isAlive()) {
+                return false;
+            }
             try {
                 if (get("/api/runs?limit=1").statusCode() == 200) {
-                    return;
+                    return true;
                 }
             } catch (IOException e) {
                 // not listening yet
