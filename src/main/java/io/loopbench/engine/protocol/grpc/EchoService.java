@@ -57,6 +57,8 @@ public final class EchoService {
                 m.release();
             } else if (message != null) {
                 m.release();
+                message.release();
+                message = null;
                 closed = true;
                 refuse(call, "a unary call carries one message");
             } else {
