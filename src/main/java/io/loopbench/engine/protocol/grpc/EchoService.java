@@ -33,21 +33,32 @@ public final class EchoService {
                 .build();
     }
 
-    private static void refuse(ServerCall<ByteBuf, ByteBuf> call, String why) {
-        call.close(Status.INVALID_ARGUMENT.withDescription(why), new Metadata());
+    /** One call of either method: what it echoes on, what checks its messages, and whether it is closed. */
+    private abstract static class Echo extends ServerCall.Listener<ByteBuf> {
+
+        final ServerCall<ByteBuf, ByteBuf> call;
+        final Predicate<ByteBuf> accept;
+        boolean closed;
+
+        Echo(ServerCall<ByteBuf, ByteBuf> call, Predicate<ByteBuf> accept) {
+            this.call = call;
+            this.accept = accept;
+        }
+
+        /** Closes the call {@code INVALID_ARGUMENT}: the client counts it as no echo. */
+        void refuse(String why) {
+            closed = true;
+            call.close(Status.INVALID_ARGUMENT.withDescription(why), new Metadata());
+        }
     }
 
     /** One unary call: its one message, echoed once the client has half-closed. */
-    private static final class Unary extends ServerCall.Listener<ByteBuf> {
+    private static final class Unary extends Echo {
 
-        private final ServerCall<ByteBuf, ByteBuf> call;
-        private final Predicate<ByteBuf> accept;
         private ByteBuf message;
-        private boolean closed;
 
         Unary(ServerCall<ByteBuf, ByteBuf> call, Predicate<ByteBuf> accept) {
-            this.call = call;
-            this.accept = accept;
+            super(call, accept);
             call.request(2); // a second message is a client's error, to be answered, not left unread
         }
 
@@ -59,8 +70,7 @@ public final class EchoService {
                 m.release();
                 message.release();
                 message = null;
-                closed = true;
-                refuse(call, "a unary call carries one message");
+                refuse("a unary call carries one message");
             } else {
                 message = m;
             }
@@ -75,12 +85,12 @@ public final class EchoService {
             ByteBuf m = message;
             message = null;
             if (m == null) {
-                refuse(call, "a unary call without a message");
+                refuse("a unary call without a message");
                 return;
             }
             try {
                 if (!accept.test(m)) {
-                    refuse(call, "not a loopbench message the server accepts");
+                    refuse("not a loopbench message the server accepts");
                     return;
                 }
                 call.sendHeaders(new Metadata());
@@ -101,16 +111,12 @@ public final class EchoService {
     }
 
     /** One bidirectional stream: each message echoed on it as it comes, in order. */
-    private static final class Stream extends ServerCall.Listener<ByteBuf> {
+    private static final class Stream extends Echo {
 
-        private final ServerCall<ByteBuf, ByteBuf> call;
-        private final Predicate<ByteBuf> accept;
         private boolean headersSent;
-        private boolean closed;
 
         Stream(ServerCall<ByteBuf, ByteBuf> call, Predicate<ByteBuf> accept) {
-            this.call = call;
-            this.accept = accept;
+            super(call, accept);
             call.request(1);
         }
 
@@ -121,8 +127,7 @@ public final class EchoService {
                     return;
                 }
                 if (!accept.test(m)) {
-                    closed = true;
-                    refuse(call, "not a loopbench message the server accepts");
+                    refuse("not a loopbench message the server accepts");
                     return;
                 }
                 if (!headersSent) {
