@@ -145,11 +145,12 @@ public final class Http2 implements EchoProtocol, ReactiveRequests {
                                           BiFunction<? super HttpServerRequest, ? super HttpServerResponse,
                                                   ? extends Publisher<Void>> echo,
                                           Consumer<String> refused) {
-        HttpServer server = Tls.secure(tls, Tcp.server(HttpServer.create(), loops, address, accepted))
+        HttpServer server = Tls.secure(tls, Tcp.server(HttpServer.create(), loops, address))
                 .protocol(httpProtocol())
                 .http2Settings(Http2::settings);
-        // Reactor Netty reports each stream as a connection of its own, and adds the TCP connection to the group only
-        // with its first stream: each TCP connection is served, and joins the group, once, when accepted.
+        // Reactor Netty reports each stream as a connection of its own, and would add each stream to a channel group it
+        // is given (the TCP connection only with its first stream): each TCP connection is served, and joins the group,
+        // once, when accepted, and no stream costs a group's add and remove.
         return Http.bindEcho(server.doOnChannelInit((observer, channel, remote) -> {
             accepted.add(channel);
             served.accept(() -> channel);

@@ -59,10 +59,18 @@ public final class Tcp implements BlockingProtocol {
     /** The same options on any Reactor Netty server: HttpServer, for a protocol layered on HTTP (websocket, wss). */
     public static <S extends ServerTransport<S, ?>> S server(S server, EventLoopGroup loops, InetSocketAddress address,
                                                              ChannelGroup accepted) {
+        return server(server, loops, address).channelGroup(accepted);
+    }
+
+    /**
+     * TCP's options on a Reactor Netty server whose caller records its accepted connections itself: HTTP/2's, which
+     * would add every stream to a channel group too, a cost per message.
+     */
+    public static <S extends ServerTransport<S, ?>> S server(S server, EventLoopGroup loops,
+                                                             InetSocketAddress address) {
         return server
                 .bindAddress(() -> address)
                 .runOn(loops)
-                .channelGroup(accepted)
                 .childOption(ChannelOption.TCP_NODELAY, true);
     }
 
